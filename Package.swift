@@ -1,0 +1,91 @@
+// swift-tools-version:6.0
+import Foundation
+import PackageDescription
+
+/// The toolchain's own SwiftSyntax/SwiftParser live in `<toolchain>/usr/lib/swift/host`.
+/// No outside package can be fetched here, so we link those prebuilt libraries directly.
+/// The path is found beside the `swift` on PATH; `A11Y_SWIFT_HOST` overrides it.
+func swiftHostLibraryPath() -> String {
+    let environment = ProcessInfo.processInfo.environment
+    if let override = environment["A11Y_SWIFT_HOST"], !override.isEmpty { return override }
+    let fileManager = FileManager.default
+    for directory in (environment["PATH"] ?? "").split(separator: ":") {
+        let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent("swift")
+        guard fileManager.isExecutableFile(atPath: candidate.path) else { continue }
+        let binary = candidate.resolvingSymlinksInPath()            // <toolchain>/usr/bin/swift
+        let host = binary.deletingLastPathComponent()                // <toolchain>/usr/bin
+            .deletingLastPathComponent()                             // <toolchain>/usr
+            .appendingPathComponent("lib/swift/host")
+        if fileManager.fileExists(atPath: host.appendingPathComponent("SwiftParser.swiftmodule").path) {
+            return host.path
+        }
+    }
+    return "/opt/swift/usr/lib/swift/host"
+}
+
+let host = swiftHostLibraryPath()
+let importSyntax: [SwiftSetting] = [.unsafeFlags(["-I", host])]
+let linkSyntax: [LinkerSetting] = [
+    .unsafeFlags(["-L", host, "-lSwiftParser", "-lSwiftSyntax", "-lSwiftDiagnostics",
+                  "-lSwiftParserDiagnostics", "-Xlinker", "-rpath", "-Xlinker", host]),
+]
+
+let package = Package(
+    name: "a11y-audit",
+    products: [
+        .executable(name: "a11y-audit", targets: ["a11y-audit"]),
+        .executable(name: "a11y-audit-bench", targets: ["a11y-audit-bench"]),
+    ],
+    targets: [
+        // C libraries from Debian, as system-library targets.
+        .systemLibrary(name: "CLibArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+
+        // Pure core: findings, platforms, Apple's reference tables, configuration. No I/O but
+        // reading its own bundled reference JSON.
+        .target(
+            name: "AuditModel",
+            dependencies: ["CCrypto"],
+            resources: [.copy("Reference")]
+        ),
+        // Pure checks over one Swift file's syntax tree: the rule catalog.
+        .target(
+            name: "SwiftChecks",
+            dependencies: ["AuditModel"],
+            swiftSettings: importSyntax,
+            linkerSettings: linkSyntax
+        ),
+        // I/O edge for scanning: directories, archives, the cache, Dispatch over files.
+        .target(
+            name: "AuditScanner",
+            dependencies: ["AuditModel", "SwiftChecks", "CLibArchive"],
+            swiftSettings: importSyntax
+        ),
+        // Text, JSON and SARIF renderings of a scan.
+        .target(
+            name: "AuditReport",
+            dependencies: ["AuditModel", "AuditScanner"],
+            swiftSettings: importSyntax
+        ),
+        .executableTarget(
+            name: "a11y-audit",
+            dependencies: ["AuditModel", "SwiftChecks", "AuditScanner", "AuditReport"],
+            swiftSettings: importSyntax
+        ),
+        .executableTarget(
+            name: "a11y-audit-bench",
+            dependencies: ["AuditModel", "SwiftChecks", "AuditScanner"],
+            swiftSettings: importSyntax
+        ),
+        .testTarget(
+            name: "SwiftChecksTests",
+            dependencies: ["AuditModel", "SwiftChecks"],
+            swiftSettings: importSyntax
+        ),
+        .testTarget(
+            name: "AuditScannerTests",
+            dependencies: ["AuditModel", "SwiftChecks", "AuditScanner", "AuditReport"],
+            swiftSettings: importSyntax
+        ),
+    ]
+)

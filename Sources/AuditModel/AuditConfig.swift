@@ -1,0 +1,129 @@
+import Foundation
+
+public enum AuditConfigError: Error, CustomStringConvertible, Equatable {
+    case malformed(file: String, reason: String)
+    case unknownKey(file: String, key: String)
+    case unknownRule(file: String, ruleID: String, key: String)
+    case badValue(file: String, key: String, value: String, expected: String)
+
+    public var description: String {
+        switch self {
+        case .malformed(let file, let reason):
+            "\(file): not valid JSON (\(reason))"
+        case .unknownKey(let file, let key):
+            "\(file): unknown key \"\(key)\"; allowed: \(AuditConfig.allowedKeys.sorted().joined(separator: ", "))"
+        case .unknownRule(let file, let ruleID, let key):
+            "\(file): \"\(key)\" names unknown rule \"\(ruleID)\"; `a11y-audit rules` lists the catalog"
+        case .badValue(let file, let key, let value, let expected):
+            "\(file): \"\(key)\" has \(value); expected \(expected)"
+        }
+    }
+}
+
+/// The repository's `.a11y-audit.json`. Every key is optional; unknown keys are errors so a
+/// typo never silently turns a rule off.
+public struct AuditConfig: Sendable, Equatable {
+    public static let fileName = ".a11y-audit.json"
+    static let allowedKeys: Set<String> = [
+        "disable", "enable", "severity", "exclude", "include", "platforms", "maxFileBytes", "skipVendored",
+    ]
+
+    /// Rule ids turned off.
+    public var disabled: Set<String> = []
+    /// Rule ids turned on only for these (empty: all enabled rules).
+    public var onlyEnabled: Set<String> = []
+    public var severityOverrides: [String: Severity] = [:]
+    /// Glob patterns (relative to the root) of paths not to scan.
+    public var exclude: [String] = []
+    /// Glob patterns that override the vendored/generated defaults and `exclude`.
+    public var include: [String] = []
+    /// Platforms of the whole repository, overriding the project files' answer.
+    public var platforms: PlatformSet?
+    public var maxFileBytes: Int = 2_000_000
+    public var skipVendored: Bool = true
+
+    public init() {}
+
+    /// Parses and validates a config; `knownRules` are the catalog's ids.
+    public init(data: Data, file: String, knownRules: Set<String>) throws {
+        let object: Any
+        do { object = try JSONSerialization.jsonObject(with: data) } catch {
+            throw AuditConfigError.malformed(file: file, reason: (error as NSError).localizedDescription)
+        }
+        guard let root = object as? [String: Any] else {
+            throw AuditConfigError.malformed(file: file, reason: "the top level must be an object")
+        }
+        for key in root.keys where !Self.allowedKeys.contains(key) {
+            throw AuditConfigError.unknownKey(file: file, key: key)
+        }
+        func strings(_ key: String) throws -> [String] {
+            guard let value = root[key] else { return [] }
+            guard let list = value as? [String] else {
+                throw AuditConfigError.badValue(file: file, key: key, value: "\(value)", expected: "a list of strings")
+            }
+            return list
+        }
+        func rules(_ key: String) throws -> Set<String> {
+            let ids = try strings(key)
+            for id in ids where !knownRules.contains(id) {
+                throw AuditConfigError.unknownRule(file: file, ruleID: id, key: key)
+            }
+            return Set(ids)
+        }
+        disabled = try rules("disable")
+        onlyEnabled = try rules("enable")
+        exclude = try strings("exclude")
+        include = try strings("include")
+        if let severities = root["severity"] {
+            guard let map = severities as? [String: String] else {
+                throw AuditConfigError.badValue(file: file, key: "severity", value: "\(severities)",
+                                                expected: "an object of rule id to \"error\", \"warning\" or \"note\"")
+            }
+            for (id, level) in map {
+                guard knownRules.contains(id) else { throw AuditConfigError.unknownRule(file: file, ruleID: id, key: "severity") }
+                guard let severity = Severity(rawValue: level) else {
+                    throw AuditConfigError.badValue(file: file, key: "severity.\(id)", value: "\"\(level)\"",
+                                                    expected: "\"error\", \"warning\" or \"note\"")
+                }
+                severityOverrides[id] = severity
+            }
+        }
+        if root["platforms"] != nil {
+            var set = PlatformSet()
+            for name in try strings("platforms") {
+                guard let platform = Platform(spelling: name) else {
+                    throw AuditConfigError.badValue(file: file, key: "platforms", value: "\"\(name)\"",
+                                                    expected: "ios, macos, tvos, visionos or watchos")
+                }
+                set.insert(PlatformSet(platform))
+            }
+            platforms = set
+        }
+        if let limit = root["maxFileBytes"] {
+            guard let number = limit as? Int, number > 0 else {
+                throw AuditConfigError.badValue(file: file, key: "maxFileBytes", value: "\(limit)", expected: "a positive integer")
+            }
+            maxFileBytes = number
+        }
+        if let vendored = root["skipVendored"] {
+            guard let flag = vendored as? Bool else {
+                throw AuditConfigError.badValue(file: file, key: "skipVendored", value: "\(vendored)", expected: "true or false")
+            }
+            skipVendored = flag
+        }
+    }
+
+    public func isEnabled(_ ruleID: String) -> Bool {
+        !disabled.contains(ruleID) && (onlyEnabled.isEmpty || onlyEnabled.contains(ruleID))
+    }
+
+    /// A stable digest of everything that changes a file's findings, for the cache key.
+    public var digest: String {
+        let parts: [String] = [
+            disabled.sorted().joined(separator: ","), onlyEnabled.sorted().joined(separator: ","),
+            severityOverrides.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.rawValue)" }.joined(separator: ","),
+            String(platforms?.rawValue ?? 255),
+        ]
+        return Digest.sha256Hex(parts.joined(separator: "|"))
+    }
+}

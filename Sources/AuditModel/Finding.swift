@@ -1,0 +1,97 @@
+/// Whether Apple states an obligation, recommends, or only a person can decide.
+public enum RuleKind: String, Codable, Sendable, CaseIterable {
+    case requirement, recommendation, advisory
+}
+
+/// Ordered from least to most severe, so `--fail-on` can compare.
+public enum Severity: String, Codable, Sendable, CaseIterable, Comparable {
+    case note, warning, error
+
+    public static func < (lhs: Severity, rhs: Severity) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}
+
+public enum RuleCategory: String, Codable, Sendable, CaseIterable {
+    case source
+    case colorAsset = "color-asset"
+    case layout
+}
+
+/// The Apple passage a rule rests on.
+public struct Citation: Codable, Sendable, Hashable {
+    /// The page, e.g. "HIG › Typography".
+    public var source: String
+    /// Apple's words, as quoted in `seeds/004`.
+    public var quote: String
+    public init(_ source: String, _ quote: String) {
+        self.source = source
+        self.quote = quote
+    }
+}
+
+public struct SourceLocation: Codable, Sendable, Hashable, Comparable {
+    /// Path relative to the scanned root, with `/` separators.
+    public var file: String
+    public var line: Int
+    public var column: Int
+    public init(file: String, line: Int, column: Int) {
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+
+    public static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
+        (lhs.file, lhs.line, lhs.column) < (rhs.file, rhs.line, rhs.column)
+    }
+}
+
+/// One problem found at one place.
+public struct Finding: Codable, Sendable, Hashable {
+    public var ruleID: String
+    public var kind: RuleKind
+    public var severity: Severity
+    public var location: SourceLocation
+    /// Specific: the value found and the threshold it misses.
+    public var message: String
+    public var fix: String
+    public var citation: Citation
+    /// Platforms the finding applies to (the code's platforms that the rule covers).
+    public var platforms: PlatformSet
+    /// Survives unrelated edits: rule id + path + normalised code + occurrence index.
+    public var fingerprint: String
+    /// The normalised code of the node, kept to compute the fingerprint and to show.
+    public var snippet: String
+
+    public init(ruleID: String, kind: RuleKind, severity: Severity, location: SourceLocation,
+                message: String, fix: String, citation: Citation, platforms: PlatformSet,
+                fingerprint: String = "", snippet: String) {
+        self.ruleID = ruleID
+        self.kind = kind
+        self.severity = severity
+        self.location = location
+        self.message = message
+        self.fix = fix
+        self.citation = citation
+        self.platforms = platforms
+        self.fingerprint = fingerprint
+        self.snippet = snippet
+    }
+}
+
+extension Array where Element == Finding {
+    /// Sorts by position and assigns fingerprints: the occurrence index counts earlier findings
+    /// of the same rule in the same file with the same normalised code, so inserting lines
+    /// above a finding leaves its fingerprint unchanged.
+    public mutating func assignFingerprints() {
+        sort { ($0.location, $0.ruleID) < ($1.location, $1.ruleID) }
+        var occurrences: [String: Int] = [:]
+        for index in indices {
+            let finding = self[index]
+            let key = finding.ruleID + "\u{0}" + finding.location.file + "\u{0}" + finding.snippet
+            let occurrence = occurrences[key, default: 0]
+            occurrences[key] = occurrence + 1
+            self[index].fingerprint = String(Digest.sha256Hex(key + "\u{0}\(occurrence)").prefix(32))
+        }
+    }
+}

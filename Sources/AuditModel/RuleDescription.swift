@@ -1,0 +1,62 @@
+/// A code sample a rule must or must not flag. In a triggering example each `↓` marks where a
+/// finding is expected (SwiftLint's convention); the marker is removed before the check runs.
+public struct RuleExample: Sendable, Hashable {
+    public var code: String
+    /// Platforms the example is checked for; `nil` lets the file's imports and `#if`s decide.
+    public var platforms: PlatformSet?
+    public var file: String
+    public init(_ code: String, platforms: PlatformSet? = nil, file: String = "Example.swift") {
+        self.code = code
+        self.platforms = platforms
+        self.file = file
+    }
+}
+
+/// Everything a rule says about itself; the catalog, docs/rules.md and SARIF read this.
+public struct RuleDescription: Sendable {
+    public var id: String
+    public var title: String
+    public var category: RuleCategory
+    /// Platforms the rule applies to; a finding's platforms are the code's platforms within these.
+    public var platforms: PlatformSet
+    public var kind: RuleKind
+    public var severity: Severity
+    /// What the rule looks for and why it matters.
+    public var rationale: String
+    public var citations: [Citation]
+    public var fix: String
+    /// What a static reader cannot decide for this rule.
+    public var limitations: String
+    public var triggering: [RuleExample]
+    public var nonTriggering: [RuleExample]
+
+    public init(id: String, title: String, category: RuleCategory = .source, platforms: PlatformSet = .all,
+                kind: RuleKind, severity: Severity? = nil, rationale: String, citations: [Citation],
+                fix: String, limitations: String, triggering: [RuleExample], nonTriggering: [RuleExample]) {
+        self.id = id
+        self.title = title
+        self.category = category
+        self.platforms = platforms
+        self.kind = kind
+        self.severity = severity ?? kind.defaultSeverity
+        self.rationale = rationale
+        self.citations = citations
+        self.fix = fix
+        self.limitations = limitations
+        self.triggering = triggering
+        self.nonTriggering = nonTriggering
+    }
+
+    public var citation: Citation { citations[0] }
+}
+
+extension RuleKind {
+    /// Requirements fail a build by default, recommendations warn, advisories are notes.
+    public var defaultSeverity: Severity {
+        switch self {
+        case .requirement: .error
+        case .recommendation: .warning
+        case .advisory: .note
+        }
+    }
+}

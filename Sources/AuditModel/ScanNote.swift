@@ -1,0 +1,25 @@
+/// Something the scan could not fully do: a file skipped, or Swift that did not parse cleanly.
+/// Notes are reported beside findings; they are never silent.
+public struct ScanNote: Codable, Sendable, Hashable {
+    public enum Kind: String, Codable, Sendable {
+        /// A file that was not checked (reason says why: too large, not UTF-8, binary, …).
+        case skipped
+        /// Swift with syntax errors; what parsed was still checked.
+        case parseError = "parse-error"
+        /// A whole input (archive, config) that could not be read.
+        case inputError = "input-error"
+        /// A skipped group counted rather than listed (vendored code, files without UI imports).
+        case summary
+    }
+    public var kind: Kind
+    public var file: String
+    public var line: Int?
+    public var message: String
+
+    public init(kind: Kind, file: String, line: Int? = nil, message: String) {
+        self.kind = kind
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+}

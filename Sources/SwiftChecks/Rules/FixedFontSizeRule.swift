@@ -1,0 +1,161 @@
+import AuditModel
+import SwiftSyntax
+
+/// `.system(size:)`, `Font.custom(_:fixedSize:)`, `UIFont.systemFont(ofSize:)` and friends:
+/// a raw point size with no text style to scale against.
+struct FixedFontSizeRule: SourceRule {
+    let description = RuleDescription(
+        id: "fixed-font-size",
+        title: "Fixed font size does not scale with Dynamic Type",
+        platforms: PlatformSet([.iOS, .tvOS, .visionOS, .watchOS]),
+        kind: .requirement,
+        rationale: """
+            A raw point size instead of a text style keeps text at one size whatever size people \
+            choose in Settings. Body text at the largest accessibility size is about three times \
+            its default size, so a fixed 17 pt label is a third of what a low-vision reader asked for. \
+            macOS has no Dynamic Type, so macOS-only code is not flagged (text-below-minimum-size \
+            still applies there).
+            """,
+        citations: [
+            Citation("WWDC24 › Get started with Dynamic Type",
+                     "Instead of providing a fixed font, your app selects one of the system-provided text styles… By using these styles, your app's text can automatically adjust to different sizes that someone may select on their device, but retain the visual hierarchy of your content."),
+            Citation("UIKit › UIFont.systemFont(ofSize:)",
+                     "Instead of using this method to get a font, it's often more appropriate to use preferredFont(forTextStyle:) because that method respects the user's selected content size category."),
+            Citation("SwiftUI › Applying custom fonts to text",
+                     "Font.custom(_:fixedSize:) is documented as 'a fixed size that does not scale with Dynamic Type.'"),
+            Citation("HIG › Typography", "macOS doesn't support Dynamic Type."),
+        ],
+        fix: """
+            Use a text style: `.font(.body)`, `.font(.system(.body, design: .rounded))`, \
+            `Font.custom(name, size: 17, relativeTo: .body)`; in UIKit \
+            `UIFont.preferredFont(forTextStyle: .body)` or \
+            `UIFontMetrics(forTextStyle: .body).scaledFont(for: font)` with \
+            `adjustsFontForContentSizeCategory = true`. A size computed elsewhere can be a \
+            `@ScaledMetric` property.
+            """,
+        limitations: """
+            A size passed through a variable is flagged unless the variable is a `@ScaledMetric` \
+            property of the same file. Fonts built in helper functions in another file are judged \
+            where the helper is written.
+            """,
+        triggering: [
+            RuleExample("""
+                import SwiftUI
+                struct Title: View {
+                    var body: some View { Text("Hi").font(↓.system(size: 17)) }
+                }
+                """),
+            RuleExample("""
+                import SwiftUI
+                let font = ↓Font.system(size: 20, weight: .bold)
+                """),
+            RuleExample("""
+                import SwiftUI
+                let font = ↓Font.custom("Avenir", fixedSize: 15)
+                """),
+            RuleExample("""
+                import UIKit
+                func style(_ label: UILabel) {
+                    label.font = ↓UIFont.systemFont(ofSize: 14)
+                    label.font = ↓.boldSystemFont(ofSize: 14)
+                    label.font = ↓UIFont(name: "Avenir", size: 14)
+                }
+                """),
+            RuleExample("""
+                import SwiftUI
+                #if os(iOS)
+                let caption = ↓Font.system(size: 12)
+                #endif
+                """),
+        ],
+        nonTriggering: [
+            RuleExample("""
+                import SwiftUI
+                struct Title: View {
+                    var body: some View { Text("Hi").font(.system(.title, design: .rounded)) }
+                }
+                """),
+            RuleExample("""
+                import SwiftUI
+                let a = Font.custom("Avenir", size: 17)
+                let b = Font.custom("Avenir", size: 17, relativeTo: .headline)
+                """),
+            RuleExample("""
+                import SwiftUI
+                struct Badge: View {
+                    @ScaledMetric(relativeTo: .body) var size: CGFloat = 17
+                    var body: some View { Text("1").font(.system(size: size)) }
+                }
+                """),
+            RuleExample("""
+                import UIKit
+                let base = UIFont(name: "Avenir", size: 17)!
+                let scaled = UIFontMetrics(forTextStyle: .body).scaledFont(for: base)
+                let direct = UIFontMetrics.default.scaledFont(for: UIFont.systemFont(ofSize: 17))
+                """),
+            RuleExample("""
+                import AppKit
+                let font = NSFont.systemFont(ofSize: 13)
+                let other = Font.system(size: 13)
+                """),
+            RuleExample("""
+                import SwiftUI
+                #if os(macOS)
+                let font = Font.system(size: 13)
+                #endif
+                """),
+        ]
+    )
+
+    private static let uiFontSizeCalls: Set<String> = [
+        "systemFont", "boldSystemFont", "italicSystemFont", "monospacedSystemFont", "monospacedDigitSystemFont",
+    ]
+
+    func check(_ file: SourceFile, _ sink: inout FindingSink) {
+        for call in file.index.calls {
+            guard let (size, form) = Self.fixedSize(of: call) else { continue }
+            if let name = size.as(DeclReferenceExprSyntax.self)?.baseName.text, file.index.scaledMetricNames.contains(name) {
+                continue
+            }
+            if isScaledByFontMetrics(call, file) { continue }
+            let value = size.numberValue.map { "\($0.points) pt" } ?? "`\(size.trimmedDescription)`"
+            sink.report(call, "\(form) fixes the text at \(value); it will not follow the text size people choose")
+        }
+    }
+
+    /// The size argument and a short name of the API, when `call` makes a fixed-size font.
+    static func fixedSize(of call: FunctionCallExprSyntax) -> (ExprSyntax, String)? {
+        let name = call.calleeName
+        let base = call.calleeBaseText
+        if name == "system", base == nil || base == "Font", let size = call.argument("size") {
+            return (size, "`.system(size:)`")
+        }
+        if name == "custom", base == nil || base == "Font", let size = call.argument("fixedSize") {
+            return (size, "`Font.custom(_:fixedSize:)`")
+        }
+        if let name, uiFontSizeCalls.contains(name), base == nil || base == "UIFont", let size = call.argument("ofSize") {
+            return (size, "`UIFont.\(name)(ofSize:)`")
+        }
+        if name == "UIFont", call.argument("name") != nil, let size = call.argument("size") {
+            return (size, "`UIFont(name:size:)`")
+        }
+        return nil
+    }
+
+    /// `UIFontMetrics(…).scaledFont(for: <this>)`, directly or through a `let` it initialises.
+    private func isScaledByFontMetrics(_ call: FunctionCallExprSyntax, _ file: SourceFile) -> Bool {
+        var node = Syntax(call).parent
+        while let current = node, !current.is(CodeBlockItemSyntax.self) {
+            if let outer = current.as(FunctionCallExprSyntax.self), outer.calleeName == "scaledFont" { return true }
+            if let binding = current.as(PatternBindingSyntax.self),
+               let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
+                return file.index.calls.contains { outer in
+                    outer.calleeName == "scaledFont"
+                        && outer.argument("for").map { Assignment.objectName($0) == name } == true
+                }
+            }
+            node = current.parent
+        }
+        return false
+    }
+}

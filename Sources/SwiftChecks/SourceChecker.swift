@@ -1,0 +1,126 @@
+import AuditModel
+import SwiftDiagnostics
+import SwiftParser
+import SwiftParserDiagnostics
+import SwiftSyntax
+
+/// The findings and notes of one file.
+public struct FileResult: Codable, Sendable, Hashable {
+    public var findings: [Finding]
+    public var notes: [ScanNote]
+    public init(findings: [Finding] = [], notes: [ScanNote] = []) {
+        self.findings = findings
+        self.notes = notes
+    }
+}
+
+/// Parses one Swift file once, builds its index once, and runs every enabled rule over it.
+public struct SourceChecker: Sendable {
+    public let rules: [any SourceRule]
+    public let config: AuditConfig
+    let reference: ReferenceData
+
+    public init(rules: [any SourceRule] = RuleCatalog.sourceRules, config: AuditConfig = AuditConfig(),
+                reference: ReferenceData = .shared) {
+        self.rules = rules.filter { config.isEnabled($0.description.id) }
+        self.config = config
+        self.reference = reference
+    }
+
+    /// Checks `source` as the file at `path` (relative to the repository root).
+    public func check(path: String, source: String, context: ProjectContext) -> FileResult {
+        let tree = Parser.parse(source: source)
+        let file = SourceFile(path: path, tree: tree, context: context, platformOverride: config.platforms,
+                              reference: reference)
+        let lines = LineTable(source)
+        var result = FileResult()
+
+        if tree.hasError {
+            let diagnostics = ParseDiagnosticsGenerator.diagnostics(for: tree)
+            if let first = diagnostics.first {
+                let position = lines.position(of: first.position.utf8Offset)
+                let more = diagnostics.count > 1 ? " (and \(diagnostics.count - 1) more)" : ""
+                result.notes.append(ScanNote(kind: .parseError, file: path, line: position.line,
+                                             message: "Swift syntax error at \(position.line):\(position.column): \(first.message)\(more); the rest of the file was still checked"))
+            }
+        }
+
+        var suppressions = Suppressions(source: source)
+        for rule in rules {
+            let description = rule.description
+            var sink = FindingSink()
+            rule.check(file, &sink)
+            for item in sink.items {
+                let platforms = (item.platforms ?? file.platforms(at: item.node)).intersection(description.platforms)
+                guard !platforms.isEmpty else { continue }
+                let position = lines.position(of: (item.position ?? item.node.positionAfterSkippingLeadingTrivia).utf8Offset)
+                if suppressions.suppresses(description.id, line: position.line) { continue }
+                result.findings.append(makeFinding(description, path: path, line: position.line, column: position.column,
+                                                   message: item.message, platforms: platforms,
+                                                   snippet: String(item.node.normalizedText.prefix(240))))
+            }
+        }
+        reportSuppressionProblems(suppressions, path: path, into: &result)
+        result.findings.assignFingerprints()
+        return result
+    }
+
+    private func makeFinding(_ description: RuleDescription, path: String, line: Int, column: Int, message: String,
+                             platforms: PlatformSet, snippet: String) -> Finding {
+        Finding(ruleID: description.id, kind: description.kind,
+                severity: config.severityOverrides[description.id] ?? description.severity,
+                location: SourceLocation(file: path, line: line, column: column), message: message,
+                fix: description.fix, citation: description.citation, platforms: platforms, snippet: snippet)
+    }
+
+    private func reportSuppressionProblems(_ suppressions: Suppressions, path: String, into result: inout FileResult) {
+        guard config.isEnabled(UnusedSuppressionRule.id) else { return }
+        let description = UnusedSuppressionRule().description
+        let known = Set(RuleCatalog.allRuleIDs)
+        let enabled = Set(rules.map(\.description.id))
+        for directive in suppressions.directives {
+            for id in directive.ruleIDs where !directive.used.contains(id) {
+                let message: String
+                if id != "all" && !known.contains(id) {
+                    message = "suppression names unknown rule \"\(id)\"; `a11y-audit rules` lists the catalog"
+                } else if id != "all" && !enabled.contains(id) {
+                    continue // the rule is off in the config, so the directive has nothing to do
+                } else {
+                    message = "suppression of \(id) suppresses nothing on line\(directive.lines.count > 1 ? "s \(directive.lines.lowerBound)-\(directive.lines.upperBound)" : " \(directive.lines.lowerBound)")"
+                }
+                result.findings.append(makeFinding(description, path: path, line: directive.line, column: directive.column,
+                                                   message: message, platforms: .all,
+                                                   snippet: "a11y-audit:\(id)"))
+            }
+        }
+        for problem in suppressions.malformed {
+            result.findings.append(makeFinding(description, path: path, line: problem.line, column: problem.column,
+                                               message: problem.message, platforms: .all, snippet: problem.message))
+        }
+    }
+}
+
+/// UTF-8 offset → 1-based line and column, the column counted in Unicode scalars (SARIF's
+/// `unicodeCodePoints`), so a caret lines up under non-ASCII text.
+struct LineTable {
+    private let bytes: [UInt8]
+    private var starts: [Int] = [0]
+
+    init(_ source: String) {
+        bytes = Array(source.utf8)
+        for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { starts.append(offset + 1) }
+    }
+
+    func position(of offset: Int) -> (line: Int, column: Int) {
+        var low = 0, high = starts.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if starts[mid] <= offset { low = mid } else { high = mid - 1 }
+        }
+        let start = starts[low]
+        let end = min(max(offset, start), bytes.count)
+        // Count scalars: every byte that is not a UTF-8 continuation byte starts one.
+        let column = bytes[start..<end].reduce(0) { $0 + (($1 & 0xC0) == 0x80 ? 0 : 1) } + 1
+        return (low + 1, column)
+    }
+}

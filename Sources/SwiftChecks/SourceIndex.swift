@@ -1,0 +1,101 @@
+import SwiftSyntax
+
+/// `target = value` as written (SwiftParser leaves sequences unfolded: `[target, =, value…]`).
+struct Assignment {
+    let node: SequenceExprSyntax
+    let target: ExprSyntax
+    /// The elements right of `=` (more than one for `a = b ?? c`).
+    let value: [ExprSyntax]
+
+    /// `self.label.font` → "label"; `titleLabel?.font` → "titleLabel"; `font` → "".
+    var targetObject: String {
+        guard let member = target.as(MemberAccessExprSyntax.self), let base = member.base else { return "" }
+        return Self.objectName(base)
+    }
+    /// The assigned property: `label.font` → "font".
+    var targetProperty: String? { target.memberName }
+
+    var valueText: String { value.map(\.trimmedDescription).joined(separator: " ") }
+
+    static func objectName(_ base: ExprSyntax) -> String {
+        var text = base.trimmedDescription
+        text = text.replacingOccurrences(of: "?", with: "").replacingOccurrences(of: "!", with: "")
+        if text.hasPrefix("self.") { text.removeFirst(5) }
+        return text == "self" ? "" : text
+    }
+}
+
+/// Everything the rules look up, gathered in one walk of the tree so no rule walks it again.
+final class SourceIndex: SyntaxVisitor {
+    private(set) var calls: [FunctionCallExprSyntax] = []
+    private(set) var assignments: [Assignment] = []
+    /// Identifier → offsets of references (`foo`, `.foo`, `\.foo`), for "does this scope read X".
+    private(set) var references: [String: [Int]] = [:]
+    /// Names of properties declared with `@ScaledMetric`: values that scale with Dynamic Type.
+    private(set) var scaledMetricNames: Set<String> = []
+    /// `let name = <call>` bindings: name → initializer call.
+    private(set) var bindings: [String: [ExprSyntax]] = [:]
+    /// Unconditional top-level imports (first path component), and all imports.
+    private(set) var topLevelImports: Set<String> = []
+    private(set) var hasIfConfig = false
+
+    init(_ tree: SourceFileSyntax) {
+        super.init(viewMode: .sourceAccurate)
+        walk(tree)
+    }
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        calls.append(node)
+        return .visitChildren
+    }
+
+    override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
+        let elements = Array(node.elements)
+        if elements.count >= 3, elements[1].is(AssignmentExprSyntax.self) {
+            assignments.append(Assignment(node: node, target: elements[0], value: Array(elements[2...])))
+        }
+        return .visitChildren
+    }
+
+    override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
+        references[node.baseName.text, default: []].append(node.position.utf8Offset)
+        return .visitChildren
+    }
+
+    override func visit(_ node: KeyPathPropertyComponentSyntax) -> SyntaxVisitorContinueKind {
+        references[node.declName.baseName.text, default: []].append(node.position.utf8Offset)
+        return .visitChildren
+    }
+
+    override func visit(_ node: IfConfigDeclSyntax) -> SyntaxVisitorContinueKind {
+        hasIfConfig = true
+        return .visitChildren
+    }
+
+    override func visit(_ node: ImportDeclSyntax) -> SyntaxVisitorContinueKind {
+        if let module = node.path.first?.name.text, node.ancestor(IfConfigDeclSyntax.self) == nil {
+            topLevelImports.insert(module)
+        }
+        return .skipChildren
+    }
+
+    override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
+        let isScaled = node.attributes.contains { element in
+            element.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "ScaledMetric"
+        }
+        for binding in node.bindings {
+            guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
+            if isScaled { scaledMetricNames.insert(name) }
+            if let value = binding.initializer?.value { bindings[name, default: []].append(value) }
+        }
+        return .visitChildren
+    }
+
+    /// Whether `name` is referenced anywhere inside `scope` (the whole file when `nil`).
+    func references(_ name: String, in scope: Syntax?) -> Bool {
+        guard let offsets = references[name] else { return false }
+        guard let scope else { return true }
+        let range = scope.position.utf8Offset..<scope.endPosition.utf8Offset
+        return offsets.contains { range.contains($0) }
+    }
+}

@@ -1,0 +1,60 @@
+import AuditModel
+import SwiftSyntax
+
+/// A check over one Swift file. Rules read the file's shared index; none walks the tree again.
+public protocol SourceRule: Sendable {
+    var description: RuleDescription { get }
+    func check(_ file: SourceFile, _ sink: inout FindingSink)
+}
+
+/// What a rule reports: the node, a specific message, and optionally the platforms it concerns
+/// (default: the code's platforms at the node, within the rule's platforms).
+public struct FindingSink {
+    struct Item {
+        let node: Syntax
+        let message: String
+        let platforms: PlatformSet?
+        /// Where the finding points, when not at the node's start (e.g. the offending argument).
+        let position: AbsolutePosition?
+    }
+    private(set) var items: [Item] = []
+
+    public mutating func report(_ node: some SyntaxProtocol, _ message: String, platforms: PlatformSet? = nil) {
+        items.append(Item(node: Syntax(node), message: message, platforms: platforms, position: nil))
+    }
+}
+
+/// One parsed Swift file with its index and platform context, handed to every rule.
+public final class SourceFile {
+    public let path: String
+    let tree: SourceFileSyntax
+    let index: SourceIndex
+    let context: ProjectContext
+    let resolver: PlatformResolver
+    let reference: ReferenceData
+
+    init(path: String, tree: SourceFileSyntax, context: ProjectContext, platformOverride: PlatformSet?,
+         reference: ReferenceData) {
+        self.path = path
+        self.tree = tree
+        self.index = SourceIndex(tree)
+        self.context = context
+        self.reference = reference
+        self.resolver = PlatformResolver(project: context.platforms, imports: index.topLevelImports,
+                                         override: platformOverride)
+    }
+
+    /// Platforms the code at `node` is compiled for.
+    func platforms(at node: some SyntaxProtocol) -> PlatformSet {
+        resolver.platforms(at: Syntax(node), fileHasIfConfig: index.hasIfConfig)
+    }
+
+    /// Whether the enclosing type (or the file, at top level) reads any of `names`.
+    func scopeReads(_ names: [String], around node: some SyntaxProtocol) -> Bool {
+        let scope = node.enclosingTypeDecl
+        return names.contains { index.references($0, in: scope) }
+    }
+
+    /// Whether a literal key is defined in the project's localisation tables.
+    func isLocalizedKey(_ key: String) -> Bool { context.localizedKeys.contains(key) }
+}

@@ -1,0 +1,94 @@
+import AuditModel
+
+/// `// a11y-audit:disable:next rule-id`, `disable:this`, and `disable` / `enable` regions.
+/// `all` stands for every rule. Each directive remembers whether it suppressed anything, so an
+/// unused one can be reported.
+struct Suppressions {
+    struct Directive {
+        let line: Int
+        let column: Int
+        let ruleIDs: [String]
+        /// Lines covered, inclusive.
+        var lines: ClosedRange<Int>
+        var used: Set<String> = []
+    }
+
+    private(set) var directives: [Directive] = []
+    /// Directives that could not be understood: (line, column, message).
+    private(set) var malformed: [(line: Int, column: Int, message: String)] = []
+
+    static let marker = "a11y-audit:"
+
+    init(source: String) {
+        guard source.contains(Self.marker) else { return }
+        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        var openRegions: [String: (line: Int, column: Int)] = [:]
+        for (offset, text) in lines.enumerated() {
+            let lineNumber = offset + 1
+            guard let markerRange = text.range(of: Self.marker) else { continue }
+            let before = text[text.startIndex..<markerRange.lowerBound]
+            guard before.hasSuffix("// ") || before.hasSuffix("//") || before.hasSuffix("/* ") || before.hasSuffix("/*") else {
+                continue
+            }
+            // Point at the comment's `//` or `/*`, where a reader looks for it.
+            let commentStart = before.trimmingSuffix(while: { $0 == " " }).count - 2
+            let column = text[text.startIndex..<text.index(text.startIndex, offsetBy: max(commentStart, 0))]
+                .unicodeScalars.count + 1
+            var body = text[markerRange.upperBound...]
+            if let close = body.range(of: "*/") { body = body[..<close.lowerBound] }
+            let words = body.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," }).map(String.init)
+            guard let command = words.first else { continue }
+            let ids = Array(words.dropFirst())
+            if ids.isEmpty {
+                malformed.append((lineNumber, column, "a11y-audit:\(command) names no rule; write a rule id or `all`"))
+                continue
+            }
+            switch command {
+            case "disable:next":
+                directives.append(Directive(line: lineNumber, column: column, ruleIDs: ids,
+                                            lines: (lineNumber + 1)...(lineNumber + 1)))
+            case "disable:this":
+                directives.append(Directive(line: lineNumber, column: column, ruleIDs: ids, lines: lineNumber...lineNumber))
+            case "disable":
+                for id in ids { openRegions[id] = (lineNumber, column) }
+            case "enable":
+                for id in ids {
+                    if let start = openRegions.removeValue(forKey: id) {
+                        directives.append(Directive(line: start.line, column: start.column, ruleIDs: [id],
+                                                    lines: start.line...lineNumber))
+                    } else {
+                        malformed.append((lineNumber, column, "a11y-audit:enable \(id) has no matching disable above it"))
+                    }
+                }
+            default:
+                malformed.append((lineNumber, column,
+                                  "unknown directive a11y-audit:\(command); use disable, enable, disable:next or disable:this"))
+            }
+        }
+        for (id, start) in openRegions {
+            directives.append(Directive(line: start.line, column: start.column, ruleIDs: [id],
+                                        lines: start.line...max(start.line, lines.count)))
+        }
+        directives.sort { ($0.line, $0.column) < ($1.line, $1.column) }
+    }
+
+    /// Whether a finding of `ruleID` at `line` is suppressed; marks the directive used.
+    mutating func suppresses(_ ruleID: String, line: Int) -> Bool {
+        var suppressed = false
+        for index in directives.indices where directives[index].lines.contains(line) {
+            for id in directives[index].ruleIDs where id == ruleID || id == "all" {
+                directives[index].used.insert(id)
+                suppressed = true
+            }
+        }
+        return suppressed
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingSuffix(while predicate: (Character) -> Bool) -> Substring {
+        var result = self
+        while let last = result.last, predicate(last) { result = result.dropLast() }
+        return result
+    }
+}

@@ -1,0 +1,254 @@
+import SwiftSyntax
+
+extension SyntaxProtocol {
+    /// The node's source with runs of whitespace collapsed: what fingerprints and messages show.
+    var normalizedText: String {
+        trimmedDescription.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" })
+            .joined(separator: " ")
+    }
+
+    /// First ancestor (not self) of the given type.
+    func ancestor<T: SyntaxProtocol>(_ type: T.Type) -> T? {
+        var current = parent
+        while let node = current {
+            if let match = node.as(T.self) { return match }
+            current = node.parent
+        }
+        return nil
+    }
+
+    /// The nearest enclosing type or extension declaration: the "view" or "object" a rule
+    /// reasons about. `nil` at file scope.
+    var enclosingTypeDecl: Syntax? {
+        var current = parent
+        while let node = current {
+            if node.is(StructDeclSyntax.self) || node.is(ClassDeclSyntax.self) || node.is(ExtensionDeclSyntax.self)
+                || node.is(EnumDeclSyntax.self) || node.is(ActorDeclSyntax.self) {
+                return node
+            }
+            current = node.parent
+        }
+        return nil
+    }
+
+    /// The nearest enclosing function, initializer, accessor or closure-valued property: the
+    /// scope in which UIKit code configures one object.
+    var enclosingCodeBlockOwner: Syntax? {
+        var current = parent
+        while let node = current {
+            if node.is(FunctionDeclSyntax.self) || node.is(InitializerDeclSyntax.self)
+                || node.is(AccessorDeclSyntax.self) || node.is(PatternBindingSyntax.self) {
+                return node
+            }
+            current = node.parent
+        }
+        return nil
+    }
+}
+
+extension FunctionCallExprSyntax {
+    /// `Foo(…)` → "Foo"; `a.b.foo(…)` and `.foo(…)` → "foo".
+    var calleeName: String? {
+        if let reference = calledExpression.as(DeclReferenceExprSyntax.self) { return reference.baseName.text }
+        if let member = calledExpression.as(MemberAccessExprSyntax.self) { return member.declName.baseName.text }
+        if let specialized = calledExpression.as(GenericSpecializationExprSyntax.self),
+           let reference = specialized.expression.as(DeclReferenceExprSyntax.self) {
+            return reference.baseName.text
+        }
+        return nil
+    }
+
+    /// The base of `base.foo(…)`, as written without whitespace (`nil` for `.foo(…)` and `foo(…)`).
+    var calleeBaseText: String? {
+        calledExpression.as(MemberAccessExprSyntax.self)?.base?.trimmedDescription
+    }
+
+    /// True for a modifier-style call `expr.foo(…)` whose base is a view expression.
+    var isMemberCallWithBase: Bool {
+        calledExpression.as(MemberAccessExprSyntax.self)?.base != nil
+    }
+
+    var argumentLabels: [String?] { arguments.map { $0.label?.text } }
+
+    func argument(_ label: String) -> ExprSyntax? {
+        arguments.first { $0.label?.text == label }?.expression
+    }
+
+    var firstUnlabeledArgument: ExprSyntax? {
+        guard let first = arguments.first, first.label == nil else { return nil }
+        return first.expression
+    }
+
+    /// All closures passed to the call: trailing, additional trailing, and closure arguments.
+    var closures: [ClosureExprSyntax] {
+        var result: [ClosureExprSyntax] = arguments.compactMap { $0.expression.as(ClosureExprSyntax.self) }
+        if let trailing = trailingClosure { result.append(trailing) }
+        result.append(contentsOf: additionalTrailingClosures.map(\.closure))
+        return result
+    }
+}
+
+extension ExprSyntax {
+    /// The value of a string literal without interpolation, also through `Text("…")` and
+    /// `LocalizedStringKey("…")` / `String(localized: "…")` wrappers.
+    var stringLiteralValue: String? {
+        if let literal = self.as(StringLiteralExprSyntax.self) {
+            var text = ""
+            for segment in literal.segments {
+                guard let piece = segment.as(StringSegmentSyntax.self) else { return nil }
+                text += piece.content.text
+            }
+            return text
+        }
+        if let call = self.as(FunctionCallExprSyntax.self),
+           let name = call.calleeName, ["Text", "LocalizedStringKey", "String", "NSLocalizedString"].contains(name),
+           let first = call.arguments.first,
+           first.label == nil || first.label?.text == "localized" {
+            return first.expression.stringLiteralValue
+        }
+        return nil
+    }
+
+    /// True for a literal passed where SwiftUI takes a `LocalizedStringKey` (bare literal or
+    /// `Text("…")`), or an explicit localisation call: such a key may be translated.
+    var isLocalizableLiteral: Bool {
+        if self.is(StringLiteralExprSyntax.self) { return true }
+        if let call = self.as(FunctionCallExprSyntax.self), let name = call.calleeName {
+            return ["Text", "LocalizedStringKey", "String", "NSLocalizedString"].contains(name)
+        }
+        return false
+    }
+
+    /// The value of a numeric literal, including `-3`, `12.5`, `CGFloat(12)`.
+    var numberValue: Double? {
+        if let integer = self.as(IntegerLiteralExprSyntax.self) {
+            return Double(integer.literal.text.replacingOccurrences(of: "_", with: ""))
+        }
+        if let float = self.as(FloatLiteralExprSyntax.self) {
+            return Double(float.literal.text.replacingOccurrences(of: "_", with: ""))
+        }
+        if let prefix = self.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-",
+           let value = prefix.expression.numberValue {
+            return -value
+        }
+        if let call = self.as(FunctionCallExprSyntax.self), let name = call.calleeName,
+           ["CGFloat", "Double", "Float"].contains(name), call.arguments.count == 1,
+           let value = call.arguments.first?.expression.numberValue {
+            return value
+        }
+        return nil
+    }
+
+    /// `.foo` or `Type.foo` → "foo"; `.foo(…)` → "foo".
+    var memberName: String? {
+        if let member = self.as(MemberAccessExprSyntax.self) { return member.declName.baseName.text }
+        if let call = self.as(FunctionCallExprSyntax.self) { return call.calleeName }
+        if let reference = self.as(DeclReferenceExprSyntax.self) { return reference.baseName.text }
+        return nil
+    }
+
+    /// `true` / `false` literal.
+    var booleanValue: Bool? {
+        guard let literal = self.as(BooleanLiteralExprSyntax.self) else { return nil }
+        return literal.literal.tokenKind == .keyword(.true)
+    }
+}
+
+/// A SwiftUI modifier chain: `Root(…).a(…).b(…)`, seen from any call in it.
+struct ModifierChain {
+    /// The expression the modifiers are applied to (`Image("x")`, `HStack { … }`).
+    let root: ExprSyntax
+    /// The modifier calls from innermost to outermost.
+    let modifiers: [FunctionCallExprSyntax]
+    /// The outermost expression of the chain.
+    let outermost: ExprSyntax
+
+    /// The chain that `expression` belongs to, whether it is the root or one of the modifiers.
+    init(containing expression: ExprSyntax) {
+        // Down to the root through `base` links.
+        var root = expression
+        while let call = root.as(FunctionCallExprSyntax.self),
+              let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+              let base = member.base {
+            root = base
+        }
+        // Up from the root, collecting every `.modifier(…)` applied.
+        var modifiers: [FunctionCallExprSyntax] = []
+        var current = root
+        while let member = current.parent?.as(MemberAccessExprSyntax.self),
+              member.base?.id == current.id,
+              let call = member.parent?.as(FunctionCallExprSyntax.self),
+              call.calledExpression.id == member.id {
+            modifiers.append(call)
+            current = ExprSyntax(call)
+        }
+        // A bare `.modifier` with no arguments (`.bold`) is a member access, not a call: skip
+        // over it so the chain continues.
+        self.root = root
+        self.modifiers = modifiers
+        self.outermost = current
+    }
+
+    func has(_ name: String) -> Bool { modifiers.contains { $0.calleeName == name } }
+    func modifiers(named name: String) -> [FunctionCallExprSyntax] { modifiers.filter { $0.calleeName == name } }
+    var names: Set<String> { Set(modifiers.compactMap(\.calleeName)) }
+
+    /// `.accessibilityHidden(true)` or the older `.accessibility(hidden: true)`.
+    var isHiddenFromAccessibility: Bool {
+        modifiers.contains { call in
+            (call.calleeName == "accessibilityHidden" && call.firstUnlabeledArgument?.booleanValue != false)
+                || (call.calleeName == "accessibility" && call.argument("hidden")?.booleanValue == true)
+        }
+    }
+
+    /// An explicit label: `.accessibilityLabel(…)` or `.accessibility(label:)`.
+    var hasAccessibilityLabel: Bool {
+        modifiers.contains { call in
+            call.calleeName == "accessibilityLabel" || (call.calleeName == "accessibility" && call.argument("label") != nil)
+        }
+    }
+
+    /// `.accessibilityElement(children: .combine | .ignore)`: children's labels are merged or replaced.
+    var groupsChildren: Bool {
+        modifiers.contains { call in
+            guard call.calleeName == "accessibilityElement" else { return false }
+            guard let children = call.argument("children") else { return true } // default is .ignore
+            return children.memberName == "combine" || children.memberName == "ignore"
+        }
+    }
+
+    /// The traits added with `.accessibilityAddTraits(…)` or `.accessibility(addTraits:)`.
+    var addedTraits: Set<String> {
+        var traits: Set<String> = []
+        for call in modifiers where call.calleeName == "accessibilityAddTraits"
+            || (call.calleeName == "accessibility" && call.argument("addTraits") != nil) {
+            let argument = call.argument("addTraits") ?? call.firstUnlabeledArgument
+            guard let argument else { continue }
+            for token in argument.tokens(viewMode: .sourceAccurate) {
+                if case .identifier(let name) = token.tokenKind { traits.insert(name) }
+            }
+        }
+        return traits
+    }
+}
+
+extension SyntaxProtocol {
+    /// The view-builder calls this node sits in, innermost first: `Button { Image(…) }` gives
+    /// the `Button` call for the image. Stops at declarations.
+    var enclosingViewCalls: [FunctionCallExprSyntax] {
+        var result: [FunctionCallExprSyntax] = []
+        var current = Syntax(self).parent
+        while let node = current {
+            if node.is(DeclSyntax.self) && !node.is(VariableDeclSyntax.self) { break }
+            if let closure = node.as(ClosureExprSyntax.self) {
+                var owner = closure.parent
+                if owner?.is(LabeledExprSyntax.self) == true { owner = owner?.parent?.parent }
+                if owner?.is(MultipleTrailingClosureElementSyntax.self) == true { owner = owner?.parent?.parent }
+                if let call = owner?.as(FunctionCallExprSyntax.self) { result.append(call) }
+            }
+            if node.is(FunctionDeclSyntax.self) || node.is(PatternBindingSyntax.self) { break }
+            current = node.parent
+        }
+        return result
+    }
+}

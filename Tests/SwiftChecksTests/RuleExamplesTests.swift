@@ -1,0 +1,73 @@
+import AuditModel
+import SwiftChecks
+import Testing
+
+/// One generic test runs every example of every rule (SwiftLint's model): triggering examples
+/// must produce exactly the marked findings, non-triggering examples none.
+struct RuleExamplesTests {
+    static let ruleIDs = RuleCatalog.allRuleIDs
+
+    @Test("Every rule carries triggering and non-triggering examples and a citation", arguments: ruleIDs)
+    func ruleIsComplete(id: String) throws {
+        let description = try #require(RuleCatalog.description(of: id))
+        #expect(!description.triggering.isEmpty, "\(id) has no triggering example")
+        #expect(!description.nonTriggering.isEmpty, "\(id) has no non-triggering example")
+        #expect(!description.citations.isEmpty && description.citations.allSatisfy { !$0.quote.isEmpty })
+        #expect(!description.fix.isEmpty && !description.limitations.isEmpty && !description.rationale.isEmpty)
+        #expect(description.triggering.allSatisfy { $0.code.contains("↓") }, "every triggering example marks its position with ↓")
+        #expect(id.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "-" }, "rule ids are kebab-case")
+    }
+
+    @Test("Triggering examples produce exactly the marked findings", arguments: ruleIDs)
+    func triggering(id: String) throws {
+        let description = try #require(RuleCatalog.description(of: id))
+        for example in description.triggering {
+            let (code, expected) = Self.markers(in: example.code)
+            let found = try Self.findings(of: id, code: code, example: example)
+            let positions = found.map { Position(line: $0.location.line, column: $0.location.column) }
+            #expect(positions == expected, "\(id): expected findings at \(expected), got \(found.map { "\($0.location.line):\($0.location.column) \($0.message)" }) in:\n\(code)")
+            for finding in found {
+                #expect(!finding.message.isEmpty && !finding.fingerprint.isEmpty)
+            }
+        }
+    }
+
+    @Test("Non-triggering examples produce no finding", arguments: ruleIDs)
+    func nonTriggering(id: String) throws {
+        let description = try #require(RuleCatalog.description(of: id))
+        for example in description.nonTriggering {
+            let found = try Self.findings(of: id, code: example.code.replacingOccurrences(of: "↓", with: ""), example: example)
+            #expect(found.isEmpty, "\(id): unexpected \(found.map { "\($0.location.line):\($0.location.column) \($0.message)" }) in:\n\(example.code)")
+        }
+    }
+
+    struct Position: Equatable, CustomStringConvertible {
+        let line: Int
+        let column: Int
+        var description: String { "\(line):\(column)" }
+    }
+
+    static func findings(of id: String, code: String, example: RuleExample) throws -> [Finding] {
+        var config = AuditConfig()
+        config.platforms = example.platforms
+        let checker = SourceChecker(config: config)
+        return checker.check(path: example.file, source: code, context: ProjectContext()).findings
+            .filter { $0.ruleID == id }
+    }
+
+    /// Removes `↓` markers and returns their 1-based positions (columns in Unicode scalars).
+    static func markers(in code: String) -> (String, [Position]) {
+        var output = ""
+        var positions: [Position] = []
+        var line = 1, column = 1
+        for scalar in code.unicodeScalars {
+            if scalar == "↓" {
+                positions.append(Position(line: line, column: column))
+                continue
+            }
+            output.unicodeScalars.append(scalar)
+            if scalar == "\n" { line += 1; column = 1 } else { column += 1 }
+        }
+        return (output, positions)
+    }
+}
