@@ -62,10 +62,12 @@ public struct Finding: Codable, Sendable, Hashable {
     public var fingerprint: String
     /// The normalised code of the node, kept to compute the fingerprint and to show.
     public var snippet: String
+    /// The whole source line the finding points into, for a caret display.
+    public var sourceLine: String
 
     public init(ruleID: String, kind: RuleKind, severity: Severity, location: SourceLocation,
                 message: String, fix: String, citation: Citation, platforms: PlatformSet,
-                fingerprint: String = "", snippet: String) {
+                fingerprint: String = "", snippet: String, sourceLine: String = "") {
         self.ruleID = ruleID
         self.kind = kind
         self.severity = severity
@@ -76,6 +78,7 @@ public struct Finding: Codable, Sendable, Hashable {
         self.platforms = platforms
         self.fingerprint = fingerprint
         self.snippet = snippet
+        self.sourceLine = sourceLine
     }
 }
 

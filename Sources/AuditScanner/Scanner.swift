@@ -1,1 +1,219 @@
-public enum Placeholder {}
+import AuditModel
+import Dispatch
+import Foundation
+import SwiftChecks
+
+public struct ScanOptions: Sendable {
+    /// `nil`: read `.a11y-audit.json` from the scanned root (or use defaults).
+    public var config: AuditConfig?
+    /// Files checked at once (Dispatch workers); defaults to the machine's cores.
+    public var jobs: Int
+    /// A directory for the content-addressed per-file cache; `nil` disables it.
+    public var cacheDirectory: String?
+
+    public init(config: AuditConfig? = nil, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+                cacheDirectory: String? = nil) {
+        self.config = config
+        self.jobs = max(1, jobs)
+        self.cacheDirectory = cacheDirectory
+    }
+}
+
+public struct ScanStatistics: Codable, Sendable, Equatable {
+    /// Swift files in the snapshot.
+    public var swiftFiles = 0
+    /// Files whose findings were computed or taken from the cache.
+    public var filesChecked = 0
+    /// Files parsed in this run (cache misses), and their bytes.
+    public var filesParsed = 0
+    public var bytesParsed = 0
+    public var cacheHits = 0
+    public var skippedVendored = 0
+    public var skippedExcluded = 0
+    public var skippedGenerated = 0
+    public var skippedWithoutUIImport = 0
+    public var skippedUnreadable = 0
+    public var durationSeconds = 0.0
+}
+
+/// The result of scanning one snapshot.
+public struct ScanReport: Codable, Sendable {
+    public var root: String
+    public var findings: [Finding]
+    public var notes: [ScanNote]
+    public var statistics: ScanStatistics
+    public var toolVersion: String
+
+    /// The most severe finding, for `--fail-on`.
+    public var highestSeverity: Severity? { findings.map(\.severity).max() }
+}
+
+/// Audits one repository snapshot: picks the files that matter, checks them in parallel with
+/// Dispatch (each parsed once), and merges the results in a deterministic order.
+public struct Scanner: Sendable {
+    public static let toolVersion = "0.1.0"
+
+    /// Default paths of vendored and generated code (DESIGN.md), skipped unless included.
+    public static let vendoredPatterns: [Glob] = [
+        "Pods", "Carthage", ".build", "SourcePackages", "DerivedData", "*.pb.swift", "*.generated.swift",
+    ].map(Glob.init)
+
+    /// Modules whose import makes a file UI code worth parsing.
+    static let uiModules: Set<String> = ["SwiftUI", "UIKit", "AppKit", "Cocoa", "WatchKit", "TVUIKit"]
+
+    let options: ScanOptions
+
+    public init(options: ScanOptions = ScanOptions()) {
+        self.options = options
+    }
+
+    public func scan(_ input: ScanInput, root: String) throws -> ScanReport {
+        let started = DispatchTime.now()
+        let config = try options.config ?? Self.loadConfig(from: input)
+        var statistics = ScanStatistics()
+        var notes = input.notes
+
+        let project = ProjectIndex(input: input, config: config, notes: &notes)
+        let checker = SourceChecker(config: config)
+        let cache = options.cacheDirectory.map { ScanCache(directory: $0, configDigest: config.digest) }
+
+        // Choose the Swift files to read.
+        var candidates: [InputFile] = []
+        for file in input.files where file.path.hasSuffix(".swift") {
+            statistics.swiftFiles += 1
+            let included = config.include.contains { Glob($0).matches(file.path) }
+            if !included, config.exclude.contains(where: { Glob($0).matches(file.path) }) {
+                statistics.skippedExcluded += 1
+                continue
+            }
+            if !included, config.skipVendored, Self.vendoredPatterns.contains(where: { $0.matches(file.path) }) {
+                statistics.skippedVendored += 1
+                continue
+            }
+            if file.size > config.maxFileBytes {
+                statistics.skippedUnreadable += 1
+                notes.append(ScanNote(kind: .skipped, file: file.path,
+                                      message: "file is \(file.size) bytes, over the \(config.maxFileBytes)-byte limit (maxFileBytes)"))
+                continue
+            }
+            candidates.append(file)
+        }
+
+        // First pass: read, prefilter, check. Files without a UI import are remembered with
+        // their imports, in case another module re-exports a UI framework.
+        var outcomes = run(candidates) { file in
+            FileProcessor.process(file, checker: checker, project: project, cache: cache, reexporting: [])
+        }
+        let reexporting = Set(outcomes.flatMap(\.reexportedModules))
+        if !reexporting.isEmpty {
+            let retry = outcomes.indices.filter { index in
+                if case .withoutUIImport(let imports) = outcomes[index].status { return !imports.isDisjoint(with: reexporting) }
+                return false
+            }
+            let second = run(retry.map { candidates[$0] }) { file in
+                FileProcessor.process(file, checker: checker, project: project, cache: cache, reexporting: reexporting)
+            }
+            for (index, outcome) in zip(retry, second) { outcomes[index] = outcome }
+        }
+
+        var findings: [Finding] = []
+        for outcome in outcomes {
+            notes.append(contentsOf: outcome.notes)
+            switch outcome.status {
+            case .checked(let result, let parsedBytes):
+                statistics.filesChecked += 1
+                findings.append(contentsOf: result.findings)
+                notes.append(contentsOf: result.notes)
+                if let parsedBytes {
+                    statistics.filesParsed += 1
+                    statistics.bytesParsed += parsedBytes
+                } else {
+                    statistics.cacheHits += 1
+                }
+            case .withoutUIImport: statistics.skippedWithoutUIImport += 1
+            case .generated: statistics.skippedGenerated += 1
+            case .unreadable: statistics.skippedUnreadable += 1
+            }
+        }
+        findings.sort { ($0.location, $0.ruleID) < ($1.location, $1.ruleID) }
+        notes.append(contentsOf: Self.summaryNotes(statistics))
+        notes.sort { ($0.file, $0.line ?? 0, $0.message) < ($1.file, $1.line ?? 0, $1.message) }
+        statistics.durationSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        return ScanReport(root: root, findings: findings, notes: notes, statistics: statistics,
+                          toolVersion: Self.toolVersion)
+    }
+
+    /// Runs `work` over `files` on `options.jobs` Dispatch workers; results keep input order.
+    private func run(_ files: [InputFile], _ work: @escaping @Sendable (InputFile) -> FileOutcome) -> [FileOutcome] {
+        guard !files.isEmpty else { return [] }
+        let slots = ResultSlots(count: files.count)
+        let workers = min(options.jobs, files.count)
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while let index = slots.claimNext() {
+                slots.store(work(files[index]), at: index)
+            }
+        }
+        return slots.results
+    }
+
+    /// The root's `.a11y-audit.json`, or defaults when there is none.
+    public static func loadConfig(from input: ScanInput) throws -> AuditConfig {
+        guard let file = input.files.first(where: { $0.path == AuditConfig.fileName }) else { return AuditConfig() }
+        do {
+            return try AuditConfig(data: Data(try file.bytes()), file: AuditConfig.fileName,
+                                   knownRules: Set(RuleCatalog.allRuleIDs))
+        } catch let error as AuditConfigError {
+            throw ScanError.config(error)
+        }
+    }
+
+    static func summaryNotes(_ statistics: ScanStatistics) -> [ScanNote] {
+        var notes: [ScanNote] = []
+        if statistics.skippedVendored > 0 {
+            notes.append(ScanNote(kind: .summary, file: ".",
+                                  message: "\(statistics.skippedVendored) vendored or generated Swift files skipped (Pods/, Carthage/, .build/, SourcePackages/, *.pb.swift, *.generated.swift); \"include\" patterns or \"skipVendored\": false scan them"))
+        }
+        if statistics.skippedGenerated > 0 {
+            notes.append(ScanNote(kind: .summary, file: ".",
+                                  message: "\(statistics.skippedGenerated) Swift files skipped because their header says they are generated"))
+        }
+        if statistics.skippedWithoutUIImport > 0 {
+            notes.append(ScanNote(kind: .summary, file: ".",
+                                  message: "\(statistics.skippedWithoutUIImport) Swift files skipped because they import none of SwiftUI, UIKit, AppKit, WatchKit, TVUIKit"))
+        }
+        if statistics.skippedExcluded > 0 {
+            notes.append(ScanNote(kind: .summary, file: ".",
+                                  message: "\(statistics.skippedExcluded) Swift files skipped by \"exclude\" patterns in \(AuditConfig.fileName)"))
+        }
+        return notes
+    }
+}
+
+/// Fixed-size result storage shared by Dispatch workers; each slot is written once.
+private final class ResultSlots: @unchecked Sendable {
+    private let lock = NSLock()
+    private var next = 0
+    private var slots: [FileOutcome?]
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func claimNext() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard next < slots.count else { return nil }
+        next += 1
+        return next - 1
+    }
+
+    func store(_ outcome: FileOutcome, at index: Int) {
+        lock.lock()
+        slots[index] = outcome
+        lock.unlock()
+    }
+
+    var results: [FileOutcome] {
+        lock.lock()
+        defer { lock.unlock() }
+        return slots.map { $0 ?? FileOutcome(status: .unreadable) }
+    }
+}

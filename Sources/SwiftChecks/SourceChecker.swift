@@ -57,23 +57,26 @@ public struct SourceChecker: Sendable {
                 if suppressions.suppresses(description.id, line: position.line) { continue }
                 result.findings.append(makeFinding(description, path: path, line: position.line, column: position.column,
                                                    message: item.message, platforms: platforms,
-                                                   snippet: String(item.node.normalizedText.prefix(240))))
+                                                   snippet: String(item.node.normalizedText.prefix(240)),
+                                                   sourceLine: lines.text(ofLine: position.line)))
             }
         }
-        reportSuppressionProblems(suppressions, path: path, into: &result)
+        reportSuppressionProblems(suppressions, path: path, lines: lines, into: &result)
         result.findings.assignFingerprints()
         return result
     }
 
     private func makeFinding(_ description: RuleDescription, path: String, line: Int, column: Int, message: String,
-                             platforms: PlatformSet, snippet: String) -> Finding {
+                             platforms: PlatformSet, snippet: String, sourceLine: String = "") -> Finding {
         Finding(ruleID: description.id, kind: description.kind,
                 severity: config.severityOverrides[description.id] ?? description.severity,
                 location: SourceLocation(file: path, line: line, column: column), message: message,
-                fix: description.fix, citation: description.citation, platforms: platforms, snippet: snippet)
+                fix: description.fix, citation: description.citation, platforms: platforms, snippet: snippet,
+                sourceLine: sourceLine)
     }
 
-    private func reportSuppressionProblems(_ suppressions: Suppressions, path: String, into result: inout FileResult) {
+    private func reportSuppressionProblems(_ suppressions: Suppressions, path: String, lines: LineTable,
+                                           into result: inout FileResult) {
         guard config.isEnabled(UnusedSuppressionRule.id) else { return }
         let description = UnusedSuppressionRule().description
         let known = Set(RuleCatalog.allRuleIDs)
@@ -90,12 +93,13 @@ public struct SourceChecker: Sendable {
                 }
                 result.findings.append(makeFinding(description, path: path, line: directive.line, column: directive.column,
                                                    message: message, platforms: .all,
-                                                   snippet: "a11y-audit:\(id)"))
+                                                   snippet: "a11y-audit:\(id)", sourceLine: lines.text(ofLine: directive.line)))
             }
         }
         for problem in suppressions.malformed {
             result.findings.append(makeFinding(description, path: path, line: problem.line, column: problem.column,
-                                               message: problem.message, platforms: .all, snippet: problem.message))
+                                               message: problem.message, platforms: .all, snippet: problem.message,
+                                               sourceLine: lines.text(ofLine: problem.line)))
         }
     }
 }
@@ -109,6 +113,15 @@ struct LineTable {
     init(_ source: String) {
         bytes = Array(source.utf8)
         for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { starts.append(offset + 1) }
+    }
+
+    /// The text of a 1-based line, without its newline (capped for minified sources).
+    func text(ofLine line: Int) -> String {
+        guard line >= 1, line <= starts.count else { return "" }
+        let start = starts[line - 1]
+        var end = line < starts.count ? starts[line] - 1 : bytes.count
+        if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        return String(decoding: bytes[start..<min(end, start + 400)], as: UTF8.self)
     }
 
     func position(of offset: Int) -> (line: Int, column: Int) {

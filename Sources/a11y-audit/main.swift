@@ -1,1 +1,180 @@
-print("a11y-audit")
+import AuditModel
+import AuditReport
+import AuditScanner
+import Foundation
+import SwiftChecks
+
+/// Exit codes: 0 clean, 1 findings at or above `--fail-on`, 2 usage or input error.
+enum ExitCode: Int32 {
+    case clean = 0, findings = 1, usage = 2
+}
+
+struct UsageError: Error, CustomStringConvertible {
+    let description: String
+}
+
+let usage = """
+    a11y-audit: audits Apple-platform app repositories for accessibility problems.
+
+    Usage:
+      a11y-audit scan <directory | archive.tar.gz> [options]
+      a11y-audit rules [--format text|markdown]
+      a11y-audit version
+
+    Scan options:
+      --format text|json|sarif   output format (default: text)
+      --output FILE              write the report to FILE instead of standard output
+      --fail-on error|warning|note|none
+                                 exit 1 when a finding is at least this severe (default: error)
+      --config FILE              configuration (default: .a11y-audit.json in the scanned root)
+      --platform LIST            comma-separated platforms, overriding the project's (ios,macos,…)
+      --jobs N                   files checked in parallel (default: number of cores)
+      --cache DIR                reuse per-file results from DIR; only changed files are parsed
+      --verbose                  show citations and skip summaries in text output
+
+    Exit status: 0 clean, 1 findings at or above --fail-on, 2 usage or input error.
+    """
+
+func standardError(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}
+
+func runScan(_ arguments: [String]) throws -> ExitCode {
+    var target: String?
+    var format = "text"
+    var output: String?
+    var failOn: Severity? = .error
+    var configPath: String?
+    var platforms: PlatformSet?
+    var options = ScanOptions()
+    var verbose = false
+    var iterator = arguments.makeIterator()
+    func value(_ flag: String) throws -> String {
+        guard let next = iterator.next() else { throw UsageError(description: "\(flag) needs a value") }
+        return next
+    }
+    while let argument = iterator.next() {
+        switch argument {
+        case "--format":
+            format = try value(argument)
+            guard ["text", "json", "sarif"].contains(format) else {
+                throw UsageError(description: "--format must be text, json or sarif, not \"\(format)\"")
+            }
+        case "--output", "-o": output = try value(argument)
+        case "--fail-on":
+            let level = try value(argument)
+            if level == "none" { failOn = nil } else {
+                guard let severity = Severity(rawValue: level) else {
+                    throw UsageError(description: "--fail-on must be error, warning, note or none, not \"\(level)\"")
+                }
+                failOn = severity
+            }
+        case "--config": configPath = try value(argument)
+        case "--platform", "--platforms":
+            var set = PlatformSet()
+            for name in try value(argument).split(separator: ",") {
+                guard let platform = Platform(spelling: String(name)) else {
+                    throw UsageError(description: "unknown platform \"\(name)\"; use ios, macos, tvos, visionos, watchos")
+                }
+                set.insert(PlatformSet(platform))
+            }
+            platforms = set
+        case "--jobs", "-j":
+            let text = try value(argument)
+            guard let jobs = Int(text), jobs > 0 else { throw UsageError(description: "--jobs needs a positive number, not \"\(text)\"") }
+            options.jobs = jobs
+        case "--cache": options.cacheDirectory = try value(argument)
+        case "--verbose", "-v": verbose = true
+        default:
+            guard !argument.hasPrefix("-"), target == nil else {
+                throw UsageError(description: "unknown option \"\(argument)\"")
+            }
+            target = argument
+        }
+    }
+    guard let target else { throw UsageError(description: "scan needs a directory or an archive to audit") }
+
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory) else {
+        throw ScanError.notFound(target)
+    }
+    let probeLimit = AuditConfig().maxFileBytes
+    var input = isDirectory.boolValue
+        ? try ScanInput.directory(target, maxFileBytes: probeLimit)
+        : try ScanInput.archive(target, maxFileBytes: probeLimit)
+
+    var config: AuditConfig?
+    if let configPath {
+        guard let data = FileManager.default.contents(atPath: configPath) else { throw ScanError.notFound(configPath) }
+        do {
+            config = try AuditConfig(data: data, file: configPath, knownRules: Set(RuleCatalog.allRuleIDs))
+        } catch let error as AuditConfigError { throw ScanError.config(error) }
+    }
+    if let platforms {
+        if config == nil { config = try Scanner.loadConfig(from: input) }
+        config?.platforms = platforms
+    }
+    options.config = config
+    input.notes.sort { $0.file < $1.file }
+    let root = isDirectory.boolValue ? URL(fileURLWithPath: target).standardizedFileURL.path : target
+    let report = try Scanner(options: options).scan(input, root: root)
+
+    let rendered: String
+    switch format {
+    case "json": rendered = try JSONReport.render(report)
+    case "sarif": rendered = try SARIFReport.render(report)
+    default: rendered = TextReport.render(report, verbose: verbose)
+    }
+    if let output {
+        // Written whole to a temporary file and renamed: never a half-written report.
+        let temporary = output + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(rendered.utf8)),
+              rename(temporary, output) == 0 else {
+            unlink(temporary)
+            throw ScanError.unreadable(path: output, reason: "cannot write the report there")
+        }
+        standardError(TextReport.summary(report))
+    } else {
+        print(rendered, terminator: "")
+    }
+    if let failOn, let highest = report.highestSeverity, highest >= failOn { return .findings }
+    return .clean
+}
+
+func main() -> ExitCode {
+    var arguments = Array(CommandLine.arguments.dropFirst())
+    guard let command = arguments.first else {
+        standardError(usage)
+        return .usage
+    }
+    arguments.removeFirst()
+    do {
+        switch command {
+        case "scan":
+            return try runScan(arguments)
+        case "rules":
+            let markdown = arguments == ["--format", "markdown"]
+            guard arguments.isEmpty || markdown || arguments == ["--format", "text"] else {
+                throw UsageError(description: "rules takes only --format text|markdown")
+            }
+            print(markdown ? RulesReference.markdown() : RulesReference.text(), terminator: "")
+            return .clean
+        case "version", "--version":
+            print("a11y-audit \(Scanner.toolVersion)")
+            return .clean
+        case "help", "--help", "-h":
+            print(usage)
+            return .clean
+        default:
+            throw UsageError(description: "unknown command \"\(command)\"")
+        }
+    } catch let error as UsageError {
+        standardError("a11y-audit: \(error.description)\n\n\(usage)")
+        return .usage
+    } catch {
+        standardError("a11y-audit: \(error)")
+        return .usage
+    }
+}
+
+exit(main().rawValue)

@@ -1,0 +1,55 @@
+import AuditModel
+import AuditScanner
+
+/// Human-readable output: findings grouped by file, each with its source line and a caret.
+public enum TextReport {
+    public static func render(_ report: ScanReport, verbose: Bool = false) -> String {
+        var out = ""
+        var currentFile: String?
+        for finding in report.findings {
+            if finding.location.file != currentFile {
+                currentFile = finding.location.file
+                out += (out.isEmpty ? "" : "\n") + finding.location.file + "\n"
+            }
+            let where_ = "\(finding.location.line):\(finding.location.column)"
+            out += "  \(where_)  \(finding.severity.rawValue)  [\(finding.ruleID)] \(finding.message)"
+            out += " (\(finding.kind.rawValue); \(finding.platforms))\n"
+            if !finding.sourceLine.isEmpty {
+                let line = finding.sourceLine.replacingOccurrences(of: "\t", with: " ")
+                out += "    | \(line)\n"
+                out += "    | " + String(repeating: " ", count: max(0, finding.location.column - 1)) + "^\n"
+            }
+            out += "    fix: \(finding.fix)\n"
+            if verbose { out += "    why: \(finding.citation.source): \"\(finding.citation.quote)\"\n" }
+        }
+        let notes = report.notes.filter { verbose || $0.kind != .summary }
+        if !notes.isEmpty {
+            out += "\nNotes:\n"
+            for note in notes {
+                let place = note.line.map { "\(note.file):\($0)" } ?? note.file
+                out += "  \(place): \(note.message)\n"
+            }
+        }
+        out += "\n" + summary(report) + "\n"
+        return out
+    }
+
+    public static func summary(_ report: ScanReport) -> String {
+        let stats = report.statistics
+        var counts: [String] = []
+        for severity in Severity.allCases.reversed() {
+            let count = report.findings.filter { $0.severity == severity }.count
+            if count > 0 { counts.append("\(count) \(severity.rawValue)\(count == 1 ? "" : "s")") }
+        }
+        let found = counts.isEmpty ? "no findings" : counts.joined(separator: ", ")
+        var skipped: [String] = []
+        if stats.skippedWithoutUIImport > 0 { skipped.append("\(stats.skippedWithoutUIImport) without UI imports") }
+        if stats.skippedVendored > 0 { skipped.append("\(stats.skippedVendored) vendored") }
+        if stats.skippedGenerated > 0 { skipped.append("\(stats.skippedGenerated) generated") }
+        if stats.skippedExcluded > 0 { skipped.append("\(stats.skippedExcluded) excluded") }
+        if stats.skippedUnreadable > 0 { skipped.append("\(stats.skippedUnreadable) unreadable") }
+        let skippedText = skipped.isEmpty ? "" : "; skipped " + skipped.joined(separator: ", ")
+        let cache = stats.cacheHits > 0 ? ", \(stats.cacheHits) from cache" : ""
+        return "\(found) in \(stats.filesChecked) of \(stats.swiftFiles) Swift files (\(stats.filesParsed) parsed\(cache)\(skippedText))"
+    }
+}

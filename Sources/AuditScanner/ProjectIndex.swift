@@ -1,0 +1,84 @@
+import AuditModel
+import Foundation
+import SwiftChecks
+
+/// Repository-level facts: which platforms each folder builds for (nearest Package.swift or
+/// Xcode project wins) and which localisation keys exist.
+struct ProjectIndex: Sendable {
+    private var platformsByDirectory: [String: PlatformSet] = [:]
+    private let configPlatforms: PlatformSet?
+    private let localizedKeys: Set<String>
+    private let keysDigest: String
+
+    init(input: ScanInput, config: AuditConfig, notes: inout [ScanNote]) {
+        configPlatforms = config.platforms
+        var keys: Set<String> = []
+        for file in input.files {
+            let name = file.path.split(separator: "/").last.map(String.init) ?? file.path
+            let directory = Self.directory(of: file.path)
+            do {
+                if name == "Package.swift" {
+                    let text = String(decoding: try file.bytes(), as: UTF8.self)
+                    if let set = ProjectFiles.platforms(fromPackageManifest: text) {
+                        platformsByDirectory[directory, default: PlatformSet()].formUnion(set)
+                    }
+                } else if file.path.hasSuffix(".xcodeproj/project.pbxproj") {
+                    // The project's sources sit beside the .xcodeproj folder.
+                    let text = String(decoding: try file.bytes(), as: UTF8.self)
+                    if let set = ProjectFiles.platforms(fromXcodeProject: text) {
+                        platformsByDirectory[Self.directory(of: directory), default: PlatformSet()].formUnion(set)
+                    }
+                } else if name.hasSuffix(".strings") {
+                    let bytes = try file.bytes()
+                    // .strings files are often UTF-16; Foundation detects the encoding from the BOM.
+                    let text = String(validating: bytes, as: UTF8.self)
+                        ?? String(data: Data(bytes), encoding: .utf16) ?? ""
+                    keys.formUnion(ProjectFiles.localizedKeys(fromStrings: text))
+                } else if name.hasSuffix(".xcstrings") {
+                    if let catalog = ProjectFiles.localizedKeys(fromStringCatalog: Data(try file.bytes())) {
+                        keys.formUnion(catalog)
+                    } else {
+                        notes.append(ScanNote(kind: .skipped, file: file.path,
+                                              message: "string catalog is not valid JSON with a \"strings\" object; its keys are ignored"))
+                    }
+                }
+            } catch {
+                notes.append(ScanNote(kind: .skipped, file: file.path, message: "\(error)"))
+            }
+        }
+        localizedKeys = keys
+        keysDigest = Digest.sha256Hex(keys.sorted().joined(separator: "\u{1}"))
+    }
+
+    /// Platforms for a file: the config override, else the nearest enclosing project's.
+    func platforms(for path: String) -> PlatformSet? {
+        if let configPlatforms { return configPlatforms }
+        var directory = Self.directory(of: path)
+        while true {
+            if let set = platformsByDirectory[directory] { return set }
+            if directory.isEmpty { return nil }
+            directory = Self.directory(of: directory)
+        }
+    }
+
+    func context(for path: String) -> ProjectContext {
+        ProjectContext(platforms: platforms(for: path), localizedKeys: localizedKeys)
+    }
+
+    /// Cheap digest of the context for cache keys (the key set is hashed once).
+    func digest(for path: String) -> String {
+        "\(platforms(for: path)?.rawValue ?? 255)-\(keysDigest)"
+    }
+
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return String(path[..<slash])
+    }
+
+    /// SwiftPM's convention (`Sources/<Module>/…`), else the file's folder name.
+    static func moduleName(of path: String) -> String {
+        let parts = path.split(separator: "/").map(String.init)
+        if let sources = parts.firstIndex(of: "Sources"), sources + 2 < parts.count { return parts[sources + 1] }
+        return parts.count >= 2 ? parts[parts.count - 2] : ""
+    }
+}

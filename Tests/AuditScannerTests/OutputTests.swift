@@ -1,0 +1,127 @@
+import AuditModel
+import AuditReport
+import AuditScanner
+import Foundation
+import SwiftChecks
+import Testing
+
+struct OutputTests {
+    func sampleReport() throws -> (TemporaryRepository, ScanReport) {
+        let repository = try TemporaryRepository()
+        try repository.write("App/Title View.swift", ScannerTests.uiFile)
+        try repository.write("App/Broken.swift", "import SwiftUI\nfunc f( {\n")
+        let input = try ScanInput.directory(repository.path, maxFileBytes: 2_000_000)
+        return (repository, try Scanner().scan(input, root: repository.path))
+    }
+
+    @Test func sarifHasTheStructureCodeScanningRequires() throws {
+        let (_, report) = try sampleReport()
+        let text = try SARIFReport.render(report)
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(root["version"] as? String == "2.1.0")
+        #expect((root["$schema"] as? String)?.contains("sarif-2.1.0") == true)
+        let runs = try #require(root["runs"] as? [[String: Any]])
+        #expect(runs.count == 1)
+        let run = runs[0]
+        let driver = try #require((run["tool"] as? [String: Any])?["driver"] as? [String: Any])
+        #expect(driver["name"] as? String == "a11y-audit")
+        let rules = try #require(driver["rules"] as? [[String: Any]])
+        #expect(rules.count == RuleCatalog.descriptions.count)
+        for rule in rules {
+            #expect(rule["id"] is String)
+            #expect((rule["shortDescription"] as? [String: Any])?["text"] is String)
+            #expect((rule["help"] as? [String: Any])?["text"] is String)
+            let level = (rule["defaultConfiguration"] as? [String: Any])?["level"] as? String
+            #expect(["error", "warning", "note"].contains(level ?? ""))
+        }
+        let results = try #require(run["results"] as? [[String: Any]])
+        #expect(results.count == report.findings.count && !results.isEmpty)
+        for result in results {
+            let ruleID = try #require(result["ruleId"] as? String)
+            let index = try #require(result["ruleIndex"] as? Int)
+            #expect(rules[index]["id"] as? String == ruleID)
+            #expect(["error", "warning", "note"].contains(result["level"] as? String ?? ""))
+            #expect((result["message"] as? [String: Any])?["text"] is String)
+            let location = try #require((result["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])
+            let artifact = try #require(location["artifactLocation"] as? [String: Any])
+            #expect(artifact["uri"] as? String == "App/Title%20View.swift")
+            let region = try #require(location["region"] as? [String: Any])
+            #expect((region["startLine"] as? Int ?? 0) >= 1 && (region["startColumn"] as? Int ?? 0) >= 1)
+            let fingerprints = try #require(result["partialFingerprints"] as? [String: String])
+            #expect(fingerprints[SARIFReport.fingerprintKey]?.count == 32)
+        }
+        let invocation = try #require((run["invocations"] as? [[String: Any]])?.first)
+        let notifications = try #require(invocation["toolExecutionNotifications"] as? [[String: Any]])
+        #expect(notifications.contains { (($0["message"] as? [String: Any])?["text"] as? String)?.contains("syntax error") == true })
+    }
+
+    @Test func jsonRoundTripsTheReport() throws {
+        let (_, report) = try sampleReport()
+        let decoded = try JSONDecoder().decode(ScanReport.self, from: Data(try JSONReport.render(report).utf8))
+        #expect(decoded.findings == report.findings)
+        #expect(decoded.notes == report.notes)
+    }
+
+    @Test func textGroupsByFileWithCaret() throws {
+        let (_, report) = try sampleReport()
+        let text = TextReport.render(report)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let header = try #require(lines.firstIndex(of: "App/Title View.swift"))
+        #expect(lines[header + 1].hasPrefix("  5:28  error  [fixed-font-size]"))
+        #expect(lines[header + 2] == "    |         Text(\"Hello\").font(.system(size: 17))")
+        #expect(lines[header + 3] == "    | " + String(repeating: " ", count: 27) + "^")
+        #expect(text.contains("App/Broken.swift:2: Swift syntax error"))
+        #expect(text.contains("1 error in 2 of 2 Swift files"))
+    }
+
+    @Test func rulesReferenceIsGeneratedFromTheCatalog() throws {
+        let committed = try String(contentsOf: Paths.packageRoot.appendingPathComponent("docs/rules.md"), encoding: .utf8)
+        #expect(committed == RulesReference.markdown(),
+                "docs/rules.md is stale: run `swift run a11y-audit rules --format markdown > docs/rules.md`")
+        for id in RuleCatalog.allRuleIDs { #expect(committed.contains("## \(id)\n")) }
+    }
+}
+
+/// The executable, run as a user runs it.
+struct CommandLineTests {
+    @Test func exitCodesFollowFailOn() throws {
+        let repository = try TemporaryRepository()
+        try repository.write("View.swift", ScannerTests.uiFile)
+        let failing = try runProcess(Paths.executable, ["scan", repository.path])
+        #expect(failing.status == 1)
+        #expect(failing.stdout.contains("[fixed-font-size]"))
+        #expect(try runProcess(Paths.executable, ["scan", repository.path, "--fail-on", "none"]).status == 0)
+
+        try repository.write("View.swift", "import SwiftUI\nlet f = Font.body\n")
+        let clean = try runProcess(Paths.executable, ["scan", repository.path])
+        #expect(clean.status == 0)
+        #expect(clean.stdout.contains("no findings"))
+    }
+
+    @Test func usageAndInputErrorsExitTwoWithAReason() throws {
+        let missing = try runProcess(Paths.executable, ["scan", "/nonexistent/repo"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("/nonexistent/repo: no such file"))
+        let badFlag = try runProcess(Paths.executable, ["scan", ".", "--format", "xml"])
+        #expect(badFlag.status == 2 && badFlag.stderr.contains("--format must be"))
+        let repository = try TemporaryRepository()
+        try repository.write(".a11y-audit.json", "{ not json")
+        try repository.write("View.swift", ScannerTests.uiFile)
+        let badConfig = try runProcess(Paths.executable, ["scan", repository.path])
+        #expect(badConfig.status == 2 && badConfig.stderr.contains(".a11y-audit.json: not valid JSON"))
+        let notArchive = try repository.write("fake.tar.gz", "plain text")
+        let badArchive = try runProcess(Paths.executable, ["scan", notArchive.path])
+        #expect(badArchive.status == 2 && badArchive.stderr.contains("not a readable archive"))
+    }
+
+    @Test func writesSarifToAFileAndPlatformOverride() throws {
+        let repository = try TemporaryRepository()
+        try repository.write("View.swift", ScannerTests.uiFile)
+        let output = repository.root.appendingPathComponent("out.sarif").path
+        let run = try runProcess(Paths.executable, ["scan", repository.path, "--format", "sarif", "--output", output])
+        #expect(run.status == 1)
+        #expect(FileManager.default.contents(atPath: output).map { String(decoding: $0, as: UTF8.self).contains("\"2.1.0\"") } == true)
+        let mac = try runProcess(Paths.executable, ["scan", repository.path, "--platform", "macos"])
+        #expect(mac.status == 0)
+    }
+}

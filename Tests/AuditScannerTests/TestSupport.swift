@@ -1,0 +1,70 @@
+import Foundation
+
+/// A temporary directory holding a small repository, removed when the test ends.
+final class TemporaryRepository {
+    let root: URL
+
+    init() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("a11y-audit-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: root) }
+
+    var path: String { root.path }
+
+    @discardableResult
+    func write(_ relative: String, _ text: String) throws -> URL {
+        try write(relative, bytes: Array(text.utf8))
+    }
+
+    @discardableResult
+    func write(_ relative: String, bytes: [UInt8]) throws -> URL {
+        let url = root.appendingPathComponent(relative)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(bytes).write(to: url)
+        return url
+    }
+}
+
+/// Runs a program and returns its exit status, standard output and standard error.
+func runProcess(_ executable: String, _ arguments: [String], currentDirectory: String? = nil) throws
+    -> (status: Int32, stdout: String, stderr: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    // Read both pipes before waiting so a large report cannot block the child on a full pipe.
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+}
+
+enum Paths {
+    /// The package root, from this file's location.
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The `a11y-audit` executable that `swift build` put beside the test bundle.
+    static var executable: String {
+        let bundle = Bundle.main.bundleURL
+        for candidate in [bundle.appendingPathComponent("a11y-audit"),
+                          bundle.deletingLastPathComponent().appendingPathComponent("a11y-audit"),
+                          packageRoot.appendingPathComponent(".build/debug/a11y-audit")]
+        where FileManager.default.isExecutableFile(atPath: candidate.path) {
+            return candidate.path
+        }
+        return packageRoot.appendingPathComponent(".build/debug/a11y-audit").path
+    }
+
+    /// `shared/` beside the checkout (as CI and the sessions lay it out), if present.
+    static var shared: URL? {
+        let candidate = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
+        return FileManager.default.fileExists(atPath: candidate.appendingPathComponent("reference").path) ? candidate : nil
+    }
+}
