@@ -1,1 +1,189 @@
-print("bench")
+import AuditModel
+import AuditScanner
+import Foundation
+import SwiftChecks
+import SwiftParser
+
+// Benchmarks, each a ratio measured side by side in one run on the same files (see
+// docs/benchmarks.md). Build in release: `swift build -c release` then
+// `.build/release/a11y-audit-bench [--files N] [--rounds R] [--corpus DIR]`.
+
+struct Options {
+    var files = 1200
+    var rounds = 3
+    var corpus: String?
+}
+
+func parseOptions() -> Options {
+    var options = Options()
+    var iterator = CommandLine.arguments.dropFirst().makeIterator()
+    while let argument = iterator.next() {
+        switch argument {
+        case "--files": options.files = iterator.next().flatMap(Int.init) ?? options.files
+        case "--rounds": options.rounds = iterator.next().flatMap(Int.init) ?? options.rounds
+        case "--corpus": options.corpus = iterator.next()
+        default:
+            FileHandle.standardError.write(Data("usage: a11y-audit-bench [--files N] [--rounds R] [--corpus DIR]\n".utf8))
+            exit(2)
+        }
+    }
+    return options
+}
+
+func seconds(_ work: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try work()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted[sorted.count / 2]
+}
+
+func temporaryDirectory(_ name: String) throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("a11y-bench-\(name)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+func copyTree(_ source: String, to destination: URL) throws {
+    try? FileManager.default.removeItem(at: destination)
+    try FileManager.default.copyItem(atPath: source, toPath: destination.path)
+}
+
+/// Runs a child process to completion, discarding its output.
+func runChild(_ executable: String, _ arguments: [String]) throws -> Int32 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    return process.terminationStatus
+}
+
+/// Peak resident memory (KiB) of one `a11y-audit scan` child, from wait4's rusage.
+func peakMemoryOfScan(_ binary: String, _ directory: String) throws -> Int {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: binary)
+    process.arguments = ["scan", directory, "--format", "json", "--fail-on", "none", "--jobs", "2"]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    var status: Int32 = 0
+    var usage = rusage()
+    wait4(process.processIdentifier, &status, 0, &usage)
+    return usage.ru_maxrss
+}
+
+let options = parseOptions()
+let corpusRoot: String
+var corpusBytes = 0
+if let given = options.corpus {
+    corpusRoot = given
+} else {
+    let directory = try temporaryDirectory("corpus")
+    var generator = CorpusGenerator(seed: 42)
+    corpusBytes = try generator.write(to: directory, files: options.files).bytes
+    corpusRoot = directory.path
+}
+
+let input = try ScanInput.directory(corpusRoot, maxFileBytes: 2_000_000)
+if corpusBytes == 0 { corpusBytes = input.files.reduce(0) { $0 + $1.size } }
+let probe = try Scanner(options: ScanOptions(jobs: 2)).scan(input, root: corpusRoot)
+let parsedPaths = Set(try input.files.filter { file in
+    guard file.path.hasSuffix(".swift") else { return false }
+    let text = String(decoding: try file.bytes(), as: UTF8.self)
+    return ["import SwiftUI", "import UIKit", "import AppKit"].contains { text.contains($0) }
+}.map(\.path))
+let parsedFiles = input.files.filter { parsedPaths.contains($0.path) }
+let parsedBytes = parsedFiles.reduce(0) { $0 + $1.size }
+guard probe.statistics.filesParsed == parsedFiles.count else {
+    print("scanner parsed \(probe.statistics.filesParsed) files but the baseline selected \(parsedFiles.count)")
+    exit(1)
+}
+
+let cacheCorpus = try temporaryDirectory("cached").appendingPathComponent("repo")
+guard let formatter = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+    .map({ "\($0)/swift-format" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+    print("swift-format is not on PATH; it ships with the Swift toolchain")
+    exit(1)
+}
+let parsedAbsolute = parsedFiles.map { corpusRoot + "/" + $0.path }
+
+var parseOnly: [Double] = [], cold1: [Double] = [], cold2: [Double] = [], coldCached: [Double] = []
+var warm: [Double] = [], swiftFormat: [Double] = []
+for round in 1...options.rounds {
+    FileHandle.standardError.write(Data("round \(round)/\(options.rounds)\n".utf8))
+    parseOnly.append(try seconds {
+        for file in parsedFiles {
+            let text = String(decoding: try file.bytes(), as: UTF8.self)
+            _ = Parser.parse(source: text)
+        }
+    })
+    cold1.append(try seconds { _ = try Scanner(options: ScanOptions(jobs: 1)).scan(input, root: corpusRoot) })
+    cold2.append(try seconds { _ = try Scanner(options: ScanOptions(jobs: 2)).scan(input, root: corpusRoot) })
+
+    // Warm re-scan: cold with an empty cache, change 1% of the parsed files, scan again.
+    try copyTree(corpusRoot, to: cacheCorpus)
+    let cache = try temporaryDirectory("cache")
+    let cacheOptions = ScanOptions(jobs: 2, cacheDirectory: cache.path)
+    coldCached.append(try seconds {
+        _ = try Scanner(options: cacheOptions).scan(try ScanInput.directory(cacheCorpus.path, maxFileBytes: 2_000_000),
+                                                    root: cacheCorpus.path)
+    })
+    let changed = parsedFiles.enumerated().filter { $0.offset % 100 == 0 }.map(\.element.path)
+    for path in changed {
+        let handle = try FileHandle(forWritingTo: cacheCorpus.appendingPathComponent(path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("\n// edited in round \(round)\n".utf8))
+        try handle.close()
+    }
+    var warmReport: ScanReport?
+    warm.append(try seconds {
+        warmReport = try Scanner(options: cacheOptions).scan(try ScanInput.directory(cacheCorpus.path, maxFileBytes: 2_000_000),
+                                                             root: cacheCorpus.path)
+    })
+    if warmReport?.statistics.filesParsed != changed.count {
+        print("warm scan parsed \(warmReport?.statistics.filesParsed ?? -1) files, expected \(changed.count)")
+        exit(1)
+    }
+    try? FileManager.default.removeItem(at: cache)
+
+    swiftFormat.append(try seconds { _ = try runChild(formatter, ["lint", "--parallel"] + parsedAbsolute) })
+}
+
+let binary = Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("a11y-audit").path
+var memory: [(files: Int, kib: Int)] = []
+if FileManager.default.isExecutableFile(atPath: binary), options.corpus == nil {
+    for multiple in [1, 4] {
+        let directory = try temporaryDirectory("memory")
+        var generator = CorpusGenerator(seed: 7)
+        _ = try generator.write(to: directory, files: options.files * multiple)
+        memory.append((options.files * multiple, try peakMemoryOfScan(binary, directory.path)))
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+func format(_ value: Double) -> String { String(format: "%.3f", value) }
+let p = median(parseOnly), c1 = median(cold1), c2 = median(cold2), cc = median(coldCached), w = median(warm)
+let sf = median(swiftFormat)
+print("""
+    corpus: \(input.files.count) Swift files, \(corpusBytes) bytes; parsed \(parsedFiles.count) files, \(parsedBytes) bytes (\(String(format: "%.0f", Double(parsedBytes) * 100 / Double(max(corpusBytes, 1))))% of bytes)
+    rounds: \(options.rounds) (medians); findings: \(probe.findings.count)
+
+    | measurement | seconds | ratio | goal |
+    | --- | --- | --- | --- |
+    | SwiftParser parse-only, 1 core (baseline) | \(format(p)) | 1.00 | |
+    | cold full scan, 1 core | \(format(c1)) | \(String(format: "%.2f", c1 / p))x parse-only | <= 1.30x |
+    | cold full scan, 2 cores | \(format(c2)) | \(String(format: "%.2f", c1 / c2))x faster than 1 core | >= 1.70x |
+    | cold scan with empty cache, 2 cores | \(format(cc)) | | |
+    | warm re-scan after 1% of parsed files changed | \(format(w)) | \(String(format: "%.1f", cc / w))x faster than cold | >= 20x |
+    | swift-format lint --parallel, same parsed files | \(format(sf)) | \(String(format: "%.2f", sf / c2))x our 2-core scan time | > 1 (we are faster) |
+    | parse throughput, 1 core | | \(String(format: "%.2f", Double(parsedBytes) / p / 1e6)) MB/s | |
+    """)
+for entry in memory {
+    print("peak RSS of `a11y-audit scan` on \(entry.files) generated files: \(entry.kib / 1024) MiB")
+}
