@@ -4,6 +4,9 @@ import AuditModel
 public enum RuleCatalog {
     public static let sourceRules: [any SourceRule] = [
         FixedFontSizeRule(),
+        DynamicTypeSizeCappedRule(),
+        LargeContentViewerMissingRule(),
+        AccessibilityHiddenControlRule(),
         UnusedSuppressionRule(),
     ]
 

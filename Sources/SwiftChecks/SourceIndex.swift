@@ -38,6 +38,8 @@ final class SourceIndex: SyntaxVisitor {
     /// Unconditional top-level imports (first path component), and all imports.
     private(set) var topLevelImports: Set<String> = []
     private(set) var hasIfConfig = false
+    /// Struct and class declarations, for rules about a whole type.
+    private(set) var typeDeclarations: [Syntax] = []
 
     init(_ tree: SourceFileSyntax) {
         super.init(viewMode: .sourceAccurate)
@@ -64,6 +66,16 @@ final class SourceIndex: SyntaxVisitor {
 
     override func visit(_ node: KeyPathPropertyComponentSyntax) -> SyntaxVisitorContinueKind {
         references[node.declName.baseName.text, default: []].append(node.position.utf8Offset)
+        return .visitChildren
+    }
+
+    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
+        typeDeclarations.append(Syntax(node))
+        return .visitChildren
+    }
+
+    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+        typeDeclarations.append(Syntax(node))
         return .visitChildren
     }
 
