@@ -35,6 +35,9 @@ public enum RulesReference {
             out += "**Not flagged**\n\n"
             for example in rule.nonTriggering { out += codeBlock(example) }
         }
+        out += "\n## What no rule can decide from source\n\n"
+        out += "A clean report means none of the rules above fired, not that the app is accessible.\n\n"
+        for topic in RuleCatalog.beyondStaticAnalysis { out += "- **\(topic.topic)**: \(topic.why)\n" }
         return out
     }
 
