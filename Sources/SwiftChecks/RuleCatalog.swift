@@ -4,6 +4,11 @@ import AuditModel
 public enum RuleCatalog {
     public static let sourceRules: [any SourceRule] = [
         FixedFontSizeRule(),
+        AccessibilityLabelRawIdentifierRule(),
+        AccessibilityLabelNamesTraitRule(),
+        AccessibilityLabelEmptyOrEmojiRule(),
+        ImageAssetNameSpokenRule(),
+        SFSymbolDefaultLabelRule(),
         UnusedSuppressionRule(),
     ]
 
