@@ -7,6 +7,11 @@ public enum RuleCatalog {
         DynamicTypeSizeCappedRule(),
         LargeContentViewerMissingRule(),
         AccessibilityHiddenControlRule(),
+        AccessibilityLabelRawIdentifierRule(),
+        AccessibilityLabelNamesTraitRule(),
+        AccessibilityLabelEmptyOrEmojiRule(),
+        ImageAssetNameSpokenRule(),
+        SFSymbolDefaultLabelRule(),
         UnusedSuppressionRule(),
     ]
 

@@ -1,0 +1,230 @@
+import AuditModel
+import SwiftSyntax
+
+/// An explicit accessibility label that is a symbol name, asset name or code identifier:
+/// `"play.fill"`, `"ic_close"`, `"closeButton"`, `"btn-close"`. VoiceOver reads it as written.
+struct AccessibilityLabelRawIdentifierRule: SourceRule {
+    let description = RuleDescription(
+        id: "accessibility-label-raw-identifier",
+        title: "Accessibility label is a raw identifier",
+        kind: .requirement,
+        rationale: """
+            A label is what VoiceOver says for an element. A symbol or asset name \
+            (`"play.fill"`, `"badge_gold_icon"`) or a code identifier (`"closeButton"`, \
+            `"btn-close"`) is read aloud as written: "play dot fill", "badge underscore gold \
+            underscore icon". The element is labelled, but not with anything written for a \
+            listener, so the label does not convey what the element does.
+            """,
+        citations: [
+            Citation("HIG › VoiceOver",
+                     "Provide alternative labels for all key interface elements. … System-provided controls have generic labels by default, but you should provide more descriptive labels that convey your app's functionality. Add labels to any custom elements your app defines."),
+            Citation("SwiftUI › accessibilityLabel(_:)",
+                     "Use this method to provide an accessibility label for a view that doesn't display text, like an icon. For example, you could use this method to label a button that plays music with the text 'Play'."),
+            Citation("WWDC21 › SwiftUI Accessibility: Beyond the basics",
+                     "If you're relying on a symbol's default label, it's important to check that it accurately describes your interface."),
+        ],
+        fix: """
+            Write the label in words that say what the element does or shows: `"Play"`, not \
+            `"play.fill"`; `"Close"`, not `"ic_close"` or `"closeButton"`. In SwiftUI, or with \
+            `NSLocalizedString`/`String(localized:)`, the identifier may instead be kept as a \
+            key if the localisation tables translate it into words.
+            """,
+        limitations: """
+            In SwiftUI a literal passed to `.accessibilityLabel(_:)` or `Text(_:)` is a \
+            `LocalizedStringKey`: when the project's strings tables define that key, VoiceOver \
+            reads the translation, not the key, so such a label is not reported (the translated \
+            value is not checked). The same holds for `NSLocalizedString`/`String(localized:)`. \
+            Only literal labels are judged; labels built from variables, interpolation or \
+            helper functions are not. The shape test is heuristic: dotted lower-case names, \
+            anything with an underscore, camelCase, PascalCase or kebab-case containing a UI \
+            word (`Button`, `Icon`, `btn`, `ic`, …). A kebab-case phrase with no such word \
+            (`"add-to-cart"`) is not reported, so that `"Wi-Fi"` and `"sign-in"` stay clean. \
+            AppKit labels returned from an `accessibilityLabel()` override are not read.
+            """,
+        triggering: [
+            RuleExample("""
+                import SwiftUI
+                struct Player: View {
+                    var body: some View {
+                        Button(action: play) { Image(systemName: "play.fill") }
+                            .accessibilityLabel(↓"play.fill")
+                    }
+                    func play() {}
+                }
+                """),
+            RuleExample("""
+                import SwiftUI
+                struct Badge: View {
+                    var body: some View {
+                        HStack {
+                            Image("badge_gold_icon").accessibilityLabel(↓Text("badge_gold_icon"))
+                            Image("ic_close").accessibility(label: ↓Text("ic_close"))
+                            Image(systemName: "xmark").accessibilityLabel(↓Text(verbatim: "xmark.circle"))
+                        }
+                    }
+                }
+                """),
+            RuleExample("""
+                import UIKit
+                final class Toolbar: UIView {
+                    let close = UIButton()
+                    let share = UIButton()
+                    func configure() {
+                        close.accessibilityLabel = ↓"closeButton"
+                        share.accessibilityLabel = ↓"btn-share"
+                        accessibilityLabel = ↓"ToolbarView"
+                    }
+                }
+                """),
+            RuleExample("""
+                import UIKit
+                func configure(_ button: UIButton) {
+                    button.accessibilityLabel = ↓NSLocalizedString("ic_close", comment: "")
+                    button.accessibilityLabel = ↓"close.png"
+                }
+                """),
+            RuleExample("""
+                import AppKit
+                func configure(_ view: NSButton) {
+                    view.setAccessibilityLabel(↓"sidebar.left")
+                }
+                """),
+        ],
+        nonTriggering: [
+            RuleExample("""
+                import SwiftUI
+                struct Player: View {
+                    var body: some View {
+                        Button(action: play) { Image(systemName: "play.fill") }
+                            .accessibilityLabel("Play")
+                        Image("cart").accessibilityLabel(Text("Add to cart"))
+                        Image("gear").accessibility(label: Text("Settings"))
+                        Text("Done").accessibilityLabel("OK")
+                    }
+                    func play() {}
+                }
+                """),
+            // Product and platform names with inner capitals, hyphenated words, abbreviations,
+            // version numbers and domains read correctly.
+            RuleExample("""
+                import UIKit
+                func configure(_ a: UIView, _ b: UIView) {
+                    a.accessibilityLabel = "iPhone"
+                    a.accessibilityLabel = "macOS"
+                    a.accessibilityLabel = "Wi-Fi"
+                    a.accessibilityLabel = "sign-in"
+                    a.accessibilityLabel = "YouTube"
+                    a.accessibilityLabel = "e.g."
+                    a.accessibilityLabel = "Ph.D"
+                    a.accessibilityLabel = "v1.2"
+                    a.accessibilityLabel = "apple.com"
+                    b.accessibilityLabel = "Version 2.0"
+                    b.accessibilityLabel = "Edit \\(name)"
+                    b.accessibilityLabel = title
+                    b.accessibilityLabel = nil
+                }
+                """),
+            RuleExample("""
+                import AppKit
+                func configure(_ view: NSButton) {
+                    view.setAccessibilityLabel("Show sidebar")
+                    let label = view.accessibilityLabel()
+                }
+                """),
+            // The symbol's name as a value or an image, not as a label.
+            RuleExample("""
+                import SwiftUI
+                struct Row: View {
+                    var body: some View {
+                        Image(systemName: "play.fill")
+                            .accessibilityIdentifier("play.fill")
+                            .accessibilityLabel("Play")
+                    }
+                }
+                """),
+        ]
+    )
+
+    func check(_ file: SourceFile, _ sink: inout FindingSink) {
+        for label in AccessibilityLabels.explicit(in: file) where !label.hasInterpolation {
+            guard let shape = Self.identifierShape(label.text) else { continue }
+            if label.isTranslated(in: file) { continue }
+            let keyNote = label.isLocalizable
+                ? " (no strings table defines it as a key, so the key itself is shown)" : ""
+            sink.report(label.node, "\(label.subject) is \"\(label.display)\", \(shape)\(keyNote); VoiceOver reads it aloud as written instead of saying what the element does")
+        }
+    }
+
+    /// Words that mark a token as a UI identifier rather than prose.
+    private static let identifierWords: Set<String> = [
+        "btn", "button", "ic", "icn", "icon", "img", "image", "bg", "nav", "lbl", "label", "cell",
+        "view", "tab", "asset", "thumb", "vc", "tf", "txt",
+    ]
+    /// A dotted name ending in one of these is a web address, read sensibly ("apple dot com").
+    private static let domainEndings: Set<String> = [
+        "com", "org", "net", "io", "app", "dev", "edu", "gov", "co", "me", "info", "uk", "de", "fr",
+    ]
+
+    /// What kind of identifier `label` looks like, or `nil` for prose.
+    static func identifierShape(_ label: String) -> String? {
+        let text = AccessibilityLabels.trimmed(label)
+        guard !text.isEmpty, text.contains(where: \.isLetter),
+              text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "_" || $0 == "-") })
+        else { return nil }
+
+        if text.contains("_") { return "a snake_case identifier" }
+
+        if text.contains(".") {
+            let segments = text.split(separator: ".", omittingEmptySubsequences: false)
+            guard segments.count >= 2, segments.allSatisfy({ !$0.isEmpty }),
+                  !text.contains(where: \.isUppercase),
+                  segments.contains(where: { $0.count >= 2 && $0.allSatisfy(\.isLetter) }),
+                  let last = segments.last, !domainEndings.contains(String(last))
+            else { return nil }
+            return "a dotted symbol or file name"
+        }
+
+        if text.contains("-") {
+            let segments = text.split(separator: "-", omittingEmptySubsequences: false)
+            guard segments.count >= 2, segments.allSatisfy({ !$0.isEmpty }), !text.contains(where: \.isUppercase),
+                  segments.contains(where: { identifierWords.contains(String($0)) })
+            else { return nil }
+            return "a kebab-case identifier"
+        }
+
+        let characters = Array(text)
+        // camelCase: a lower-case word of two or more letters, then a capitalised word. One
+        // leading letter is a product name (iPhone, eBay); a trailing capital run is one
+        // too (macOS, watchOS).
+        if let first = characters.first, first.isLowercase {
+            let lead = characters.prefix { $0.isLowercase }.count
+            if lead >= 2, lead + 1 < characters.count,
+               characters[lead].isUppercase, characters[lead + 1].isLowercase {
+                return "a camelCase identifier"
+            }
+            return nil
+        }
+        // PascalCase is also how brands are written (YouTube, FaceTime): only a UI word makes it code.
+        let humps = camelHumps(text)
+        if humps.count >= 2, humps.contains(where: { identifierWords.contains($0.lowercased()) }) {
+            return "a PascalCase identifier"
+        }
+        return nil
+    }
+
+    private static func camelHumps(_ text: String) -> [String] {
+        var humps: [String] = []
+        var current = ""
+        var previous: Character?
+        for character in text {
+            if character.isUppercase, let previous, previous.isLowercase || previous.isNumber {
+                humps.append(current)
+                current = ""
+            }
+            current.append(character)
+            previous = character
+        }
+        if !current.isEmpty { humps.append(current) }
+        return humps
+    }
+}

@@ -1,0 +1,240 @@
+import SwiftSyntax
+
+/// A literal label as written in source: the text VoiceOver would read, unless a localisation
+/// table translates it first.
+struct LabelLiteral {
+    /// The expression a finding points at: the literal, or the `Text(…)` wrapping it.
+    let node: ExprSyntax
+    /// The text with escapes decoded; each interpolation is replaced by U+FFFC, a placeholder
+    /// that is neither a letter nor a separator to the rules.
+    let text: String
+    let hasInterpolation: Bool
+    /// SwiftUI takes a bare literal as a `LocalizedStringKey`; `Text("…")`,
+    /// `String(localized:)` and `NSLocalizedString` are keys too. `Text(verbatim:)` and a
+    /// UIKit `String` are read as written.
+    let isLocalizable: Bool
+    /// What the literal is, for messages: "accessibility label set with `.accessibilityLabel(_:)`".
+    let subject: String
+
+    static let placeholder: Character = "\u{FFFC}"
+
+    /// The label as the message quotes it: interpolations shown as `\(…)` source.
+    let display: String
+
+    /// A key the project translates: what VoiceOver reads is the translation, which this
+    /// checker cannot see.
+    func isTranslated(in file: SourceFile) -> Bool {
+        isLocalizable && !hasInterpolation && file.isLocalizedKey(text)
+    }
+
+    /// Reads `expression` as a label literal. `bareIsKey`: a plain literal is a SwiftUI
+    /// `LocalizedStringKey` at this position.
+    init?(_ expression: ExprSyntax, bareIsKey: Bool, subject: String) {
+        var localizable = bareIsKey
+        var literalExpression = expression
+        if let call = expression.as(FunctionCallExprSyntax.self) {
+            guard let name = call.calleeName, call.calleeBaseText == nil || call.calleeBaseText == "SwiftUI",
+                  let first = call.arguments.first else { return nil }
+            switch (name, first.label?.text) {
+            case ("Text", nil), ("LocalizedStringKey", nil), ("String", "localized"), ("NSLocalizedString", nil):
+                localizable = true
+            case ("Text", "verbatim"), ("String", nil):
+                localizable = false
+            default:
+                return nil
+            }
+            literalExpression = first.expression
+        }
+        guard let literal = literalExpression.as(StringLiteralExprSyntax.self) else { return nil }
+        var text = ""
+        var display = ""
+        var interpolated = false
+        let isRaw = literal.openingPounds != nil
+        for segment in literal.segments {
+            if let piece = segment.as(StringSegmentSyntax.self) {
+                let raw = piece.content.text
+                text += isRaw ? raw : Self.decodeEscapes(raw)
+                display += raw
+            } else {
+                interpolated = true
+                text.append(Self.placeholder)
+                display += segment.trimmedDescription
+            }
+        }
+        self.node = expression
+        self.text = text
+        self.display = display
+        self.hasInterpolation = interpolated
+        self.isLocalizable = localizable
+        self.subject = subject
+    }
+
+    /// `\n`, `\t`, `\"`, `\\`, `\'`, `\0`, `\u{…}`, and line-continuation backslashes.
+    static func decodeEscapes(_ raw: String) -> String {
+        guard raw.contains("\\") else { return raw }
+        var result = ""
+        var scalars = Array(raw.unicodeScalars)[...]
+        while let scalar = scalars.popFirst() {
+            guard scalar == "\\", let next = scalars.popFirst() else {
+                result.unicodeScalars.append(scalar)
+                continue
+            }
+            switch next {
+            case "n": result += "\n"
+            case "t": result += "\t"
+            case "r": result += "\r"
+            case "0": result += "\0"
+            case "u":
+                guard scalars.first == "{", let close = scalars.firstIndex(of: "}") else {
+                    result += "\\u"
+                    continue
+                }
+                let hex = String(String.UnicodeScalarView(scalars[scalars.index(after: scalars.startIndex)..<close]))
+                if let value = UInt32(hex, radix: 16), let decoded = Unicode.Scalar(value) {
+                    result.unicodeScalars.append(decoded)
+                }
+                scalars = scalars[scalars.index(after: close)...]
+            case "\n": break
+            default: result.unicodeScalars.append(next)
+            }
+        }
+        return result
+    }
+}
+
+/// Where explicit accessibility labels are written, in SwiftUI, UIKit and AppKit.
+enum AccessibilityLabels {
+    /// `.accessibilityLabel("…")`, `.accessibilityLabel(Text("…"))`, `.accessibility(label: Text("…"))`,
+    /// `x.accessibilityLabel = "…"`, `x.setAccessibilityLabel("…")`.
+    static func explicit(in file: SourceFile) -> [LabelLiteral] {
+        var result: [LabelLiteral] = []
+        for call in file.index.calls {
+            guard let name = call.calleeName, call.calledExpression.is(MemberAccessExprSyntax.self)
+                    || call.calledExpression.is(DeclReferenceExprSyntax.self) else { continue }
+            switch name {
+            case "accessibilityLabel" where call.calledExpression.is(MemberAccessExprSyntax.self):
+                if let argument = call.firstUnlabeledArgument,
+                   let label = LabelLiteral(argument, bareIsKey: true, subject: "accessibility label set with `.accessibilityLabel(_:)`") {
+                    result.append(label)
+                }
+            case "accessibility":
+                if let argument = call.argument("label"),
+                   let label = LabelLiteral(argument, bareIsKey: true, subject: "accessibility label set with `.accessibility(label:)`") {
+                    result.append(label)
+                }
+            case "setAccessibilityLabel":
+                if let argument = call.firstUnlabeledArgument,
+                   let label = LabelLiteral(argument, bareIsKey: false, subject: "accessibility label set with `setAccessibilityLabel(_:)`") {
+                    result.append(label)
+                }
+            default:
+                continue
+            }
+        }
+        for assignment in file.index.assignments where assignment.targetProperty == "accessibilityLabel" {
+            guard assignment.value.count == 1, let value = assignment.value.first,
+                  let label = LabelLiteral(value, bareIsKey: false, subject: "accessibility label assigned to `accessibilityLabel`") else { continue }
+            result.append(label)
+        }
+        return result
+    }
+
+    /// SwiftUI controls whose title string is their label: `Button("…") { }`, `Link("…", destination:)`,
+    /// `Toggle("…", isOn:)`, `Menu("…") { }`, `NavigationLink("…", …)`, `Label("…", systemImage:)`,
+    /// unless the control's chain sets its own label. UIKit `setTitle("…", for:)` when the
+    /// enclosing type never sets `accessibilityLabel`.
+    static func controlTitles(in file: SourceFile) -> [LabelLiteral] {
+        var result: [LabelLiteral] = []
+        for call in file.index.calls {
+            guard let name = call.calleeName else { continue }
+            if titledControls.contains(name), call.calledExpression.is(DeclReferenceExprSyntax.self),
+               let title = call.firstUnlabeledArgument,
+               let label = LabelLiteral(title, bareIsKey: true, subject: "the `\(name)` title, read as its accessibility label,") {
+                let chain = ModifierChain(containing: ExprSyntax(call))
+                if chain.hasAccessibilityLabel || chain.isHiddenFromAccessibility { continue }
+                result.append(label)
+            } else if name == "setTitle", call.isMemberCallWithBase, call.argument("for") != nil,
+                      let title = call.firstUnlabeledArgument,
+                      let label = LabelLiteral(title, bareIsKey: false, subject: "the `setTitle(_:for:)` button title, read as its accessibility label,") {
+                if file.scopeReads(["accessibilityLabel", "setAccessibilityLabel"], around: call) { continue }
+                result.append(label)
+            }
+        }
+        return result
+    }
+
+    static let titledControls: Set<String> = ["Button", "Link", "Toggle", "Menu", "NavigationLink", "Label"]
+}
+
+extension AccessibilityLabels {
+    /// Inside `#Preview { … }` or a `PreviewProvider`: design-time code no one hears.
+    static func isInPreview(_ node: some SyntaxProtocol) -> Bool {
+        var current = node.parent
+        while let node = current {
+            if let macro = node.as(MacroExpansionExprSyntax.self), macro.macroName.text == "Preview" { return true }
+            if let macro = node.as(MacroExpansionDeclSyntax.self), macro.macroName.text == "Preview" { return true }
+            if let type = node.as(StructDeclSyntax.self),
+               type.inheritanceClause?.inheritedTypes.contains(where: { $0.type.trimmedDescription == "PreviewProvider" }) == true {
+                return true
+            }
+            current = node.parent
+        }
+        return false
+    }
+
+    /// Labelled, hidden, or replaced with `.accessibilityRepresentation { … }`.
+    static func labelsOrHides(_ chain: ModifierChain) -> Bool {
+        chain.hasAccessibilityLabel || chain.isHiddenFromAccessibility || chain.has("accessibilityRepresentation")
+    }
+
+    /// Controls whose label is drawn by a closure (`Button(action:) { … }`, `… label: { … }`).
+    static let labelledControls: Set<String> = ["Button", "Link", "NavigationLink", "Menu", "Toggle"]
+    /// Modifiers whose closure content is presented elsewhere (another screen, a bar, a
+    /// popup): the presenting view's accessibility modifiers do not reach it.
+    static let presentationModifiers: Set<String> = [
+        "sheet", "fullScreenCover", "popover", "navigationDestination", "alert", "confirmationDialog",
+        "toolbar", "contextMenu", "inspector", "safeAreaInset",
+    ]
+
+    /// The enclosing view calls whose accessibility modifiers apply to `node`, innermost first:
+    /// `enclosingViewCalls` cut at presented content and at a control's destination or menu
+    /// items, which are not part of the control.
+    static func accessibilityContainers(of node: some SyntaxProtocol) -> [FunctionCallExprSyntax] {
+        var result: [FunctionCallExprSyntax] = []
+        for container in node.enclosingViewCalls {
+            let name = container.calleeName ?? ""
+            if presentationModifiers.contains(name), container.calledExpression.is(MemberAccessExprSyntax.self) { break }
+            if labelledControls.contains(name), container.calledExpression.is(DeclReferenceExprSyntax.self),
+               !isInLabel(node, of: container) {
+                break
+            }
+            result.append(container)
+        }
+        return result
+    }
+
+    /// Whether `node` is drawn as the control's label rather than its action, content or
+    /// destination (`Menu { items } label: { … }`, `NavigationLink { destination } label: { … }`).
+    static func isInLabel(_ node: some SyntaxProtocol, of control: FunctionCallExprSyntax) -> Bool {
+        let offset = node.position.utf8Offset
+        func contains(_ closure: ClosureExprSyntax) -> Bool {
+            (closure.position.utf8Offset..<closure.endPosition.utf8Offset).contains(offset)
+        }
+        if let label = control.additionalTrailingClosures.first(where: { $0.label.text == "label" })?.closure
+            ?? control.argument("label")?.as(ClosureExprSyntax.self) {
+            return contains(label)
+        }
+        // `Button("Title") { action }` and `Menu { items }`: the trailing closure is not a label.
+        guard control.calleeName != "Menu", control.firstUnlabeledArgument == nil,
+              let trailing = control.trailingClosure else { return false }
+        return contains(trailing)
+    }
+
+    /// `text` without leading and trailing whitespace.
+    static func trimmed(_ text: String) -> String {
+        var scalars = Substring(text)
+        while let first = scalars.first, first.isWhitespace { scalars.removeFirst() }
+        while let last = scalars.last, last.isWhitespace { scalars.removeLast() }
+        return String(scalars)
+    }
+}

@@ -1,0 +1,220 @@
+import AuditModel
+import SwiftSyntax
+
+/// `Image("asset-name")` with no label and not hidden: SwiftUI uses the name as the image's
+/// label, so VoiceOver reads "cart dot badge dot plus" or "badge underscore gold".
+struct ImageAssetNameSpokenRule: SourceRule {
+    let description = RuleDescription(
+        id: "image-asset-name-spoken",
+        title: "Image asset name is spoken as its label",
+        kind: .recommendation,
+        rationale: """
+            `Image(_ name:)` uses its name as "the localization key with which to label the \
+            image": with no label of its own and not hidden, VoiceOver reads the asset name. \
+            In a `Button` whose label is that image, the asset name becomes the button's label. \
+            An image is either meaningful (it needs a description in words) or decorative (it \
+            should be hidden); the asset name is rarely either.
+            """,
+        citations: [
+            Citation("SwiftUI › Image",
+                     "the localization key with which to label the image"),
+            Citation("HIG › VoiceOver",
+                     "Exclude purely decorative images from VoiceOver. It's unnecessary to describe images that are decorative and don't convey useful or actionable information."),
+            Citation("HIG › VoiceOver",
+                     "Provide alternative labels for all key interface elements. … System-provided controls have generic labels by default, but you should provide more descriptive labels that convey your app's functionality. Add labels to any custom elements your app defines."),
+        ],
+        fix: """
+            Meaningful image: `Image("cart.badge.plus").accessibilityLabel("Add to cart")`, \
+            `Image("x", label: Text("…"))`, or a label on the enclosing button. Decorative image: \
+            `Image(decorative: "divider")` or `.accessibilityHidden(true)`. Image beside its \
+            title: `Label { Text("Play") } icon: { Image("play") }`. Or add the asset name as a \
+            key to the strings tables with a description as its value.
+            """,
+        limitations: """
+            Only `Image("literal")` is judged: images from variables, interpolated names or \
+            generated `ImageResource` symbols (`Image(.cart)`) are not, and neither is an image \
+            stored in a `let`/`static let` (the place it is shown decides its label; that may be \
+            another file). A name the project's strings tables define as a key is not reported: \
+            VoiceOver reads the translation. An enclosing container that labels, hides, replaces \
+            (`.accessibilityRepresentation`) or groups its children with \
+            `.accessibilityElement(children: .combine)` or `.ignore` clears the image; with \
+            `.combine` the image's label may still be merged into the container's, which this \
+            rule does not report. Labels, hiding and grouping applied outside the expression \
+            (through a custom `ViewModifier`, or by the caller of a view) are not seen. \
+            Decision for `Button { Image("x"); Text("Play") }`: it is reported, since the \
+            button's label is built from all of its content, so the asset name is read beside \
+            the text. Images in `#Preview` and `PreviewProvider` code are not reported.
+            """,
+        triggering: [
+            RuleExample("""
+                import SwiftUI
+                struct Cart: View {
+                    var body: some View {
+                        Button(action: add) { ↓Image("cart.badge.plus") }
+                        Button { add() } label: {
+                            ↓Image("badge_gold_icon").resizable().frame(width: 24, height: 24)
+                        }
+                    }
+                    func add() {}
+                }
+                """),
+            RuleExample("""
+                import SwiftUI
+                struct Header: View {
+                    var body: some View {
+                        HStack {
+                            ↓Image("logo-dark")
+                            Text("Acme")
+                        }
+                        ↓Image("hero", bundle: .module).resizable().scaledToFit()
+                    }
+                }
+                """),
+            // The button has text, but its label is built from all of its content.
+            RuleExample("""
+                import SwiftUI
+                struct Player: View {
+                    var body: some View {
+                        Button(action: {}) {
+                            HStack {
+                                ↓Image("ic_play")
+                                Text("Play")
+                            }
+                        }
+                        .padding()
+                    }
+                }
+                """),
+            RuleExample("""
+                import SwiftUI
+                struct Card: View {
+                    var body: some View {
+                        VStack { Text("Title") }
+                            .background { ↓Image("card_bg") }
+                            .accessibilityElement(children: .contain)
+                    }
+                }
+                """),
+            // Presented content and menu items are not reached by the presenting view's modifiers.
+            RuleExample("""
+                import SwiftUI
+                struct Home: View {
+                    @State var shown = false
+                    var body: some View {
+                        VStack { Text("Main") }
+                            .accessibilityElement(children: .combine)
+                            .sheet(isPresented: $shown) { ↓Image("onboarding_1") }
+                        Menu {
+                            Button(action: {}) { ↓Image("menu_share") }
+                        } label: {
+                            Text("More")
+                        }
+                        .accessibilityLabel("More actions")
+                    }
+                }
+                """),
+        ],
+        nonTriggering: [
+            RuleExample("""
+                import SwiftUI
+                struct Cart: View {
+                    var body: some View {
+                        Image("cart.badge.plus").accessibilityLabel("Add to cart")
+                        Image("divider").accessibilityHidden(true)
+                        Image("divider").accessibility(hidden: true)
+                        Image(decorative: "divider")
+                        Image("hero", label: Text("Mountains at dawn"))
+                        Image(systemName: "cart")
+                        Image(uiImage: UIImage())
+                        Image(name)
+                        Image("flag_\\(code)")
+                    }
+                    let name = "x"
+                    let code = "fr"
+                }
+                """),
+            RuleExample("""
+                import SwiftUI
+                struct Cart: View {
+                    var body: some View {
+                        Button(action: add) { Image("cart.badge.plus") }
+                            .accessibilityLabel("Add to cart")
+                        HStack {
+                            Image("star")
+                            Text("4.5 stars")
+                        }
+                        .accessibilityElement(children: .combine)
+                        HStack {
+                            Image("star")
+                            Text("4.5")
+                        }
+                        .accessibilityElement(children: .ignore)
+                        .accessibilityLabel("Rated 4.5 stars")
+                        VStack { Image("confetti") }.accessibilityHidden(true)
+                    }
+                    func add() {}
+                }
+                """),
+            RuleExample("""
+                import SwiftUI
+                struct Rows: View {
+                    var body: some View {
+                        Label { Text("Play") } icon: { Image("play") }
+                        Label("Cart", image: "cart")
+                        TabView {
+                            Text("Home").tabItem { Image("home"); Text("Home") }
+                        }
+                        Toggle(isOn: .constant(true)) { Text("Sound") }
+                        Image("chart").accessibilityRepresentation { Text("Sales rose 20%") }
+                    }
+                }
+                """),
+            RuleExample("""
+                import SwiftUI
+                enum Assets {
+                    static let logo = Image("logo")
+                }
+                #Preview {
+                    Image("preview_sample")
+                }
+                """),
+        ]
+    )
+
+    /// Views that pair a title with an icon and read the title: the icon is not spoken.
+    private static let titledIconContainers: Set<String> = ["Label", "tabItem"]
+
+    func check(_ file: SourceFile, _ sink: inout FindingSink) {
+        for call in file.index.calls where call.calleeName == "Image" {
+            guard call.calledExpression.is(DeclReferenceExprSyntax.self) || call.calleeBaseText == "SwiftUI",
+                  let first = call.arguments.first, first.label == nil,
+                  let literal = first.expression.as(StringLiteralExprSyntax.self),
+                  let name = ExprSyntax(literal).stringLiteralValue,
+                  call.argument("label") == nil
+            else { continue }
+            if file.isLocalizedKey(name) { continue }
+            let chain = ModifierChain(containing: ExprSyntax(call))
+            if Self.clears(chain) { continue }
+            if chain.outermost.parent?.is(InitializerClauseSyntax.self) == true { continue }
+            if AccessibilityLabels.isInPreview(call) { continue }
+
+            var control: String?
+            var cleared = false
+            for container in AccessibilityLabels.accessibilityContainers(of: call) {
+                let containerName = container.calleeName ?? ""
+                if Self.titledIconContainers.contains(containerName) { cleared = true; break }
+                let containerChain = ModifierChain(containing: ExprSyntax(container))
+                if Self.clears(containerChain) || containerChain.groupsChildren { cleared = true; break }
+                if control == nil, AccessibilityLabels.labelledControls.contains(containerName),
+                   container.calledExpression.is(DeclReferenceExprSyntax.self) {
+                    control = containerName
+                }
+            }
+            if cleared { continue }
+            let role = control.map { "as part of the enclosing `\($0)`'s label" } ?? "as the image's label"
+            sink.report(call, "`Image(\"\(name)\")` has no accessibility label and is not hidden: VoiceOver reads the asset name \"\(name)\" \(role); label it in words, or hide it if it is decorative")
+        }
+    }
+
+    private static func clears(_ chain: ModifierChain) -> Bool { AccessibilityLabels.labelsOrHides(chain) }
+}
