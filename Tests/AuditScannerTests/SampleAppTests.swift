@@ -1,0 +1,75 @@
+import AuditModel
+import AuditScanner
+import Foundation
+import Testing
+
+/// The sample app in Tests/Fixtures mixes SwiftUI, UIKit, AppKit and visionOS code, defects and
+/// clean code. Every expected finding is marked on its line with `// expect: rule-id`; the scan
+/// must produce exactly those, and nothing on the clean code.
+struct SampleAppTests {
+    static let root = Paths.packageRoot.appendingPathComponent("Tests/Fixtures/SampleApp").path
+
+    struct Expected: Hashable, CustomStringConvertible {
+        let file: String
+        let line: Int
+        let rule: String
+        var description: String { "\(file):\(line) \(rule)" }
+    }
+
+    static func expectations() throws -> Set<Expected> {
+        var expected: Set<Expected> = []
+        let enumerator = FileManager.default.enumerator(atPath: root)
+        while let path = enumerator?.nextObject() as? String {
+            guard path.hasSuffix(".swift"), !path.hasPrefix("Pods/") else { continue }
+            let text = try String(contentsOfFile: root + "/" + path, encoding: .utf8)
+            for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                guard let marker = line.range(of: "// expect: ") else { continue }
+                for rule in line[marker.upperBound...].split(separator: ",") {
+                    expected.insert(Expected(file: path, line: index + 1, rule: rule.trimmingCharacters(in: .whitespaces)))
+                }
+            }
+        }
+        return expected
+    }
+
+    @Test func findsExactlyTheMarkedProblems() throws {
+        let input = try ScanInput.directory(Self.root, maxFileBytes: 2_000_000)
+        let report = try Scanner().scan(input, root: Self.root)
+        let found = Set(report.findings.map { Expected(file: $0.location.file, line: $0.location.line, rule: $0.ruleID) })
+        let expected = try Self.expectations()
+        #expect(expected.count >= 10)
+        let missing = expected.subtracting(found).sorted { $0.description < $1.description }
+        let unexpected = found.subtracting(expected).sorted { $0.description < $1.description }
+        #expect(missing.isEmpty, "expected but not found: \(missing)")
+        #expect(unexpected.isEmpty, "found but not expected: \(unexpected.map { f in report.findings.first { $0.location.file == f.file && $0.location.line == f.line && $0.ruleID == f.rule }.map { "\(f): \($0.message)" } ?? "\(f)" })")
+        #expect(report.findings.count == found.count, "one finding per marked line and rule")
+
+        // The model file imports no UI framework and Pods/ is vendored: skipped, and said so.
+        #expect(report.statistics.skippedWithoutUIImport == 1)
+        #expect(report.statistics.skippedVendored == 1)
+        #expect(report.notes.contains { $0.kind == .summary && $0.message.contains("vendored") })
+    }
+
+    @Test func platformsComeFromTheProjectImportsAndIfs() throws {
+        let input = try ScanInput.directory(Self.root, maxFileBytes: 2_000_000)
+        let report = try Scanner().scan(input, root: Self.root)
+        func platforms(_ file: String) -> Set<PlatformSet> {
+            Set(report.findings.filter { $0.location.file == file && $0.ruleID == "fixed-font-size" }.map(\.platforms))
+        }
+        // The project builds for iOS, macOS and visionOS; the rule covers platforms with Dynamic Type.
+        #expect(platforms("Shared/OrderRow.swift") == [PlatformSet([.iOS, .visionOS])])
+        #expect(platforms("iOS/OrderViewController.swift") == [PlatformSet([.iOS, .visionOS])])
+        #expect(platforms("visionOS/ImmersiveControls.swift") == [PlatformSet(.visionOS)])
+        #expect(platforms("macOS/InspectorWindowController.swift").isEmpty)
+    }
+
+    @Test func archiveOfTheSampleGivesTheSameFindings() throws {
+        let work = try TemporaryRepository()
+        let archive = work.root.appendingPathComponent("SampleApp.tar.gz").path
+        let fixtures = Paths.packageRoot.appendingPathComponent("Tests/Fixtures").path
+        #expect(try runProcess("/bin/tar", ["-czf", archive, "-C", fixtures, "SampleApp"]).status == 0)
+        let fromArchive = try Scanner().scan(try ScanInput.archive(archive, maxFileBytes: 2_000_000), root: archive)
+        let fromDirectory = try Scanner().scan(try ScanInput.directory(Self.root, maxFileBytes: 2_000_000), root: Self.root)
+        #expect(fromArchive.findings == fromDirectory.findings)
+    }
+}

@@ -1,0 +1,24 @@
+import UIKit
+
+final class OrderViewController: UIViewController {
+    private let titleLabel = UILabel()
+    private let priceLabel = UILabel()
+    private let closeButton = UIButton(type: .close)
+    private let favoriteButton = UIButton(type: .system)
+
+    override func viewDidLoad() {
+        super.viewDidLoad()
+        titleLabel.font = UIFont.preferredFont(forTextStyle: .title1)
+        titleLabel.adjustsFontForContentSizeCategory = true
+        titleLabel.numberOfLines = 0
+
+        priceLabel.font = UIFont.systemFont(ofSize: 15) // expect: fixed-font-size
+        let base = UIFont(name: "Avenir-Heavy", size: 17) ?? .systemFont(ofSize: 17)
+        titleLabel.font = UIFontMetrics(forTextStyle: .title1).scaledFont(for: base)
+
+        closeButton.accessibilityLabel = "Close"
+        favoriteButton.accessibilityLabel = "❤️" // expect: accessibility-label-empty-or-emoji
+        closeButton.isAccessibilityElement = false // expect: accessibility-hidden-control
+        view.maximumContentSizeCategory = .accessibilityLarge
+    }
+}
