@@ -5,6 +5,11 @@ public enum RuleCatalog {
     public static let sourceRules: [any SourceRule] = [
         FixedFontSizeRule(),
         UnusedSuppressionRule(),
+        TapGestureMissingTraitRule(),
+        CustomToggleMissingTraitRule(),
+        GestureWithoutAlternativeRule(),
+        AnimationIgnoresReduceMotionRule(),
+        AccessibilityTraitsAssignedRule(),
     ]
 
     public static var descriptions: [RuleDescription] { sourceRules.map(\.description) }
