@@ -13,6 +13,11 @@ public enum RuleCatalog {
         ImageAssetNameSpokenRule(),
         SFSymbolDefaultLabelRule(),
         UnusedSuppressionRule(),
+        TapGestureMissingTraitRule(),
+        CustomToggleMissingTraitRule(),
+        GestureWithoutAlternativeRule(),
+        AnimationIgnoresReduceMotionRule(),
+        AccessibilityTraitsAssignedRule(),
     ]
 
     public static var descriptions: [RuleDescription] { sourceRules.map(\.description) }

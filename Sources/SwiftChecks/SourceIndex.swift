@@ -40,6 +40,10 @@ final class SourceIndex: SyntaxVisitor {
     private(set) var hasIfConfig = false
     /// Struct and class declarations, for rules about a whole type.
     private(set) var typeDeclarations: [Syntax] = []
+    /// Declared function and property names → their declarations (`FunctionDeclSyntax`,
+    /// `PatternBindingSyntax`): "does this type override `accessibilityActivate()`", which
+    /// `references` cannot answer because a declaration's own name is not a reference.
+    private(set) var declarations: [String: [Syntax]] = [:]
 
     init(_ tree: SourceFileSyntax) {
         super.init(viewMode: .sourceAccurate)
@@ -101,6 +105,26 @@ final class SourceIndex: SyntaxVisitor {
             if let value = binding.initializer?.value { bindings[name, default: []].append(value) }
         }
         return .visitChildren
+    }
+
+    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
+        declarations[node.name.text, default: []].append(Syntax(node))
+        return .visitChildren
+    }
+
+    override func visit(_ node: PatternBindingSyntax) -> SyntaxVisitorContinueKind {
+        if let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
+            declarations[name, default: []].append(Syntax(node))
+        }
+        return .visitChildren
+    }
+
+    /// The declarations of `name` inside `scope` (the whole file when `nil`).
+    func declarations(_ name: String, in scope: Syntax?) -> [Syntax] {
+        guard let nodes = declarations[name] else { return [] }
+        guard let scope else { return nodes }
+        let range = scope.position.utf8Offset..<scope.endPosition.utf8Offset
+        return nodes.filter { range.contains($0.position.utf8Offset) }
     }
 
     /// Whether `name` is referenced anywhere inside `scope` (the whole file when `nil`).
