@@ -57,7 +57,7 @@ public struct SourceChecker: Sendable {
                 if suppressions.suppresses(description.id, line: position.line) { continue }
                 result.findings.append(makeFinding(description, path: path, line: position.line, column: position.column,
                                                    message: item.message, platforms: platforms,
-                                                   snippet: String(item.node.normalizedText.prefix(240)),
+                                                   snippet: String(item.node.findingSnippet.prefix(240)),
                                                    sourceLine: lines.text(ofLine: position.line)))
             }
         }

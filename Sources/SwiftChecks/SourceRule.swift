@@ -22,6 +22,14 @@ public struct FindingSink {
     public mutating func report(_ node: some SyntaxProtocol, _ message: String, platforms: PlatformSet? = nil) {
         items.append(Item(node: Syntax(node), message: message, platforms: platforms, position: nil))
     }
+
+    /// Reports `node` (its code names the finding in fingerprints) but points at `anchor`, e.g. a
+    /// modifier's name or the offending argument inside it.
+    public mutating func report(_ node: some SyntaxProtocol, at anchor: some SyntaxProtocol, _ message: String,
+                                platforms: PlatformSet? = nil) {
+        items.append(Item(node: Syntax(node), message: message, platforms: platforms,
+                          position: anchor.positionAfterSkippingLeadingTrivia))
+    }
 }
 
 /// One parsed Swift file with its index and platform context, handed to every rule.

@@ -7,6 +7,21 @@ extension SyntaxProtocol {
             .joined(separator: " ")
     }
 
+    /// The code that identifies a finding: for a modifier call, only the modifier
+    /// (`.onTapGesture { … }`), so edits to the view it is applied to keep the fingerprint.
+    var findingSnippet: String {
+        if let call = self.as(FunctionCallExprSyntax.self),
+           let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base {
+            let whole = call.trimmedDescription
+            let prefix = base.trimmedDescription
+            if whole.hasPrefix(prefix) {
+                return String(whole.dropFirst(prefix.count))
+                    .split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }).joined(separator: " ")
+            }
+        }
+        return normalizedText
+    }
+
     /// First ancestor (not self) of the given type.
     func ancestor<T: SyntaxProtocol>(_ type: T.Type) -> T? {
         var current = parent

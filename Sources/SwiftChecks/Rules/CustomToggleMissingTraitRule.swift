@@ -216,7 +216,7 @@ struct CustomToggleMissingTraitRule: SourceRule {
         let heard = traits.contains("isButton")
             ? "VoiceOver announces a button but never its on/off state"
             : "VoiceOver hears neither a toggle nor its on/off state"
-        sink.report(use.anchor, """
+        sink.report(use.modifier, at: use.anchor, """
             \(use.name) flips `\(value)` on \(chain.root.shortViewDescription), making it a custom toggle, and \(heard); \
             use a `Toggle`, or add `.accessibilityAddTraits(.isToggle)` and an `.accessibilityValue`
             """)

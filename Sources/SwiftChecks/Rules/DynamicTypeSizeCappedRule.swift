@@ -73,8 +73,8 @@ struct DynamicTypeSizeCappedRule: SourceRule {
         for call in file.index.calls where call.calleeName == "dynamicTypeSize" && call.isMemberCallWithBase {
             guard let argument = call.firstUnlabeledArgument, let upper = Self.upperBound(of: argument),
                   Self.standardSizes.contains(upper) else { continue }
-            let name = call.calledExpression.as(MemberAccessExprSyntax.self)?.declName ?? nil
-            sink.report(name.map(Syntax.init) ?? Syntax(call),
+            let anchor = call.calledExpression.as(MemberAccessExprSyntax.self).map { Syntax($0.declName) } ?? Syntax(call)
+            sink.report(call, at: anchor,
                         "`.dynamicTypeSize(\(argument.trimmedDescription))` stops text growing at `\(upper)`, before the accessibility sizes AX1 to AX5")
         }
         for assignment in file.index.assignments where assignment.targetProperty == "maximumContentSizeCategory" {

@@ -232,7 +232,7 @@ struct GestureWithoutAlternativeRule: SourceRule {
         guard use.kind == .other, !use.doesNothing else { return }
         let chain = ModifierChain(containing: ExprSyntax(use.modifier))
         if !chain.names.isDisjoint(with: Self.swiftUIAlternatives) { return }
-        sink.report(use.anchor, """
+        sink.report(use.modifier, at: use.anchor, """
             \(use.name) on \(chain.root.shortViewDescription) has no alternative: no `.accessibilityAction`, \
             `.contextMenu`, `.accessibilityAdjustableAction` or `.accessibilityScrollAction` in its chain, so \
             people who cannot perform the gesture (Switch Control, Voice Control, VoiceOver) cannot reach its action

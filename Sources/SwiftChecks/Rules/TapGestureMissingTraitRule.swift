@@ -233,7 +233,7 @@ struct TapGestureMissingTraitRule: SourceRule {
         if chain.has("accessibilityAction") || chain.has("accessibilityActions") || chain.has("accessibilityRepresentation") {
             return
         }
-        sink.report(use.anchor, """
+        sink.report(use.modifier, at: use.anchor, """
             \(use.name) makes \(chain.root.shortViewDescription) tappable, but nothing gives it a button or link \
             trait, so VoiceOver reads it as plain content; use a `Button`, or add \
             `.accessibilityAddTraits(.isButton)`
