@@ -20,5 +20,11 @@ final class OrderViewController: UIViewController {
         favoriteButton.accessibilityLabel = "❤️" // expect: accessibility-label-empty-or-emoji
         closeButton.isAccessibilityElement = false // expect: accessibility-hidden-control
         view.maximumContentSizeCategory = .accessibilityLarge
+        favoriteButton.accessibilityTraits = .selected // expect: accessibility-traits-assigned
+        closeButton.accessibilityTraits.insert(.button)
+        let swipe = UISwipeGestureRecognizer(target: self, action: #selector(dismissOrder)) // expect: gesture-without-alternative
+        view.addGestureRecognizer(swipe)
     }
+
+    @objc private func dismissOrder() { dismiss(animated: true) }
 }
