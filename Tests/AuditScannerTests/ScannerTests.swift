@@ -244,4 +244,39 @@ struct ScannerTests {
         #expect(reference.buttonHitRegion[.visionOS] == 60 && reference.buttonHitRegion[.iOS] == 44)
         #expect(reference.iosTextStyleSizes["AX5"]?["body"] == 53)
     }
+
+    @Test func reexportedUIFrameworksKeepImportersInTheScan() throws {
+        let repository = try TemporaryRepository()
+        try repository.write("Sources/DesignSystem/Exports.swift", "@_exported import SwiftUI\n")
+        try repository.write("Sources/Feature/Title.swift", """
+            import DesignSystem
+            let title = Font.system(size: 17)
+            """)
+        try repository.write("Sources/Feature/Model.swift", "import Foundation\nlet size = Font.system(size: 17)\n")
+        let report = try scan(repository)
+        #expect(report.findings.map(\.location.file) == ["Sources/Feature/Title.swift"])
+        #expect(report.statistics.skippedWithoutUIImport == 1)
+    }
+
+    @Test func localizationTablesMakeKeysTranslatedLabels() throws {
+        let repository = try TemporaryRepository()
+        try repository.write("App/View.swift", """
+            import SwiftUI
+            struct V: View {
+                var body: some View {
+                    Image("hero_banner")
+                    Image("promo_card")
+                    Image("cart_icon")
+                }
+            }
+            """)
+        // A UTF-16 .strings file (with BOM) and a string catalog.
+        var utf16: [UInt8] = [0xFF, 0xFE]
+        for unit in "\"hero_banner\" = \"Mountains at sunrise\";\n".utf16 { utf16 += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        try repository.write("App/en.lproj/Localizable.strings", bytes: utf16)
+        try repository.write("App/Localizable.xcstrings", #"{"sourceLanguage":"en","strings":{"promo_card":{}},"version":"1.0"}"#)
+        let report = try scan(repository)
+        #expect(report.findings.filter { $0.ruleID == "image-asset-name-spoken" }.map(\.location.line) == [6])
+    }
 }
+
