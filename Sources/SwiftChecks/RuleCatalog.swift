@@ -18,6 +18,9 @@ public enum RuleCatalog {
         GestureWithoutAlternativeRule(),
         AnimationIgnoresReduceMotionRule(),
         AccessibilityTraitsAssignedRule(),
+        FontNotAdjustingToContentSizeRule(),
+        TextBelowMinimumSizeRule(),
+        HardCodedColorLiteralRule(),
     ]
 
     public static var descriptions: [RuleDescription] { sourceRules.map(\.description) }

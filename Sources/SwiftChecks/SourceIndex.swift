@@ -44,6 +44,8 @@ final class SourceIndex: SyntaxVisitor {
     /// `PatternBindingSyntax`): "does this type override `accessibilityActivate()`", which
     /// `references` cannot answer because a declaration's own name is not a reference.
     private(set) var declarations: [String: [Syntax]] = [:]
+    /// `#colorLiteral(…)`, `#Preview { … }` and other freestanding macros used as expressions.
+    private(set) var macroExpansions: [MacroExpansionExprSyntax] = []
 
     init(_ tree: SourceFileSyntax) {
         super.init(viewMode: .sourceAccurate)
@@ -52,6 +54,11 @@ final class SourceIndex: SyntaxVisitor {
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         calls.append(node)
+        return .visitChildren
+    }
+
+    override func visit(_ node: MacroExpansionExprSyntax) -> SyntaxVisitorContinueKind {
+        macroExpansions.append(node)
         return .visitChildren
     }
 
