@@ -21,6 +21,10 @@ public enum RuleCatalog {
         FontNotAdjustingToContentSizeRule(),
         TextBelowMinimumSizeRule(),
         HardCodedColorLiteralRule(),
+        AutoDismissingContentRule(),
+        ColorOnlyStatusRule(),
+        CustomModalMissingIsModalRule(),
+        SheetFocusRestorationRule(),
     ]
 
     public static var descriptions: [RuleDescription] { sourceRules.map(\.description) }

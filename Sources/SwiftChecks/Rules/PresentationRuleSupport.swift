@@ -113,18 +113,27 @@ struct TernaryParts {
     var conditionText: String { conditions.map(\.trimmedDescription).joined(separator: " ") }
 
     init?(_ expression: ExprSyntax) {
-        var expression = expression
-        while let tuple = expression.as(TupleExprSyntax.self), tuple.elements.count == 1,
-              let inner = tuple.elements.first, inner.label == nil {
-            expression = inner.expression
+        self.init(elements: [expression])
+    }
+
+    /// From the elements of an unfolded sequence, e.g. the right-hand side of an `Assignment`.
+    init?(elements: [ExprSyntax]) {
+        guard let parts = Self.parse(elements) else { return nil }
+        (conditions, branches) = parts
+    }
+
+    private static func parse(_ elements: [ExprSyntax]) -> ([ExprSyntax], [ExprSyntax])? {
+        if elements.count == 1, var expression = elements.first {
+            while let tuple = expression.as(TupleExprSyntax.self), tuple.elements.count == 1,
+                  let inner = tuple.elements.first, inner.label == nil {
+                expression = inner.expression
+            }
+            if let folded = expression.as(TernaryExprSyntax.self) {
+                return ([folded.condition], [folded.thenExpression, folded.elseExpression])
+            }
+            guard let sequence = expression.as(SequenceExprSyntax.self) else { return nil }
+            return parse(Array(sequence.elements))
         }
-        if let folded = expression.as(TernaryExprSyntax.self) {
-            conditions = [folded.condition]
-            branches = [folded.thenExpression, folded.elseExpression]
-            return
-        }
-        guard let sequence = expression.as(SequenceExprSyntax.self) else { return nil }
-        let elements = Array(sequence.elements)
         guard let lastTernary = elements.lastIndex(where: { $0.is(UnresolvedTernaryExprSyntax.self) }),
               lastTernary == elements.count - 2, let last = elements.last else { return nil }
         var conditions: [ExprSyntax] = []
@@ -138,8 +147,7 @@ struct TernaryParts {
         }
         guard !conditions.isEmpty else { return nil }
         branches.append(last)
-        self.conditions = conditions
-        self.branches = branches
+        return (conditions, branches)
     }
 }
 
