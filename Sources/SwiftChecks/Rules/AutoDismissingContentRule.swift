@@ -81,6 +81,13 @@ struct AutoDismissingContentRule: SourceRule {
             RuleExample("""
                 import UIKit
                 final class ToastPresenter {
+                    var isBannerVisible = true
+                    func showBanner() {
+                        isBannerVisible = true
+                        ↓Timer.scheduledTimer(withTimeInterval: 3, repeats: false) { [weak self] _ in
+                            self?.isBannerVisible = false
+                        }
+                    }
                     func show(_ toastView: UIView, in window: UIWindow) {
                         window.addSubview(toastView)
                         ↓Timer.scheduledTimer(withTimeInterval: 4, repeats: false) { _ in
@@ -129,9 +136,13 @@ struct AutoDismissingContentRule: SourceRule {
                 """),
             RuleExample("""
                 import UIKit
-                func announce(_ label: UILabel) {
-                    DispatchQueue.main.asyncAfter(deadline: .now() + 0.5) {
-                        UIAccessibility.post(notification: .layoutChanged, argument: label)
+                final class FormController {
+                    var isEmailFocused = false
+                    func announce(_ label: UILabel) {
+                        DispatchQueue.main.asyncAfter(deadline: .now() + 0.5) {
+                            UIAccessibility.post(notification: .layoutChanged, argument: label)
+                        }
+                        DispatchQueue.main.asyncAfter(deadline: .now() + 0.3) { self.isEmailFocused = true }
                     }
                 }
                 """),

@@ -31,8 +31,8 @@ struct CustomModalMissingIsModalRule: SourceRule {
             """,
         limitations: """
             Heuristic, and deliberately narrow. SwiftUI: only a full-screen dimming layer \
-            (`Color.black`/`.gray` with `.opacity(…)` and `.ignoresSafeArea()`/`.edgesIgnoringSafeArea`) \
-            inside an `if` is recognised; a dialog view that draws its own backdrop and is shown from \
+            (`Color.black`/`.gray` with `.opacity(…)` of at least 0.1 and `.ignoresSafeArea()`/\
+            `.edgesIgnoringSafeArea`) inside an `if` is recognised; a dialog view that draws its own backdrop and is shown from \
             another file is not. A loading overlay (a `ProgressView` with no buttons, or a condition \
             about loading) is not reported. `.isModal` anywhere in the `if`, on a view containing it, \
             or inside a view type of this file that the `if` shows, counts. UIKit: `addSubview` of \
@@ -177,6 +177,21 @@ struct CustomModalMissingIsModalRule: SourceRule {
                 }
                 """),
             RuleExample("""
+                import SwiftUI
+                struct SortMenu: View {
+                    @State var open = false
+                    var body: some View {
+                        ZStack(alignment: .topTrailing) {
+                            Button("Sort") { open.toggle() }
+                            if open {
+                                Color.black.opacity(0.001).ignoresSafeArea().onTapGesture { open = false }
+                                VStack { Button("Name") {}; Button("Date") {} }
+                            }
+                        }
+                    }
+                }
+                """),
+            RuleExample("""
                 import UIKit
                 final class RatingPopupView: UIView {
                     override init(frame: CGRect) {
@@ -223,6 +238,8 @@ struct CustomModalMissingIsModalRule: SourceRule {
             guard let base = call.calledExpression.as(MemberAccessExprSyntax.self)?.base, Self.isDimColor(base) else {
                 continue
             }
+            // `Color.black.opacity(0.001)` catches taps outside a menu; it dims nothing.
+            if let amount = call.firstUnlabeledArgument?.numberValue, amount < 0.1 { continue }
             var chain = ModifierChain(containing: ExprSyntax(call))
             if !Self.coversScreen(chain), let host = Self.styledShape(around: chain.outermost) {
                 chain = ModifierChain(containing: ExprSyntax(host))

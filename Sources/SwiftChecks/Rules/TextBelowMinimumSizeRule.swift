@@ -33,7 +33,8 @@ struct TextBelowMinimumSizeRule: SourceRule {
             constant is not followed. The platforms are the file's (imports, `#if os(…)`, the \
             project's platforms); code shared across platforms is reported for each platform whose \
             minimum it misses. A size of 0 or less means "the default size" to AppKit and to \
-            `UIFont(descriptor:size:)`, and is not reported.
+            `UIFont(descriptor:size:)`, and is not reported. A font that sizes a symbol \
+            (`Image(…).font(…)`, `UIImage.SymbolConfiguration(font:)`) is not text and is not reported.
             """,
         triggering: [
             RuleExample("""
@@ -82,6 +83,15 @@ struct TextBelowMinimumSizeRule: SourceRule {
                 """, platforms: PlatformSet([.iOS, .tvOS])),
         ],
         nonTriggering: [
+            RuleExample("""
+                import SwiftUI
+                struct Dot: View {
+                    var body: some View {
+                        Image(systemName: "circle.fill").font(.system(size: 8)).accessibilityLabel("Unread")
+                    }
+                }
+                let symbol = UIImage.SymbolConfiguration(font: UIFont.systemFont(ofSize: 9))
+                """, platforms: PlatformSet(.iOS)),
             RuleExample("""
                 import AppKit
                 let footnote = NSFont.systemFont(ofSize: 10)
@@ -137,6 +147,7 @@ struct TextBelowMinimumSizeRule: SourceRule {
             guard let (sizeExpression, form) = Self.size(of: call), let size = sizeExpression.numberValue, size > 0 else {
                 continue
             }
+            if Self.sizesSymbol(call) { continue }
             let platforms = file.platforms(at: call)
             let missed = platforms.platforms.filter { platform in
                 guard let minimum = file.reference.minimumTextSize[platform] else { return false }
@@ -151,6 +162,23 @@ struct TextBelowMinimumSizeRule: SourceRule {
                 (\(minimums.joined(separator: ", ")))
                 """, platforms: PlatformSet(missed))
         }
+    }
+
+    /// `Image(systemName:).font(.system(size: 8))`, `UIImage.SymbolConfiguration(font:)`: the
+    /// font sizes a symbol, not text.
+    private static func sizesSymbol(_ call: FunctionCallExprSyntax) -> Bool {
+        var node = Syntax(call).parent
+        while let current = node, !current.is(CodeBlockItemSyntax.self), !current.is(DeclSyntax.self) {
+            if let outer = current.as(FunctionCallExprSyntax.self) {
+                if outer.initializedTypeName == "SymbolConfiguration" { return true }
+                if outer.calleeName == "font", outer.isMemberCallWithBase {
+                    let root = ModifierChain(containing: ExprSyntax(outer)).root
+                    return root.as(FunctionCallExprSyntax.self)?.calleeName == "Image"
+                }
+            }
+            node = current.parent
+        }
+        return false
     }
 
     /// The size argument and how the API is written, when `call` makes a font of a given size.
