@@ -323,7 +323,6 @@ struct CustomModalMissingIsModalRule: SourceRule {
     ]
 
     private func checkUIKit(_ file: SourceFile, _ sink: inout FindingSink) {
-        var topLevel: [String: [Syntax]]?
         for call in file.index.calls where call.calleeName == "addSubview" {
             guard call.arguments.count == 1, let argument = call.firstUnlabeledArgument else { continue }
             let platforms = file.platforms(at: call).intersection(.uiKit)
@@ -333,13 +332,13 @@ struct CustomModalMissingIsModalRule: SourceRule {
 
             var overlay: String?
             if object.isEmpty, argument.trimmedDescription == "self", let type = call.enclosingTypeDecl,
-               let name = type.declaredTypeName, Self.isOverlayName(name) {
+               Self.isOverlayName(type.declaredTypeName) {
                 if type.trimmedDescription.contains("accessibilityViewIsModal") { continue }
-                overlay = "`\(name)`"
+                overlay = "`\(type.declaredTypeName)`"
             } else if let name = Self.constructedType(argument, file), Self.isOverlayName(name) {
-                if topLevel == nil { topLevel = file.topLevelTypeDecls }
                 // A class from another file may set the flag itself: only judge what we can see.
-                guard let decls = topLevel?[name], !decls.isEmpty,
+                let decls = file.index.typeDeclarations.filter { $0.declaredTypeName == name }
+                guard !decls.isEmpty,
                       !decls.contains(where: { $0.trimmedDescription.contains("accessibilityViewIsModal") }) else { continue }
                 overlay = "`\(name)`"
             } else if !object.isEmpty, Self.isDimmed(object, in: typeScope, file) {

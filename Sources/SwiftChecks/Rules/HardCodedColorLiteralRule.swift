@@ -146,11 +146,11 @@ struct HardCodedColorLiteralRule: SourceRule {
         for call in file.index.calls {
             guard let type = call.initializedTypeName, Self.colorTypes.contains(type),
                   let kind = Self.literalKind(call.arguments) else { continue }
-            guard !Self.hasVariants(call), !call.isInPreview else { continue }
+            guard !Self.hasVariants(call), !AccessibilityLabels.isInPreview(call) else { continue }
             sink.report(call, message(for: call.normalizedText, kind: kind))
         }
         for macro in file.index.macroExpansions where macro.macroName.text == "colorLiteral" {
-            guard let kind = Self.literalKind(macro.arguments), !Self.hasVariants(macro), !macro.isInPreview else { continue }
+            guard let kind = Self.literalKind(macro.arguments), !Self.hasVariants(macro), !AccessibilityLabels.isInPreview(macro) else { continue }
             sink.report(macro, message(for: macro.normalizedText, kind: kind))
         }
     }

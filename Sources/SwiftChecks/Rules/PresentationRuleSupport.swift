@@ -15,31 +15,9 @@ extension SyntaxProtocol {
         let inner = other.offsetRange
         return outer.lowerBound <= inner.lowerBound && inner.upperBound <= outer.upperBound
     }
-
-    /// Inside `#Preview { … }` or a `PreviewProvider`: code that never ships to people.
-    var isInPreview: Bool {
-        var current = parent
-        while let node = current {
-            if let macro = node.as(MacroExpansionExprSyntax.self), macro.macroName.text == "Preview" { return true }
-            if let macro = node.as(MacroExpansionDeclSyntax.self), macro.macroName.text == "Preview" { return true }
-            if let inheritance = node.inheritedTypeNames, inheritance.contains("PreviewProvider") { return true }
-            current = node.parent
-        }
-        return false
-    }
 }
 
 extension Syntax {
-    /// `class Foo`, `struct Foo`, `extension Foo` → "Foo".
-    var declaredTypeName: String? {
-        if let decl = self.as(ClassDeclSyntax.self) { return decl.name.text }
-        if let decl = self.as(StructDeclSyntax.self) { return decl.name.text }
-        if let decl = self.as(EnumDeclSyntax.self) { return decl.name.text }
-        if let decl = self.as(ActorDeclSyntax.self) { return decl.name.text }
-        if let decl = self.as(ExtensionDeclSyntax.self) { return decl.extendedType.trimmedDescription }
-        return nil
-    }
-
     /// The members of a type or extension declaration (shallow: no walk).
     var memberDecls: [DeclSyntax] {
         if let decl = self.as(ClassDeclSyntax.self) { return decl.memberBlock.members.map(\.decl) }
@@ -200,15 +178,5 @@ extension SourceFile {
             if offsets.contains(where: { range.contains($0) }) { return true }
         }
         return false
-    }
-
-    /// Type declarations at the top level of the file (shallow), by name.
-    var topLevelTypeDecls: [String: [Syntax]] {
-        var result: [String: [Syntax]] = [:]
-        for statement in tree.statements {
-            let item = Syntax(statement.item)
-            if let name = item.declaredTypeName { result[name, default: []].append(item) }
-        }
-        return result
     }
 }

@@ -41,7 +41,7 @@ struct SheetFocusRestorationRule: SourceRule {
                     @State private var showSettings = false
                     var body: some View {
                         Button("Settings") { showSettings = true }
-                            ↓.sheet(isPresented: $showSettings) { Text("Settings") }
+                            .↓sheet(isPresented: $showSettings) { Text("Settings") }
                     }
                 }
                 """),
@@ -52,10 +52,10 @@ struct SheetFocusRestorationRule: SourceRule {
                     @State private var showInfo = false
                     var body: some View {
                         List(photos) { photo in Button(photo.title) { selected = photo } }
-                            ↓.fullScreenCover(item: $selected) { photo in PhotoDetail(photo: photo) }
+                            .↓fullScreenCover(item: $selected) { photo in PhotoDetail(photo: photo) }
                             .toolbar {
                                 Button("Info") { showInfo = true }
-                                    ↓.popover(isPresented: $showInfo) { Text("About") }
+                                    .↓popover(isPresented: $showInfo) { Text("About") }
                             }
                     }
                 }
@@ -119,9 +119,9 @@ struct SheetFocusRestorationRule: SourceRule {
             let type = call.enclosingTypeDecl
             if Self.managesFocus(type, file) { continue }
             let binding = (call.argument("isPresented") ?? call.argument("item"))?.normalizedText ?? ""
-            let owner = type?.declaredTypeName.map { "`\($0)`" } ?? "this file"
+            let owner = type.map { "`\($0.declaredTypeName)`" } ?? "this file"
             guard let member = call.calledExpression.as(MemberAccessExprSyntax.self) else { continue }
-            sink.report(call, at: member.period.positionAfterSkippingLeadingTrivia, """
+            sink.report(call, at: member.declName, """
                 `.\(name)` presented from `\(binding)` in \(owner), which declares no @AccessibilityFocusState and \
                 never uses .accessibilityFocused: check with VoiceOver that focus returns to the control that \
                 opened it when it closes (SwiftUI usually restores focus for system sheets; a person must verify)

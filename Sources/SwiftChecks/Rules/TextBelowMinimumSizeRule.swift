@@ -32,9 +32,12 @@ struct TextBelowMinimumSizeRule: SourceRule {
             Only literal sizes are judged (`12`, `9.5`, `CGFloat(10)`); a size in a variable or \
             constant is not followed. The platforms are the file's (imports, `#if os(…)`, the \
             project's platforms); code shared across platforms is reported for each platform whose \
-            minimum it misses. A size of 0 or less means "the default size" to AppKit and to \
-            `UIFont(descriptor:size:)`, and is not reported. A font that sizes a symbol \
-            (`Image(…).font(…)`, `UIImage.SymbolConfiguration(font:)`) is not text and is not reported.
+            minimum it misses. When nothing establishes the platforms (no project platforms, no \
+            UIKit/AppKit/WatchKit import, no `#if os(…)`), the code is not assumed to run on tvOS or \
+            watchOS: only sizes below every platform's minimum (under 10 pt) are reported. A size \
+            of 0 or less means "the default size" to AppKit and to `UIFont(descriptor:size:)`, and \
+            is not reported. A font that sizes a symbol (`Image(…).font(…)`, \
+            `UIImage.SymbolConfiguration(font:)`) is not text and is not reported.
             """,
         triggering: [
             RuleExample("""
@@ -81,6 +84,11 @@ struct TextBelowMinimumSizeRule: SourceRule {
                 import SwiftUI
                 let caption = ↓Font.system(size: 20)
                 """, platforms: PlatformSet([.iOS, .tvOS])),
+            RuleExample("""
+                import SwiftUI
+                // No project platforms and no platform import: below the minimum everywhere.
+                let legal = ↓Font.system(size: 8)
+                """),
         ],
         nonTriggering: [
             RuleExample("""
@@ -113,6 +121,12 @@ struct TextBelowMinimumSizeRule: SourceRule {
                 #if os(watchOS)
                 let caption = Font.system(size: 12)
                 #endif
+                """),
+            RuleExample("""
+                import SwiftUI
+                // Nothing says this runs on tvOS (23 pt minimum): not judged against it.
+                let body = Font.system(size: 17)
+                let caption = Font.system(size: 11)
                 """),
             RuleExample("""
                 import UIKit
@@ -154,6 +168,14 @@ struct TextBelowMinimumSizeRule: SourceRule {
                 return size < minimum
             }
             guard !missed.isEmpty else { continue }
+            // Nothing says where this code runs (no project platforms, no platform import, no
+            // `#if os`): every platform is only a default, and 17 pt body text is not "below
+            // tvOS's minimum" in what is most likely an iPhone app. Judge only sizes that are
+            // below the minimum everywhere.
+            if platforms == .all, file.context.platforms == nil, file.resolver.filePlatforms == .all,
+               missed.count < Platform.allCases.count {
+                continue
+            }
             let minimums = missed.map { platform in
                 "\(platform.displayName) \((file.reference.minimumTextSize[platform] ?? 0).points) pt"
             }
