@@ -109,6 +109,15 @@ struct TapGestureMissingTraitRule: SourceRule {
         nonTriggering: [
             RuleExample("""
                 import SwiftUI
+                struct Dialog: View {
+                    @Binding var isShown: Bool
+                    var body: some View {
+                        Color.black.opacity(0.4).ignoresSafeArea().onTapGesture { isShown = false }
+                    }
+                }
+                """),
+            RuleExample("""
+                import SwiftUI
                 struct Controls: View {
                     var body: some View {
                         VStack {
@@ -233,11 +242,21 @@ struct TapGestureMissingTraitRule: SourceRule {
         if chain.has("accessibilityAction") || chain.has("accessibilityActions") || chain.has("accessibilityRepresentation") {
             return
         }
+        // Tapping a full-screen backdrop dismisses an overlay: it is not a button, and VoiceOver's
+        // way to dismiss is the escape action that custom-modal-missing-is-modal asks for.
+        if Self.isBackdrop(chain) { return }
         sink.report(use.modifier, at: use.anchor, """
             \(use.name) makes \(chain.root.shortViewDescription) tappable, but nothing gives it a button or link \
             trait, so VoiceOver reads it as plain content; use a `Button`, or add \
             `.accessibilityAddTraits(.isButton)`
             """)
+    }
+
+    /// `Color.black.opacity(0.4).ignoresSafeArea()`: a colour covering the screen behind an overlay.
+    static func isBackdrop(_ chain: ModifierChain) -> Bool {
+        let root = chain.root.as(MemberAccessExprSyntax.self)
+        let isColor = root?.base?.trimmedDescription == "Color" || (root?.base == nil && root != nil)
+        return isColor && (chain.has("ignoresSafeArea") || chain.has("edgesIgnoringSafeArea"))
     }
 
     private func checkRecognizer(_ recognizer: RecognizerUse, _ file: SourceFile, _ sink: inout FindingSink) {

@@ -17,6 +17,7 @@ final class OrderViewController: UIViewController {
         titleLabel.font = UIFontMetrics(forTextStyle: .title1).scaledFont(for: base)
 
         closeButton.accessibilityLabel = "Close"
+        closeButton.titleLabel?.font = UIFont.preferredFont(forTextStyle: .body) // expect: font-not-adjusting-to-content-size
         favoriteButton.accessibilityLabel = "❤️" // expect: accessibility-label-empty-or-emoji
         closeButton.isAccessibilityElement = false // expect: accessibility-hidden-control
         view.maximumContentSizeCategory = .accessibilityLarge
