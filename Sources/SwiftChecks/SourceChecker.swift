@@ -57,7 +57,7 @@ public struct SourceChecker: Sendable {
                 if suppressions.suppresses(description.id, line: position.line) { continue }
                 result.findings.append(makeFinding(description, path: path, line: position.line, column: position.column,
                                                    message: item.message, platforms: platforms,
-                                                   snippet: String(item.node.findingSnippet.prefix(240)),
+                                                   snippet: lines.snippet(of: item.node),
                                                    sourceLine: lines.text(ofLine: position.line)))
             }
         }
@@ -113,6 +113,22 @@ struct LineTable {
     init(_ source: String) {
         bytes = Array(source.utf8)
         for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { starts.append(offset + 1) }
+    }
+
+    /// The code that identifies a finding, whitespace collapsed and capped: for a modifier call
+    /// only the modifier (`.onTapGesture { … }`), so edits to the view it is applied to keep the
+    /// fingerprint. Sliced from the source bytes; printing syntax nodes is far slower.
+    func snippet(of node: Syntax) -> String {
+        var start = node.positionAfterSkippingLeadingTrivia.utf8Offset
+        if let call = node.as(FunctionCallExprSyntax.self),
+           let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.base != nil {
+            start = member.period.positionAfterSkippingLeadingTrivia.utf8Offset
+        }
+        let end = min(node.endPositionBeforeTrailingTrivia.utf8Offset, start + 1000, bytes.count)
+        guard start < end else { return "" }
+        let text = String(decoding: bytes[start..<end], as: UTF8.self)
+        return String(text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" })
+            .joined(separator: " ").prefix(240))
     }
 
     /// The text of a 1-based line, without its newline (capped for minified sources).

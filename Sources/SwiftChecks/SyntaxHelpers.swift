@@ -7,21 +7,6 @@ extension SyntaxProtocol {
             .joined(separator: " ")
     }
 
-    /// The code that identifies a finding: for a modifier call, only the modifier
-    /// (`.onTapGesture { … }`), so edits to the view it is applied to keep the fingerprint.
-    var findingSnippet: String {
-        if let call = self.as(FunctionCallExprSyntax.self),
-           let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base {
-            let whole = call.trimmedDescription
-            let prefix = base.trimmedDescription
-            if whole.hasPrefix(prefix) {
-                return String(whole.dropFirst(prefix.count))
-                    .split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }).joined(separator: " ")
-            }
-        }
-        return normalizedText
-    }
-
     /// First ancestor (not self) of the given type.
     func ancestor<T: SyntaxProtocol>(_ type: T.Type) -> T? {
         var current = parent
@@ -73,9 +58,35 @@ extension FunctionCallExprSyntax {
         return nil
     }
 
-    /// The base of `base.foo(…)`, as written without whitespace (`nil` for `.foo(…)` and `foo(…)`).
+    /// The base of `base.foo(…)`, as written (`nil` for `.foo(…)` and `foo(…)`). Rules compare it
+    /// with names such as `UIFont`, `DispatchQueue.main`, `titleLabel?`, `ContinuousClock()`.
+    /// Any other base, such as the view a SwiftUI modifier is applied to, is "…": printing a
+    /// view chain for every call of every rule would cost as much as parsing the file.
     var calleeBaseText: String? {
-        calledExpression.as(MemberAccessExprSyntax.self)?.base?.trimmedDescription
+        guard let base = calledExpression.as(MemberAccessExprSyntax.self)?.base else { return nil }
+        return Self.simpleText(base) ?? "…"
+    }
+
+    /// Dotted names, optional chaining, force unwraps, `super`, and argument-less calls.
+    private static func simpleText(_ expression: ExprSyntax) -> String? {
+        if let reference = expression.as(DeclReferenceExprSyntax.self) { return reference.baseName.text }
+        if let member = expression.as(MemberAccessExprSyntax.self) {
+            guard let base = member.base else { return "." + member.declName.baseName.text }
+            return simpleText(base).map { $0 + "." + member.declName.baseName.text }
+        }
+        if let optional = expression.as(OptionalChainingExprSyntax.self) { return simpleText(optional.expression).map { $0 + "?" } }
+        if let forced = expression.as(ForceUnwrapExprSyntax.self) { return simpleText(forced.expression).map { $0 + "!" } }
+        if expression.is(SuperExprSyntax.self) { return "super" }
+        if let call = expression.as(FunctionCallExprSyntax.self), call.arguments.isEmpty, call.trailingClosure == nil,
+           call.additionalTrailingClosures.isEmpty {
+            return simpleText(call.calledExpression).map { $0 + "()" }
+        }
+        if let subscripted = expression.as(SubscriptCallExprSyntax.self),
+           subscripted.endPosition.utf8Offset - subscripted.position.utf8Offset <= 80 {
+            return subscripted.trimmedDescription
+        }
+        if expression.is(TypeExprSyntax.self) { return expression.trimmedDescription }
+        return nil
     }
 
     /// True for a modifier-style call `expr.foo(…)` whose base is a view expression.

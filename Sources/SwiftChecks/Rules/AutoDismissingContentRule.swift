@@ -225,8 +225,11 @@ struct AutoDismissingContentRule: SourceRule {
         let scopes: [Syntax]
     }
 
+    private static let timerCallees: Set<String> = ["asyncAfter", "scheduledTimer", "Timer", "sleep", "withAnimation", "animate"]
+
     private static func timer(_ call: FunctionCallExprSyntax) -> DelayedCode? {
-        let name = call.calleeName
+        // Most calls are view modifiers: decide by name before looking at anything else.
+        guard let name = call.calleeName, timerCallees.contains(name) else { return nil }
         let base = call.calleeBaseText
         var scopes: [Syntax] = call.closures.map(Syntax.init)
         if let owner = call.enclosingCodeBlockOwner { scopes.append(owner) }
