@@ -28,6 +28,9 @@ struct Assignment {
 /// Everything the rules look up, gathered in one walk of the tree so no rule walks it again.
 final class SourceIndex: SyntaxVisitor {
     private(set) var calls: [FunctionCallExprSyntax] = []
+    /// Calls by callee name (`calleeName`), so a rule reads only the calls it is about: each
+    /// rule filtering every call by name would cost more than the walk itself.
+    private(set) var callsByName: [String: [FunctionCallExprSyntax]] = [:]
     private(set) var assignments: [Assignment] = []
     /// Identifier → offsets of references (`foo`, `.foo`, `\.foo`), for "does this scope read X".
     private(set) var references: [String: [Int]] = [:]
@@ -54,6 +57,7 @@ final class SourceIndex: SyntaxVisitor {
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         calls.append(node)
+        if let name = node.calleeName { callsByName[name, default: []].append(node) }
         return .visitChildren
     }
 
@@ -132,6 +136,15 @@ final class SourceIndex: SyntaxVisitor {
         guard let scope else { return nodes }
         let range = scope.position.utf8Offset..<scope.endPosition.utf8Offset
         return nodes.filter { range.contains($0.position.utf8Offset) }
+    }
+
+    func calls(named name: String) -> [FunctionCallExprSyntax] { callsByName[name] ?? [] }
+
+    /// The calls to any of `names`, in source order.
+    func calls(named names: Set<String>) -> [FunctionCallExprSyntax] {
+        var result: [FunctionCallExprSyntax] = []
+        for name in names { result.append(contentsOf: callsByName[name] ?? []) }
+        return result.sorted { $0.position.utf8Offset < $1.position.utf8Offset }
     }
 
     /// Whether `name` is referenced anywhere inside `scope` (the whole file when `nil`).

@@ -89,7 +89,7 @@ struct AccessibilityHiddenControlRule: SourceRule {
     )
 
     func check(_ file: SourceFile, _ sink: inout FindingSink) {
-        for call in file.index.calls {
+        for call in file.index.calls(named: Self.controls) {
             guard let name = call.calleeName, Self.controls.contains(name), !call.isMemberCallWithBase else { continue }
             let chain = ModifierChain(containing: ExprSyntax(call))
             guard chain.root.id == ExprSyntax(call).id, chain.isHiddenFromAccessibility else { continue }

@@ -108,7 +108,7 @@ enum AccessibilityLabels {
     /// `x.accessibilityLabel = "…"`, `x.setAccessibilityLabel("…")`.
     static func explicit(in file: SourceFile) -> [LabelLiteral] {
         var result: [LabelLiteral] = []
-        for call in file.index.calls {
+        for call in file.index.calls(named: ["accessibilityLabel", "accessibility", "setAccessibilityLabel"]) {
             guard let name = call.calleeName, call.calledExpression.is(MemberAccessExprSyntax.self)
                     || call.calledExpression.is(DeclReferenceExprSyntax.self) else { continue }
             switch name {
@@ -145,7 +145,7 @@ enum AccessibilityLabels {
     /// enclosing type never sets `accessibilityLabel`.
     static func controlTitles(in file: SourceFile) -> [LabelLiteral] {
         var result: [LabelLiteral] = []
-        for call in file.index.calls {
+        for call in file.index.calls(named: titledControls.union(["setTitle"])) {
             guard let name = call.calleeName else { continue }
             if titledControls.contains(name), call.calledExpression.is(DeclReferenceExprSyntax.self),
                let title = call.firstUnlabeledArgument,

@@ -208,9 +208,15 @@ struct AnimationIgnoresReduceMotionRule: SourceRule {
         "transitionCurlUp", "transitionCurlDown",
     ]
 
+    /// Every callee `check` and `uiKitMotion` look at.
+    static let calleeNames: Set<String> = [
+        "withAnimation", "animation", "transition", "rotation3DEffect", "animate", "animateKeyframes",
+        "UIViewPropertyAnimator", "UISpringTimingParameters", "CASpringAnimation",
+    ]
+
     func check(_ file: SourceFile, _ sink: inout FindingSink) {
         var candidates: [(node: Syntax, construct: String, motion: String, uiKit: Bool)] = []
-        for call in file.index.calls {
+        for call in file.index.calls(named: Self.calleeNames) {
             guard let name = call.calleeName else { continue }
             switch name {
             case "withAnimation", "animation":

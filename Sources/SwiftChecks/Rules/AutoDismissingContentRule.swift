@@ -196,7 +196,7 @@ struct AutoDismissingContentRule: SourceRule {
     )
 
     func check(_ file: SourceFile, _ sink: inout FindingSink) {
-        for call in file.index.calls {
+        for call in file.index.calls(named: Self.timerCallees) {
             guard let timer = Self.timer(call) else { continue }
             if let seconds = timer.seconds, timer.isAnimationDelay, seconds < 1 { continue }
             let hidden = Self.hiddenContent(in: timer.regions, file, at: call)

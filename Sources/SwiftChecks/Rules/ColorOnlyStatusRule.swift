@@ -191,7 +191,7 @@ struct ColorOnlyStatusRule: SourceRule {
 
     func check(_ file: SourceFile, _ sink: inout FindingSink) {
         var reported: Set<SyntaxIdentifier> = []
-        for call in file.index.calls {
+        for call in file.index.calls(named: Self.colorModifiers) {
             guard let name = call.calleeName, Self.colorModifiers.contains(name), call.isMemberCallWithBase,
                   let argument = call.firstUnlabeledArgument else { continue }
             let chain = ModifierChain(containing: ExprSyntax(call))
@@ -308,7 +308,7 @@ struct ColorOnlyStatusRule: SourceRule {
         }
         // This type used elsewhere in the file, labelled there.
         if let typeName = chain.outermost.enclosingTypeDecl?.declaredTypeName {
-            for use in file.index.calls where use.calleeName == typeName && use.calledExpression.is(DeclReferenceExprSyntax.self) {
+            for use in file.index.calls(named: typeName) where use.calledExpression.is(DeclReferenceExprSyntax.self) {
                 let useChain = ModifierChain(containing: ExprSyntax(use))
                 if useChain.hasAccessibilityLabel || useChain.has("accessibilityValue") { return true }
                 if let container = useChain.outermost.enclosingViewCalls.first,

@@ -231,10 +231,10 @@ struct CustomModalMissingIsModalRule: SourceRule {
     // MARK: - SwiftUI
 
     private func checkSwiftUI(_ file: SourceFile, _ sink: inout FindingSink) {
-        let traitCalls = file.index.calls.filter(Self.addsModalTrait)
+        let traitCalls = file.index.calls(named: ["accessibilityAddTraits", "accessibility"]).filter(Self.addsModalTrait)
         let modalTypes = Set(traitCalls.compactMap { $0.enclosingTypeDecl?.declaredTypeName })
         var reported: Set<SyntaxIdentifier> = []
-        for call in file.index.calls where call.calleeName == "opacity" {
+        for call in file.index.calls(named: "opacity") {
             guard let base = call.calledExpression.as(MemberAccessExprSyntax.self)?.base, Self.isDimColor(base) else {
                 continue
             }
@@ -323,7 +323,7 @@ struct CustomModalMissingIsModalRule: SourceRule {
     ]
 
     private func checkUIKit(_ file: SourceFile, _ sink: inout FindingSink) {
-        for call in file.index.calls where call.calleeName == "addSubview" {
+        for call in file.index.calls(named: "addSubview") {
             guard call.arguments.count == 1, let argument = call.firstUnlabeledArgument else { continue }
             let platforms = file.platforms(at: call).intersection(.uiKit)
             guard !platforms.isEmpty else { continue }

@@ -70,7 +70,7 @@ struct DynamicTypeSizeCappedRule: SourceRule {
     )
 
     func check(_ file: SourceFile, _ sink: inout FindingSink) {
-        for call in file.index.calls where call.calleeName == "dynamicTypeSize" && call.isMemberCallWithBase {
+        for call in file.index.calls(named: "dynamicTypeSize") where call.isMemberCallWithBase {
             guard let argument = call.firstUnlabeledArgument, let upper = Self.upperBound(of: argument),
                   Self.standardSizes.contains(upper) else { continue }
             let anchor = call.calledExpression.as(MemberAccessExprSyntax.self).map { Syntax($0.declName) } ?? Syntax(call)

@@ -112,7 +112,7 @@ struct FixedFontSizeRule: SourceRule {
     ]
 
     func check(_ file: SourceFile, _ sink: inout FindingSink) {
-        for call in file.index.calls {
+        for call in file.index.calls(named: Self.uiFontSizeCalls.union(["system", "custom", "UIFont"])) {
             guard let (size, form) = Self.fixedSize(of: call) else { continue }
             if let name = size.as(DeclReferenceExprSyntax.self)?.baseName.text, file.index.scaledMetricNames.contains(name) {
                 continue
@@ -149,9 +149,8 @@ struct FixedFontSizeRule: SourceRule {
             if let outer = current.as(FunctionCallExprSyntax.self), outer.calleeName == "scaledFont" { return true }
             if let binding = current.as(PatternBindingSyntax.self),
                let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
-                return file.index.calls.contains { outer in
-                    outer.calleeName == "scaledFont"
-                        && outer.argument("for").map { Assignment.objectName($0) == name } == true
+                return file.index.calls(named: "scaledFont").contains { outer in
+                    outer.argument("for").map { Assignment.objectName($0) == name } == true
                 }
             }
             node = current.parent

@@ -203,7 +203,7 @@ enum TapAction {
             let offset = node.position.utf8Offset
             return ranges.contains { $0.contains(offset) }
         }
-        for call in file.index.calls where call.calleeName == "toggle" && call.arguments.isEmpty
+        for call in file.index.calls(named: "toggle") where call.arguments.isEmpty
             && call.trailingClosure == nil && inside(call) {
             if let base = call.calleeBaseText { return base }
         }

@@ -219,7 +219,7 @@ struct GestureWithoutAlternativeRule: SourceRule {
 
     func check(_ file: SourceFile, _ sink: inout FindingSink) {
         let types = Self.recognizerTypes.union(RecognizerUse.tapTypes)
-        for call in file.index.calls {
+        for call in file.index.calls(named: SwiftUIGestureUse.attachingModifiers.union(types)) {
             if let use = SwiftUIGestureUse(call, index: file.index) {
                 checkSwiftUI(use, &sink)
             } else if let recognizer = RecognizerUse(call, types: types, file) {

@@ -143,7 +143,7 @@ struct HardCodedColorLiteralRule: SourceRule {
     private static let colorTypes: Set<String> = ["Color", "UIColor", "NSColor"]
 
     func check(_ file: SourceFile, _ sink: inout FindingSink) {
-        for call in file.index.calls {
+        for call in file.index.calls(named: Self.colorTypes.union(["init"])) {
             guard let type = call.initializedTypeName, Self.colorTypes.contains(type),
                   let kind = Self.literalKind(call.arguments) else { continue }
             guard !Self.hasVariants(call), !AccessibilityLabels.isInPreview(call) else { continue }

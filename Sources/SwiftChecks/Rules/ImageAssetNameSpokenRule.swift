@@ -185,7 +185,7 @@ struct ImageAssetNameSpokenRule: SourceRule {
     private static let titledIconContainers: Set<String> = ["Label", "tabItem"]
 
     func check(_ file: SourceFile, _ sink: inout FindingSink) {
-        for call in file.index.calls where call.calleeName == "Image" {
+        for call in file.index.calls(named: "Image") {
             guard call.calledExpression.is(DeclReferenceExprSyntax.self) || call.calleeBaseText == "SwiftUI",
                   let first = call.arguments.first, first.label == nil,
                   let literal = first.expression.as(StringLiteralExprSyntax.self),

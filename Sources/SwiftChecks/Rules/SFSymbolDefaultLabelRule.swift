@@ -144,7 +144,7 @@ struct SFSymbolDefaultLabelRule: SourceRule {
     private static let controls: Set<String> = ["Button", "Link", "Menu", "NavigationLink"]
 
     func check(_ file: SourceFile, _ sink: inout FindingSink) {
-        for call in file.index.calls {
+        for call in file.index.calls(named: Self.controls) {
             guard let name = call.calleeName, Self.controls.contains(name),
                   call.calledExpression.is(DeclReferenceExprSyntax.self) || call.calleeBaseText == "SwiftUI",
                   let label = Self.labelClosure(of: call, name: name),

@@ -112,7 +112,7 @@ struct SheetFocusRestorationRule: SourceRule {
     private static let presentations: Set<String> = ["sheet", "fullScreenCover", "popover"]
 
     func check(_ file: SourceFile, _ sink: inout FindingSink) {
-        for call in file.index.calls {
+        for call in file.index.calls(named: Self.presentations) {
             guard let name = call.calleeName, Self.presentations.contains(name),
                   call.calledExpression.is(MemberAccessExprSyntax.self),
                   call.argument("isPresented") != nil || call.argument("item") != nil else { continue }

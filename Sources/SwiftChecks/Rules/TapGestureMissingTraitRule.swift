@@ -223,7 +223,7 @@ struct TapGestureMissingTraitRule: SourceRule {
     ]
 
     func check(_ file: SourceFile, _ sink: inout FindingSink) {
-        for call in file.index.calls {
+        for call in file.index.calls(named: SwiftUIGestureUse.attachingModifiers.union(RecognizerUse.tapTypes)) {
             if let use = SwiftUIGestureUse(call, index: file.index) {
                 checkSwiftUI(use, file, &sink)
             } else if let recognizer = RecognizerUse(call, types: RecognizerUse.tapTypes, file) {

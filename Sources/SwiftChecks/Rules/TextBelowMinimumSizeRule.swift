@@ -157,7 +157,7 @@ struct TextBelowMinimumSizeRule: SourceRule {
     ]
 
     func check(_ file: SourceFile, _ sink: inout FindingSink) {
-        for call in file.index.calls {
+        for call in file.index.calls(named: Self.sizedSystemFonts.union(["system", "custom", "withSize", "UIFont", "NSFont", "init"])) {
             guard let (sizeExpression, form) = Self.size(of: call), let size = sizeExpression.numberValue, size > 0 else {
                 continue
             }
