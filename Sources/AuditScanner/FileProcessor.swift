@@ -44,7 +44,7 @@ enum FileProcessor {
             return outcome
         }
         let context = project.context(for: file.path)
-        let key = cache?.key(path: file.path, bytes: bytes, context: context, contextDigest: project.digest(for: file.path))
+        let key = cache?.key(path: file.path, bytes: bytes, contextDigest: project.digest(for: file.path))
         if let cache, let key, let cached = cache.load(key) {
             outcome.status = .checked(cached, parsedBytes: nil)
             return outcome

@@ -14,35 +14,129 @@ struct ScanCache: Sendable {
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     }
 
-    func key(path: String, bytes: [UInt8], context: ProjectContext, contextDigest: String) -> String {
+    func key(path: String, bytes: [UInt8], contextDigest: String) -> String {
         let content = Digest.sha256Hex(bytes)
         return Digest.sha256Hex([ToolIdentity.digest, configDigest, contextDigest, path, content].joined(separator: "\u{0}"))
     }
 
     func load(_ key: String) -> FileResult? {
+        // A missing or corrupt entry is a miss, not an error: the file is simply checked again.
         guard let data = FileManager.default.contents(atPath: file(for: key)) else { return nil }
-        // A corrupt entry is a miss, not an error: the file is simply checked again.
-        return try? JSONDecoder().decode(FileResult.self, from: data)
+        return Entry.decode([UInt8](data))
     }
 
     /// Written to a temporary name and renamed, so a reader never sees half an entry.
     func store(_ result: FileResult, for key: String) {
-        guard let data = try? JSONEncoder().encode(result) else { return }
         let target = file(for: key)
         let temporary = target + ".\(UUID().uuidString).tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: data) else { return }
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(Entry.encode(result).utf8)) else { return }
         if rename(temporary, target) != 0 { unlink(temporary) }
     }
 
-    private func file(for key: String) -> String { directory + "/" + key + ".json" }
+    private func file(for key: String) -> String { directory + "/" + key + ".entry" }
+
+    static let rules: [String: RuleDescription] = Dictionary(
+        uniqueKeysWithValues: RuleCatalog.descriptions.map { ($0.id, $0) })
+
+    /// One line per finding or note, tab-separated and escaped, without what the catalog
+    /// already holds (each rule's fix and citation). JSON decoding of the same data took most
+    /// of a warm scan's time.
+    enum Entry {
+        static let header = "a11y-audit cache 1"
+
+        static func encode(_ result: FileResult) -> String {
+            var out = header + "\n"
+            for finding in result.findings {
+                out += (["F", finding.ruleID, finding.kind.rawValue, finding.severity.rawValue, finding.location.file,
+                         String(finding.location.line), String(finding.location.column), String(finding.platforms.rawValue),
+                         finding.fingerprint, finding.message, finding.snippet, finding.sourceLine]
+                    .map(escape).joined(separator: "\t")) + "\n"
+            }
+            for note in result.notes {
+                out += (["N", note.kind.rawValue, note.file, note.line.map(String.init) ?? "", note.message]
+                    .map(escape).joined(separator: "\t")) + "\n"
+            }
+            return out
+        }
+
+        /// `nil` for a damaged entry or one naming a rule the catalog no longer has. Works on
+        /// bytes: Foundation's string searching made decoding slower than parsing.
+        static func decode(_ bytes: [UInt8]) -> FileResult? {
+            var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)[...]
+            guard let first = lines.popFirst(), first.elementsEqual(header.utf8) else { return nil }
+            var result = FileResult()
+            for line in lines {
+                let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false).map(unescape)
+                switch fields.first {
+                case "F":
+                    guard fields.count == 12, let rule = rules[fields[1]], let kind = RuleKind(rawValue: fields[2]),
+                          let severity = Severity(rawValue: fields[3]), let lineNumber = Int(fields[5]),
+                          let column = Int(fields[6]), let platforms = UInt8(fields[7]) else { return nil }
+                    result.findings.append(Finding(
+                        ruleID: fields[1], kind: kind, severity: severity,
+                        location: SourceLocation(file: fields[4], line: lineNumber, column: column), message: fields[9],
+                        fix: rule.fix, citation: rule.citation, platforms: PlatformSet(rawValue: platforms),
+                        fingerprint: fields[8], snippet: fields[10], sourceLine: fields[11]))
+                case "N":
+                    guard fields.count == 5, let kind = ScanNote.Kind(rawValue: fields[1]) else { return nil }
+                    result.notes.append(ScanNote(kind: kind, file: fields[2], line: Int(fields[3]), message: fields[4]))
+                default:
+                    return nil
+                }
+            }
+            return result
+        }
+
+        static func escape(_ text: String) -> String {
+            guard text.contains(where: { $0 == "\\" || $0 == "\t" || $0 == "\n" || $0 == "\r" }) else { return text }
+            var out = ""
+            for character in text {
+                switch character {
+                case "\\": out += "\\\\"
+                case "\t": out += "\\t"
+                case "\n": out += "\\n"
+                case "\r": out += "\\r"
+                default: out.append(character)
+                }
+            }
+            return out
+        }
+
+        static func unescape(_ field: ArraySlice<UInt8>) -> String {
+            guard field.contains(UInt8(ascii: "\\")) else { return String(decoding: field, as: UTF8.self) }
+            var out: [UInt8] = []
+            out.reserveCapacity(field.count)
+            var escaped = false
+            for byte in field {
+                if escaped {
+                    switch byte {
+                    case UInt8(ascii: "t"): out.append(UInt8(ascii: "\t"))
+                    case UInt8(ascii: "n"): out.append(UInt8(ascii: "\n"))
+                    case UInt8(ascii: "r"): out.append(UInt8(ascii: "\r"))
+                    default: out.append(byte)
+                    }
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else {
+                    out.append(byte)
+                }
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
+    }
 }
 
 /// Identifies this build of the tool, so a cache never serves results of older rules.
 enum ToolIdentity {
+    /// The executable's size and modification time: a rebuild changes them, and reading them
+    /// costs nothing, where hashing the binary would cost more than a warm scan.
     static let digest: String = {
-        if let data = FileManager.default.contents(atPath: "/proc/self/exe") {
-            return Digest.sha256Hex([UInt8](data))
+        var info = stat()
+        var identity = Scanner.toolVersion + "|" + RuleCatalog.allRuleIDs.joined(separator: ",")
+        if stat("/proc/self/exe", &info) == 0 {
+            identity += "|\(info.st_size)|\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)|\(info.st_ino)"
         }
-        return Scanner.toolVersion + "-" + RuleCatalog.allRuleIDs.joined(separator: ",")
+        return Digest.sha256Hex(identity)
     }()
 }

@@ -156,7 +156,9 @@ struct ScannerTests {
 
     @Test func warmCacheParsesOnlyChangedFiles() throws {
         let repository = try TemporaryRepository()
-        for index in 0..<6 { try repository.write("App/View\(index).swift", Self.uiFile) }
+        for index in 0..<5 { try repository.write("App/View\(index).swift", Self.uiFile) }
+        // Tabs, backslashes and non-ASCII in the cached source line must survive the cache.
+        try repository.write("App/View5.swift", "import SwiftUI\n\tlet s = Text(\"a\\tb\\\\ é\").font(.system(size: 17))\n")
         let cache = try TemporaryRepository()
         let options = ScanOptions(cacheDirectory: cache.path)
         let cold = try scan(repository, options: options)
@@ -168,6 +170,14 @@ struct ScannerTests {
         let changed = try scan(repository, options: options)
         #expect(changed.statistics.filesParsed == 1 && changed.statistics.cacheHits == 5)
         #expect(changed.findings.first { $0.location.file == "App/View3.swift" }?.location.line == 7)
+
+        // A damaged entry is a miss: the file is checked again, not trusted or fatal.
+        for entry in try FileManager.default.contentsOfDirectory(atPath: cache.path) {
+            try Data("a11y-audit cache 1\nF\tbroken".utf8).write(to: cache.root.appendingPathComponent(entry))
+        }
+        let repaired = try scan(repository, options: options)
+        #expect(repaired.statistics.filesParsed == 6)
+        #expect(repaired.findings == changed.findings)
     }
 
     @Test func parallelScanIsDeterministic() throws {
