@@ -6,20 +6,31 @@ struct Assignment {
     let target: ExprSyntax
     /// The elements right of `=` (more than one for `a = b ?? c`).
     let value: [ExprSyntax]
-
-    /// `self.label.font` → "label"; `titleLabel?.font` → "titleLabel"; `font` → "".
-    var targetObject: String {
-        guard let member = target.as(MemberAccessExprSyntax.self), let base = member.base else { return "" }
-        return Self.objectName(base)
-    }
+    /// `self.label.font` → "label"; `titleLabel?.font` → "titleLabel"; `font` → "". Computed once
+    /// here: several rules compare it for every assignment in the file.
+    let targetObject: String
     /// The assigned property: `label.font` → "font".
-    var targetProperty: String? { target.memberName }
+    let targetProperty: String?
+
+    init(node: SequenceExprSyntax, target: ExprSyntax, value: [ExprSyntax]) {
+        self.node = node
+        self.target = target
+        self.value = value
+        if let member = target.as(MemberAccessExprSyntax.self), let base = member.base {
+            targetObject = Self.objectName(base)
+        } else {
+            targetObject = ""
+        }
+        targetProperty = target.memberName
+    }
 
     var valueText: String { value.map(\.trimmedDescription).joined(separator: " ") }
 
+    /// `self.titleLabel?` → "titleLabel"; `self` → "". Names are built from tokens where the
+    /// expression is a dotted name, which is far cheaper than printing it.
     static func objectName(_ base: ExprSyntax) -> String {
-        var text = base.trimmedDescription
-        text = text.replacingOccurrences(of: "?", with: "").replacingOccurrences(of: "!", with: "")
+        var text = ExprSyntax.dottedName(base) ?? base.trimmedDescription
+        text.removeAll { $0 == "?" || $0 == "!" }
         if text.hasPrefix("self.") { text.removeFirst(5) }
         return text == "self" ? "" : text
     }
@@ -108,7 +119,7 @@ final class SourceIndex: SyntaxVisitor {
 
     override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
         let isScaled = node.attributes.contains { element in
-            element.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "ScaledMetric"
+            element.as(AttributeSyntax.self)?.attributeName.as(IdentifierTypeSyntax.self)?.name.text == "ScaledMetric"
         }
         for binding in node.bindings {
             guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }

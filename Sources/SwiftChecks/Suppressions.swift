@@ -20,7 +20,9 @@ struct Suppressions {
     static let marker = "a11y-audit:"
 
     init(source: String) {
-        guard source.contains(Self.marker) else { return }
+        // Most files have no directive: a byte search decides that without Foundation's
+        // string search, which costs as much as a fair part of the parse.
+        guard Self.containsMarker(source) else { return }
         let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
         var openRegions: [String: (line: Int, column: Int)] = [:]
         for (offset, text) in lines.enumerated() {
@@ -70,6 +72,17 @@ struct Suppressions {
                                         lines: start.line...max(start.line, lines.count)))
         }
         directives.sort { ($0.line, $0.column) < ($1.line, $1.column) }
+    }
+
+    private static func containsMarker(_ source: String) -> Bool {
+        let marker = Array(Self.marker.utf8)
+        let bytes = source.utf8
+        var index = bytes.startIndex
+        while let found = bytes[index...].firstIndex(of: marker[0]) {
+            if bytes[found...].starts(with: marker) { return true }
+            index = bytes.index(after: found)
+        }
+        return false
     }
 
     /// Whether a finding of `ruleID` at `line` is suppressed; marks the directive used.

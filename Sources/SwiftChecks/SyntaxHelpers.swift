@@ -64,29 +64,7 @@ extension FunctionCallExprSyntax {
     /// view chain for every call of every rule would cost as much as parsing the file.
     var calleeBaseText: String? {
         guard let base = calledExpression.as(MemberAccessExprSyntax.self)?.base else { return nil }
-        return Self.simpleText(base) ?? "…"
-    }
-
-    /// Dotted names, optional chaining, force unwraps, `super`, and argument-less calls.
-    private static func simpleText(_ expression: ExprSyntax) -> String? {
-        if let reference = expression.as(DeclReferenceExprSyntax.self) { return reference.baseName.text }
-        if let member = expression.as(MemberAccessExprSyntax.self) {
-            guard let base = member.base else { return "." + member.declName.baseName.text }
-            return simpleText(base).map { $0 + "." + member.declName.baseName.text }
-        }
-        if let optional = expression.as(OptionalChainingExprSyntax.self) { return simpleText(optional.expression).map { $0 + "?" } }
-        if let forced = expression.as(ForceUnwrapExprSyntax.self) { return simpleText(forced.expression).map { $0 + "!" } }
-        if expression.is(SuperExprSyntax.self) { return "super" }
-        if let call = expression.as(FunctionCallExprSyntax.self), call.arguments.isEmpty, call.trailingClosure == nil,
-           call.additionalTrailingClosures.isEmpty {
-            return simpleText(call.calledExpression).map { $0 + "()" }
-        }
-        if let subscripted = expression.as(SubscriptCallExprSyntax.self),
-           subscripted.endPosition.utf8Offset - subscripted.position.utf8Offset <= 80 {
-            return subscripted.trimmedDescription
-        }
-        if expression.is(TypeExprSyntax.self) { return expression.trimmedDescription }
-        return nil
+        return ExprSyntax.dottedName(base) ?? "…"
     }
 
     /// True for a modifier-style call `expr.foo(…)` whose base is a view expression.
@@ -115,6 +93,29 @@ extension FunctionCallExprSyntax {
 }
 
 extension ExprSyntax {
+    /// Dotted names, optional chaining, force unwraps, `super`, argument-less calls and short
+    /// subscripts, built from tokens; `nil` for anything else.
+    static func dottedName(_ expression: ExprSyntax) -> String? {
+        if let reference = expression.as(DeclReferenceExprSyntax.self) { return reference.baseName.text }
+        if let member = expression.as(MemberAccessExprSyntax.self) {
+            guard let base = member.base else { return "." + member.declName.baseName.text }
+            return dottedName(base).map { $0 + "." + member.declName.baseName.text }
+        }
+        if let optional = expression.as(OptionalChainingExprSyntax.self) { return dottedName(optional.expression).map { $0 + "?" } }
+        if let forced = expression.as(ForceUnwrapExprSyntax.self) { return dottedName(forced.expression).map { $0 + "!" } }
+        if expression.is(SuperExprSyntax.self) { return "super" }
+        if let call = expression.as(FunctionCallExprSyntax.self), call.arguments.isEmpty, call.trailingClosure == nil,
+           call.additionalTrailingClosures.isEmpty {
+            return dottedName(call.calledExpression).map { $0 + "()" }
+        }
+        if let subscripted = expression.as(SubscriptCallExprSyntax.self),
+           subscripted.endPosition.utf8Offset - subscripted.position.utf8Offset <= 80 {
+            return subscripted.trimmedDescription
+        }
+        if expression.is(TypeExprSyntax.self) { return expression.trimmedDescription }
+        return nil
+    }
+
     /// The value of a string literal without interpolation, also through `Text("…")` and
     /// `LocalizedStringKey("…")` / `String(localized: "…")` wrappers.
     var stringLiteralValue: String? {
@@ -148,10 +149,10 @@ extension ExprSyntax {
     /// The value of a numeric literal, including `-3`, `12.5`, `CGFloat(12)`.
     var numberValue: Double? {
         if let integer = self.as(IntegerLiteralExprSyntax.self) {
-            return Double(integer.literal.text.replacingOccurrences(of: "_", with: ""))
+            return Double(integer.literal.text.filter { $0 != "_" })
         }
         if let float = self.as(FloatLiteralExprSyntax.self) {
-            return Double(float.literal.text.replacingOccurrences(of: "_", with: ""))
+            return Double(float.literal.text.filter { $0 != "_" })
         }
         if let prefix = self.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-",
            let value = prefix.expression.numberValue {

@@ -12,6 +12,9 @@ struct Options {
     var files = 1200
     var rounds = 3
     var corpus: String?
+    /// `parse` or `scan`: run only that measurement once, for an instruction count under
+    /// `valgrind --tool=callgrind`, which is exact where wall time is noisy.
+    var only: String?
 }
 
 func parseOptions() -> Options {
@@ -22,8 +25,9 @@ func parseOptions() -> Options {
         case "--files": options.files = iterator.next().flatMap(Int.init) ?? options.files
         case "--rounds": options.rounds = iterator.next().flatMap(Int.init) ?? options.rounds
         case "--corpus": options.corpus = iterator.next()
+        case "--only": options.only = iterator.next()
         default:
-            FileHandle.standardError.write(Data("usage: a11y-audit-bench [--files N] [--rounds R] [--corpus DIR]\n".utf8))
+            FileHandle.standardError.write(Data("usage: a11y-audit-bench [--files N] [--rounds R] [--corpus DIR] [--only parse|scan|setup]\n".utf8))
             exit(2)
         }
     }
@@ -94,7 +98,6 @@ if let given = options.corpus {
 
 let input = try ScanInput.directory(corpusRoot, maxFileBytes: 2_000_000)
 if corpusBytes == 0 { corpusBytes = input.files.reduce(0) { $0 + $1.size } }
-let probe = try Scanner(options: ScanOptions(jobs: 2)).scan(input, root: corpusRoot)
 let parsedPaths = Set(try input.files.filter { file in
     guard file.path.hasSuffix(".swift") else { return false }
     let text = String(decoding: try file.bytes(), as: UTF8.self)
@@ -102,6 +105,20 @@ let parsedPaths = Set(try input.files.filter { file in
 }.map(\.path))
 let parsedFiles = input.files.filter { parsedPaths.contains($0.path) }
 let parsedBytes = parsedFiles.reduce(0) { $0 + $1.size }
+switch options.only {
+case "parse":
+    for file in parsedFiles { _ = Parser.parse(source: String(decoding: try file.bytes(), as: UTF8.self)) }
+    exit(0)
+case "scan":
+    _ = try Scanner(options: ScanOptions(jobs: 1)).scan(input, root: corpusRoot)
+    exit(0)
+case "setup":
+    exit(0) // what both of the above share, to subtract
+default:
+    break
+}
+
+let probe = try Scanner(options: ScanOptions(jobs: 2)).scan(input, root: corpusRoot)
 guard probe.statistics.filesParsed == parsedFiles.count else {
     print("scanner parsed \(probe.statistics.filesParsed) files but the baseline selected \(parsedFiles.count)")
     exit(1)

@@ -221,7 +221,7 @@ struct HardCodedColorLiteralRule: SourceRule {
             return !digits.isEmpty && digits.allSatisfy(\.isHexDigit) ? digits : nil
         }
         if let integer = expression.as(IntegerLiteralExprSyntax.self) {
-            let text = integer.literal.text.replacingOccurrences(of: "_", with: "")
+            let text = integer.literal.text.filter { $0 != "_" }
             return text.lowercased().hasPrefix("0x") ? String(text.dropFirst(2)) : text
         }
         return nil
