@@ -13,9 +13,13 @@ public enum Digest {
             EVP_Digest(buffer.baseAddress, buffer.count, &output, &length, EVP_sha256(), nil)
         }
         precondition(ok == 1, "EVP_Digest(SHA-256) failed: libcrypto is unusable")
-        return output.prefix(Int(length)).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        var hex = [UInt8]()
+        hex.reserveCapacity(Int(length) * 2)
+        for byte in output.prefix(Int(length)) {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: hex, as: UTF8.self)
     }
 }

@@ -7,9 +7,15 @@ public enum RuleKind: String, Codable, Sendable, CaseIterable {
 public enum Severity: String, Codable, Sendable, CaseIterable, Comparable {
     case note, warning, error
 
-    public static func < (lhs: Severity, rhs: Severity) -> Bool {
-        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    var rank: Int {
+        switch self {
+        case .note: 0
+        case .warning: 1
+        case .error: 2
+        }
     }
+
+    public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
 }
 
 public enum RuleCategory: String, Codable, Sendable, CaseIterable {

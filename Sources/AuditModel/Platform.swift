@@ -7,6 +7,17 @@ public enum Platform: String, CaseIterable, Codable, Sendable, Comparable {
     case visionOS = "visionos"
     case watchOS = "watchos"
 
+    /// This platform's bit in a `PlatformSet`; also its sort order.
+    var bit: UInt8 {
+        switch self {
+        case .iOS: 0
+        case .macOS: 1
+        case .tvOS: 2
+        case .visionOS: 3
+        case .watchOS: 4
+        }
+    }
+
     /// The key under which `../shared/reference/*.json` files this platform.
     public var referenceKey: String { self == .iOS ? "ios_ipados" : rawValue }
 
@@ -38,7 +49,7 @@ public enum Platform: String, CaseIterable, Codable, Sendable, Comparable {
     }
 
     public static func < (lhs: Platform, rhs: Platform) -> Bool {
-        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+        lhs.bit < rhs.bit
     }
 }
 
@@ -48,7 +59,7 @@ public struct PlatformSet: OptionSet, Hashable, Codable, Sendable, CustomStringC
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     public init(_ platform: Platform) {
-        self.init(rawValue: 1 << UInt8(Platform.allCases.firstIndex(of: platform)!))
+        self.init(rawValue: 1 << platform.bit)
     }
 
     public init<S: Sequence>(_ platforms: S) where S.Element == Platform {

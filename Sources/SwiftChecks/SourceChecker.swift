@@ -77,7 +77,8 @@ public struct SourceChecker: Sendable {
 
     private func reportSuppressionProblems(_ suppressions: Suppressions, path: String, lines: LineTable,
                                            into result: inout FileResult) {
-        guard config.isEnabled(UnusedSuppressionRule.id) else { return }
+        guard config.isEnabled(UnusedSuppressionRule.id),
+              !suppressions.directives.isEmpty || !suppressions.malformed.isEmpty else { return }
         let description = UnusedSuppressionRule().description
         let known = Set(RuleCatalog.allRuleIDs)
         let enabled = Set(rules.map(\.description.id))

@@ -181,6 +181,19 @@ extension ExprSyntax {
     }
 }
 
+extension TypeSyntax {
+    /// `View`, `SwiftUI.View` → "View"/"SwiftUI.View" from tokens; other types printed.
+    var typeName: String {
+        if let identifier = self.as(IdentifierTypeSyntax.self), identifier.genericArgumentClause == nil {
+            return identifier.name.text
+        }
+        if let member = self.as(MemberTypeSyntax.self), member.genericArgumentClause == nil {
+            return member.baseType.typeName + "." + member.name.text
+        }
+        return trimmedDescription
+    }
+}
+
 /// A SwiftUI modifier chain: `Root(…).a(…).b(…)`, seen from any call in it.
 struct ModifierChain {
     /// The expression the modifiers are applied to (`Image("x")`, `HStack { … }`).

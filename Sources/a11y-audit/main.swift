@@ -149,6 +149,9 @@ func main() -> ExitCode {
     }
     arguments.removeFirst()
     do {
+        // The bundled reference tables are checked before any rule needs them, so a broken
+        // installation is an error message, not a crash in the middle of a scan.
+        _ = try ReferenceData.load()
         switch command {
         case "scan":
             return try runScan(arguments)

@@ -290,3 +290,16 @@ struct ScannerTests {
     }
 }
 
+
+struct GlobTests {
+    @Test(arguments: [
+        ("Pods", "Pods/Lib/View.swift", true), ("Pods", "App/Pods/X.swift", true), ("Pods", "App/Podsy/X.swift", false),
+        ("*.pb.swift", "Gen/Model.pb.swift", true), ("*.pb.swift", "Gen/Model.swift", false),
+        ("B/**", "B/x/y.swift", true), ("B/**", "A/B/y.swift", false), ("**/*Preview*.swift", "A/B/MyPreviews.swift", true),
+        ("Demo/", "Demo/a.swift", true), ("/Sources/*/Gen?.swift", "Sources/M/Gen1.swift", true),
+        ("/Sources/*/Gen?.swift", "Sources/M/N/Gen1.swift", false),
+    ])
+    func matches(pattern: String, path: String, expected: Bool) {
+        #expect(Glob(pattern).matches(path) == expected, "\(pattern) vs \(path)")
+    }
+}

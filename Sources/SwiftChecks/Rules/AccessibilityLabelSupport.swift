@@ -174,7 +174,7 @@ extension AccessibilityLabels {
             if let macro = node.as(MacroExpansionExprSyntax.self), macro.macroName.text == "Preview" { return true }
             if let macro = node.as(MacroExpansionDeclSyntax.self), macro.macroName.text == "Preview" { return true }
             if let type = node.as(StructDeclSyntax.self),
-               type.inheritanceClause?.inheritedTypes.contains(where: { $0.type.trimmedDescription == "PreviewProvider" }) == true {
+               type.inheritanceClause?.inheritedTypes.contains(where: { $0.type.typeName == "PreviewProvider" }) == true {
                 return true
             }
             current = node.parent

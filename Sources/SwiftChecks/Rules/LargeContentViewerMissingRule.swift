@@ -101,7 +101,7 @@ struct LargeContentViewerMissingRule: SourceRule {
         let inherited = declaration.as(StructDeclSyntax.self)?.inheritanceClause?.inheritedTypes
             ?? declaration.as(ClassDeclSyntax.self)?.inheritanceClause?.inheritedTypes
         return inherited?.contains { type in
-            let name = type.type.trimmedDescription
+            let name = type.type.typeName
             return name == "View" || name.hasPrefix("UI") && (name.hasSuffix("View") || name.hasSuffix("Bar") || name.hasSuffix("Control"))
         } ?? false
     }

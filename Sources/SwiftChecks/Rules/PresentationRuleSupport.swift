@@ -38,7 +38,7 @@ extension SyntaxProtocol {
         else if let decl = self.as(ExtensionDeclSyntax.self) { clause = decl.inheritanceClause }
         else if let decl = self.as(EnumDeclSyntax.self) { clause = decl.inheritanceClause }
         else { return nil }
-        return clause?.inheritedTypes.map { $0.type.trimmedDescription } ?? []
+        return clause?.inheritedTypes.map { $0.type.typeName } ?? []
     }
 }
 

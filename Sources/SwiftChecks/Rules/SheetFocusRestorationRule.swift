@@ -143,6 +143,6 @@ struct SheetFocusRestorationRule: SourceRule {
     }
 
     private static func isFocusStateAttribute(_ element: AttributeListSyntax.Element) -> Bool {
-        element.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "AccessibilityFocusState"
+        element.as(AttributeSyntax.self)?.attributeName.typeName == "AccessibilityFocusState"
     }
 }
