@@ -97,16 +97,20 @@ public struct AuditConfig: Sendable, Equatable {
                 }
                 set.insert(PlatformSet(platform))
             }
+            guard !set.isEmpty else {
+                throw AuditConfigError.badValue(file: file, key: "platforms", value: "[]",
+                                                expected: "at least one of ios, macos, tvos, visionos, watchos (omit the key to detect them)")
+            }
             platforms = set
         }
         if let limit = root["maxFileBytes"] {
-            guard let number = limit as? Int, number > 0 else {
+            guard !(limit is Bool), let number = limit as? Int, number > 0 else {
                 throw AuditConfigError.badValue(file: file, key: "maxFileBytes", value: "\(limit)", expected: "a positive integer")
             }
             maxFileBytes = number
         }
         if let vendored = root["skipVendored"] {
-            guard let flag = vendored as? Bool else {
+            guard vendored is Bool, let flag = vendored as? Bool else {
                 throw AuditConfigError.badValue(file: file, key: "skipVendored", value: "\(vendored)", expected: "true or false")
             }
             skipVendored = flag

@@ -14,7 +14,13 @@ public struct Glob: Sendable, Hashable {
         if text.hasPrefix("/") { text = text.dropFirst() }
         if text.hasSuffix("/") { text = text + "**" }
         anchored = text.contains("/")
-        parts = text.split(separator: "/", omittingEmptySubsequences: true).map { Array($0.utf8) }
+        // `**/**` means the same as `**`; collapsing runs keeps matching linear in practice.
+        var split: [[UInt8]] = []
+        for part in text.split(separator: "/", omittingEmptySubsequences: true).map({ Array($0.utf8) }) {
+            if part == Self.globstar, split.last == Self.globstar { continue }
+            split.append(part)
+        }
+        parts = split
     }
 
     public func matches(_ path: String) -> Bool {
@@ -24,23 +30,31 @@ public struct Glob: Sendable, Hashable {
             // `Pods` matches a folder named Pods anywhere, and everything under it.
             return components.contains { Self.match(parts[0], $0) }
         }
-        return Self.match(parts[...], components[...])
+        var failed = Set<Int>()
+        return match(0, 0, components, &failed)
     }
 
-    private static func match(_ pattern: ArraySlice<[UInt8]>, _ path: ArraySlice<ArraySlice<UInt8>>) -> Bool {
-        guard let head = pattern.first else { return path.isEmpty }
-        if head == globstar {
-            let rest = pattern.dropFirst()
-            if rest.isEmpty { return true }
-            var remaining = path
-            while true {
-                if match(rest, remaining) { return true }
-                if remaining.isEmpty { return false }
-                remaining = remaining.dropFirst()
+    /// Whether `parts[part...]` matches `components[component...]`. Failed pairs are
+    /// remembered, so a pattern from an untrusted config cannot make matching exponential.
+    private func match(_ part: Int, _ component: Int, _ components: [ArraySlice<UInt8>], _ failed: inout Set<Int>) -> Bool {
+        let key = part * (components.count + 1) + component
+        if failed.contains(key) { return false }
+        var result: Bool
+        if part == parts.count {
+            result = component == components.count
+        } else if parts[part] == Self.globstar {
+            result = part + 1 == parts.count
+            var next = component
+            while !result, next <= components.count {
+                result = match(part + 1, next, components, &failed)
+                next += 1
             }
+        } else {
+            result = component < components.count && Self.match(parts[part], components[component])
+                && match(part + 1, component + 1, components, &failed)
         }
-        guard let component = path.first, match(head, component) else { return false }
-        return match(pattern.dropFirst(), path.dropFirst())
+        if !result { failed.insert(key) }
+        return result
     }
 
     /// `*` and `?` within one component.

@@ -68,8 +68,9 @@ public struct PlatformSet: OptionSet, Hashable, Codable, Sendable, CustomStringC
     }
 
     public static let all = PlatformSet(Platform.allCases)
-    /// Where UIKit exists: iOS, iPadOS (and Mac Catalyst, which reads iOS's numbers), tvOS, visionOS.
-    public static let uiKit = PlatformSet([.iOS, .tvOS, .visionOS])
+    /// Where UIKit can be imported: iOS, iPadOS (and Mac Catalyst, which reads iOS's numbers),
+    /// tvOS, visionOS, and watchOS (a subset of UIKit).
+    public static let uiKit = PlatformSet([.iOS, .tvOS, .visionOS, .watchOS])
 
     public var platforms: [Platform] { Platform.allCases.filter { contains(PlatformSet($0)) } }
     public func contains(_ platform: Platform) -> Bool { contains(PlatformSet(platform)) }

@@ -57,16 +57,19 @@ public enum SARIFReport {
             "informationUri": "https://github.com/a11y-audit/a11y-audit",
             "rules": rules.map(rule),
         ]
-        let run: [String: Any] = [
+        var run: [String: Any] = [
             "tool": ["driver": driver],
             "columnKind": "unicodeCodePoints",
-            "originalUriBaseIds": ["%SRCROOT%": ["uri": rootURI(report.root)]],
             "results": results,
             "invocations": [[
                 "executionSuccessful": true,
                 "toolExecutionNotifications": notifications,
             ]],
         ]
+        // SARIF wants an absolute directory URI here; an archive's contents have none.
+        if !report.rootIsArchive, report.root.hasPrefix("/") {
+            run["originalUriBaseIds"] = ["%SRCROOT%": ["uri": rootURI(report.root)]]
+        }
         return ["$schema": schema, "version": "2.1.0", "runs": [run]]
     }
 
@@ -116,7 +119,6 @@ public enum SARIFReport {
     }
 
     static func rootURI(_ root: String) -> String {
-        guard root.hasPrefix("/") else { return "" }
-        return URL(fileURLWithPath: root, isDirectory: true).absoluteString
+        URL(fileURLWithPath: root, isDirectory: true).absoluteString
     }
 }

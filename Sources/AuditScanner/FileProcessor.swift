@@ -69,7 +69,8 @@ enum ImportScanner {
 
     static func scan(_ bytes: [UInt8]) -> Header {
         var header = Header()
-        var lineStart = 0
+        // A UTF-8 byte-order mark is not part of the first line's text.
+        var lineStart = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         var lineNumber = 0
         let count = bytes.count
         while lineStart < count {
@@ -92,7 +93,7 @@ enum ImportScanner {
 
     /// `@_exported import UIKit`, `@preconcurrency import struct SwiftUI.Color`, `import UIKit`.
     private static func parseImport(_ line: ArraySlice<UInt8>, into header: inout Header) {
-        let words = line.split(whereSeparator: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") })
+        let words = line.split(whereSeparator: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") })
             .map { String(decoding: $0, as: UTF8.self) }
         var exported = false
         var index = 0

@@ -42,6 +42,8 @@ public struct InputFile: Sendable {
 public struct ScanInput: Sendable {
     public var files: [InputFile]
     public var notes: [ScanNote]
+    /// Read from an archive rather than a directory on disk.
+    public var isArchive = false
 
     public init(files: [InputFile], notes: [ScanNote] = []) {
         self.files = files
@@ -125,64 +127,86 @@ public struct ScanInput: Sendable {
         return input
     }
 
-    /// Reads a `.tar.gz` (or any format libarchive knows) straight from the file, without
-    /// extracting to disk. A single top-level folder (as in GitHub's tarballs) is stripped.
+    /// Entries larger than this are not read into memory at all; the configured
+    /// `maxFileBytes` (smaller by default) is applied by the scanner.
+    public static let archiveEntryCap = 64 << 20
+
+    /// Reads a tar archive (plain, gzip, bzip2, xz, zstd) or a zip straight from the file,
+    /// without extracting to disk. A single top-level folder shared by every entry (as in
+    /// GitHub's tarballs) is stripped, so paths match a checkout's.
     public static func archive(_ path: String, maxFileBytes: Int) throws -> ScanInput {
         guard FileManager.default.fileExists(atPath: path) else { throw ScanError.notFound(path) }
         guard let reader = archive_read_new() else { throw ScanError.archive(path: path, reason: "libarchive: out of memory") }
         defer { archive_read_free(reader) }
         archive_read_support_filter_all(reader)
-        archive_read_support_format_all(reader)
+        // Only real archive formats: libarchive's catch-all would read any text file as mtree.
+        archive_read_support_format_tar(reader)
+        archive_read_support_format_gnutar(reader)
+        archive_read_support_format_zip(reader)
         guard archive_read_open_filename(reader, path, 1 << 16) == ARCHIVE_OK else {
             throw ScanError.archive(path: path, reason: Self.errorString(reader))
         }
         var entries: [(path: String, bytes: [UInt8])] = []
         var notes: [ScanNote] = []
+        var tops: Set<Substring> = []
+        var everyEntryInAFolder = true
+        var entryCount = 0
         var entry: OpaquePointer?
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let status = archive_read_next_header(reader, &entry)
             if status == ARCHIVE_EOF { break }
             guard status == ARCHIVE_OK || status == ARCHIVE_WARN, let entry else {
                 throw ScanError.archive(path: path, reason: Self.errorString(reader))
             }
+            entryCount += 1
             guard let rawName = archive_entry_pathname(entry) else { continue }
             let name = Self.normalize(String(cString: rawName))
-            guard archive_entry_filetype(entry) == S_IFREG, !name.isEmpty, isRelevant(name) else {
-                archive_read_data_skip(reader)
-                continue
+            // Every entry, relevant or not, decides whether there is one top folder to strip.
+            if let slash = name.firstIndex(of: "/") {
+                tops.insert(name[..<slash])
+            } else if !name.isEmpty {
+                tops.insert(Substring(name))
+                if archive_entry_filetype(entry) != S_IFDIR { everyEntryInAFolder = false }
             }
-            let size = Int(archive_entry_size(entry))
-            if size > maxFileBytes {
+            guard archive_entry_filetype(entry) == S_IFREG, !name.isEmpty, isRelevant(name) else { continue }
+            let declared = archive_entry_size_is_set(entry) != 0 ? Int(archive_entry_size(entry)) : 0
+            let limit = min(maxFileBytes, archiveEntryCap)
+            if declared > limit {
                 notes.append(ScanNote(kind: .skipped, file: name,
-                                      message: "file is \(size) bytes, over the \(maxFileBytes)-byte limit (maxFileBytes)"))
-                archive_read_data_skip(reader)
+                                      message: "file is \(declared) bytes, over the \(limit)-byte limit (maxFileBytes)"))
                 continue
             }
-            var bytes = [UInt8](repeating: 0, count: size)
-            var filled = 0
-            while filled < size {
-                let read = bytes.withUnsafeMutableBytes { buffer in
-                    archive_read_data(reader, buffer.baseAddress! + filled, size - filled)
-                }
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(declared)
+            while true {
+                let read = buffer.withUnsafeMutableBytes { raw in archive_read_data(reader, raw.baseAddress, raw.count) }
                 if read < 0 { throw ScanError.archive(path: path, reason: "\(name): \(Self.errorString(reader))") }
                 if read == 0 { break }
-                filled += read
+                bytes.append(contentsOf: buffer[0..<read])
+                if bytes.count > limit { break }
             }
-            entries.append((name, Array(bytes.prefix(filled))))
+            if bytes.count > limit {
+                notes.append(ScanNote(kind: .skipped, file: name, message: "file is over the \(limit)-byte limit (maxFileBytes)"))
+                continue
+            }
+            if declared > 0, bytes.count < declared {
+                throw ScanError.archive(path: path, reason: "\(name): entry is truncated (\(bytes.count) of \(declared) bytes)")
+            }
+            entries.append((name, bytes))
         }
-        // Strip a common single top-level folder: `repo-0a1b2c/Sources/...` → `Sources/...`.
-        let tops = Set(entries.map { $0.path.split(separator: "/").first.map(String.init) ?? "" })
-        let strip = tops.count == 1 && entries.allSatisfy { $0.path.contains("/") }
-        let files = entries.map { entry -> InputFile in
-            let relative = strip ? String(entry.path.drop { $0 != "/" }.dropFirst()) : entry.path
-            return InputFile(path: relative, bytes: entry.bytes)
-        }.sorted { $0.path < $1.path }
+        guard entryCount > 0 else { throw ScanError.archive(path: path, reason: "it holds no entries") }
+        let strip = tops.count == 1 && everyEntryInAFolder
+        func relative(_ path: String) -> String { strip ? String(path.drop { $0 != "/" }.dropFirst()) : path }
+        let files = entries.map { InputFile(path: relative($0.path), bytes: $0.bytes) }.sorted { $0.path < $1.path }
         let strippedNotes = notes.map { note -> ScanNote in
             var note = note
-            if strip { note.file = String(note.file.drop { $0 != "/" }.dropFirst()) }
+            note.file = relative(note.file)
             return note
         }
-        return ScanInput(files: files, notes: strippedNotes)
+        var input = ScanInput(files: files, notes: strippedNotes)
+        input.isArchive = true
+        return input
     }
 
     /// `./a//b/../c` → `a/c`; an entry that climbs out of the archive is dropped (empty).

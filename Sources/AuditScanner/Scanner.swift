@@ -39,6 +39,8 @@ public struct ScanStatistics: Codable, Sendable, Equatable {
 /// The result of scanning one snapshot.
 public struct ScanReport: Codable, Sendable {
     public var root: String
+    /// The root is an archive file, not a directory: paths are relative to its contents.
+    public var rootIsArchive: Bool
     public var findings: [Finding]
     public var notes: [ScanNote]
     public var statistics: ScanStatistics
@@ -139,7 +141,7 @@ public struct Scanner: Sendable {
         notes.append(contentsOf: Self.summaryNotes(statistics))
         notes.sort { ($0.file, $0.line ?? 0, $0.message) < ($1.file, $1.line ?? 0, $1.message) }
         statistics.durationSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-        return ScanReport(root: root, findings: findings, notes: notes, statistics: statistics,
+        return ScanReport(root: root, rootIsArchive: input.isArchive, findings: findings, notes: notes, statistics: statistics,
                           toolVersion: Self.toolVersion)
     }
 

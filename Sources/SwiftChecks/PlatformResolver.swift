@@ -5,8 +5,12 @@ import SwiftSyntax
 /// by the file's unconditional imports, narrowed by the `#if os(…)` clauses around the code.
 struct PlatformResolver {
     let filePlatforms: PlatformSet
+    /// The project or the config names the platforms; otherwise they are inferred from imports
+    /// (UIKit could mean iOS, tvOS, visionOS or watchOS) or unknown.
+    let isDeclared: Bool
 
     init(project: PlatformSet?, imports: Set<String>, override: PlatformSet?) {
+        isDeclared = override != nil || project != nil
         if let override {
             filePlatforms = override
             return
@@ -26,6 +30,23 @@ struct PlatformResolver {
         }
     }
 
+    /// Whether the platforms at `node` are stated (project, config, or an enclosing `#if` with
+    /// a platform condition) rather than guessed from imports.
+    func isDeclared(at node: Syntax, fileHasIfConfig: Bool) -> Bool {
+        if isDeclared { return true }
+        guard fileHasIfConfig else { return false }
+        var current = node.parent
+        while let ancestor = current {
+            if let clause = ancestor.as(IfConfigClauseSyntax.self),
+               let decl = clause.parent?.parent?.as(IfConfigDeclSyntax.self),
+               Self.platforms(of: clause, in: decl) != nil {
+                return true
+            }
+            current = ancestor.parent
+        }
+        return false
+    }
+
     /// Platforms at `node`, after every enclosing `#if`/`#elseif`/`#else` clause.
     func platforms(at node: Syntax, fileHasIfConfig: Bool) -> PlatformSet {
         guard fileHasIfConfig else { return filePlatforms }
@@ -41,20 +62,29 @@ struct PlatformResolver {
         return result
     }
 
-    /// The set a clause selects: its own condition, minus every earlier clause's condition.
+    /// What a `#if` condition says about platforms: the code is compiled only for platforms in
+    /// `set`; when `exact`, it is compiled for every one of them too, so the condition can be
+    /// negated (`#else`, `!`). `os(iOS)` is exact; `targetEnvironment(macCatalyst)` is not
+    /// (Catalyst is iOS code, but not all iOS code is Catalyst).
+    struct Condition {
+        var set: PlatformSet
+        var exact: Bool
+    }
+
+    /// The set a clause selects: its own condition, minus every earlier clause's exact condition.
     static func platforms(of clause: IfConfigClauseSyntax, in decl: IfConfigDeclSyntax) -> PlatformSet? {
         var excluded = PlatformSet()
         var excludedKnown = true
         for earlier in decl.clauses {
             if earlier.id == clause.id { break }
-            if let condition = earlier.condition, let set = evaluate(condition) {
-                excluded.formUnion(set)
+            if let condition = earlier.condition, let known = evaluate(condition), known.exact {
+                excluded.formUnion(known.set)
             } else {
+                // `#if os(iOS) && DEBUG` may be false on iOS: its #else can still be iOS code.
                 excludedKnown = false
             }
         }
-        var own: PlatformSet?
-        if let condition = clause.condition { own = evaluate(condition) } else { own = .all }
+        let own: PlatformSet? = clause.condition.map { evaluate($0)?.set } ?? .all
         let remaining: PlatformSet? = excludedKnown ? PlatformSet.all.subtracting(excluded) : nil
         switch (own, remaining) {
         case let (own?, remaining?): return own.intersection(remaining)
@@ -65,12 +95,13 @@ struct PlatformResolver {
     }
 
     /// `nil` when the condition does not constrain platforms (DEBUG, swift(>=5.9), …).
-    static func evaluate(_ expression: ExprSyntax) -> PlatformSet? {
+    static func evaluate(_ expression: ExprSyntax) -> Condition? {
         if let tuple = expression.as(TupleExprSyntax.self), tuple.elements.count == 1, let inner = tuple.elements.first {
             return evaluate(inner.expression)
         }
         if let prefix = expression.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "!" {
-            return evaluate(prefix.expression).map { PlatformSet.all.subtracting($0) }
+            guard let inner = evaluate(prefix.expression), inner.exact else { return nil }
+            return Condition(set: PlatformSet.all.subtracting(inner.set), exact: true)
         }
         if let sequence = expression.as(SequenceExprSyntax.self) {
             return evaluate(sequence: Array(sequence.elements))
@@ -82,24 +113,24 @@ struct PlatformResolver {
               let argument = call.arguments.first?.expression.trimmedDescription else { return nil }
         switch name {
         case "os":
-            return Platform(spelling: argument).map { PlatformSet($0) }
+            return Platform(spelling: argument).map { Condition(set: PlatformSet($0), exact: true) }
         case "canImport":
             switch argument {
-            case "UIKit": return .uiKit
-            case "AppKit", "Cocoa": return PlatformSet(.macOS)
-            case "WatchKit": return PlatformSet(.watchOS)
-            case "TVUIKit": return PlatformSet(.tvOS)
+            case "UIKit": return Condition(set: .uiKit, exact: true)
+            case "AppKit", "Cocoa": return Condition(set: PlatformSet(.macOS), exact: true)
+            case "WatchKit": return Condition(set: PlatformSet(.watchOS), exact: true)
+            case "TVUIKit": return Condition(set: PlatformSet(.tvOS), exact: true)
             default: return nil
             }
         case "targetEnvironment":
-            return argument == "macCatalyst" ? PlatformSet(.iOS) : nil
+            return argument == "macCatalyst" ? Condition(set: PlatformSet(.iOS), exact: false) : nil
         default:
             return nil
         }
     }
 
     /// `a || b && c` unfolded: `&&` binds tighter than `||`.
-    private static func evaluate(sequence elements: [ExprSyntax]) -> PlatformSet? {
+    private static func evaluate(sequence elements: [ExprSyntax]) -> Condition? {
         var orGroups: [[ExprSyntax]] = [[]]
         for element in elements {
             if let op = element.as(BinaryOperatorExprSyntax.self), op.operator.text == "||" {
@@ -108,33 +139,39 @@ struct PlatformResolver {
                 orGroups[orGroups.count - 1].append(element)
             }
         }
-        var result: PlatformSet?? = .none
+        var result: Condition?? = .none
         for group in orGroups {
-            var groupSet: PlatformSet? = nil
+            var groupCondition: Condition?? = .none
             for element in group where !element.is(BinaryOperatorExprSyntax.self) {
-                groupSet = combine(groupSet, "&&", evaluate(element))
+                let value = evaluate(element)
+                switch groupCondition {
+                case .none: groupCondition = .some(value)
+                case .some(let soFar): groupCondition = .some(combine(soFar, "&&", value))
+                }
             }
+            let value = groupCondition ?? nil
             switch result {
-            case .none: result = .some(groupSet)
-            case .some(let soFar): result = .some(combine(soFar, "||", groupSet))
+            case .none: result = .some(value)
+            case .some(let soFar): result = .some(combine(soFar, "||", value))
             }
         }
         return result ?? nil
     }
 
-    private static func combine(_ lhs: PlatformSet?, _ op: String, _ rhs: PlatformSet?) -> PlatformSet? {
+    private static func combine(_ lhs: Condition?, _ op: String, _ rhs: Condition?) -> Condition? {
         switch op {
         case "&&":
-            // An unknown conjunct does not widen: `os(iOS) && DEBUG` is still iOS-only.
+            // An unknown conjunct does not widen (`os(iOS) && DEBUG` is still iOS-only) but makes
+            // the whole inexact: it may be false on iOS.
             switch (lhs, rhs) {
-            case let (l?, r?): return l.intersection(r)
-            case let (l?, nil): return l
-            case let (nil, r?): return r
+            case let (l?, r?): return Condition(set: l.set.intersection(r.set), exact: l.exact && r.exact)
+            case let (l?, nil): return Condition(set: l.set, exact: false)
+            case let (nil, r?): return Condition(set: r.set, exact: false)
             default: return nil
             }
         case "||":
             guard let lhs, let rhs else { return nil }
-            return lhs.union(rhs)
+            return Condition(set: lhs.set.union(rhs.set), exact: lhs.exact && rhs.exact)
         default:
             return nil
         }

@@ -128,7 +128,9 @@ struct LineTable {
         let end = min(node.endPositionBeforeTrailingTrivia.utf8Offset, start + 1000, bytes.count)
         guard start < end else { return "" }
         let text = String(decoding: bytes[start..<end], as: UTF8.self)
-        return String(text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" })
+        // `isWhitespace` also covers "\r\n", one Character in Swift: CRLF and LF checkouts
+        // of the same code get the same snippet and fingerprint.
+        return String(text.split(whereSeparator: \.isWhitespace)
             .joined(separator: " ").prefix(240))
     }
 

@@ -57,6 +57,11 @@ public final class SourceFile {
         resolver.platforms(at: Syntax(node), fileHasIfConfig: index.hasIfConfig)
     }
 
+    /// Whether the platforms at `node` are stated rather than inferred from imports.
+    func platformsAreDeclared(at node: some SyntaxProtocol) -> Bool {
+        resolver.isDeclared(at: Syntax(node), fileHasIfConfig: index.hasIfConfig)
+    }
+
     /// Whether the enclosing type (or the file, at top level) reads any of `names`.
     func scopeReads(_ names: [String], around node: some SyntaxProtocol) -> Bool {
         let scope = node.enclosingTypeDecl

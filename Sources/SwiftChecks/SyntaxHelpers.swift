@@ -3,7 +3,7 @@ import SwiftSyntax
 extension SyntaxProtocol {
     /// The node's source with runs of whitespace collapsed: what fingerprints and messages show.
     var normalizedText: String {
-        trimmedDescription.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" })
+        trimmedDescription.split(whereSeparator: \.isWhitespace)
             .joined(separator: " ")
     }
 

@@ -78,6 +78,7 @@ func runScan(_ arguments: [String]) throws -> ExitCode {
                 }
                 set.insert(PlatformSet(platform))
             }
+            guard !set.isEmpty else { throw UsageError(description: "--platform needs at least one platform") }
             platforms = set
         case "--jobs", "-j":
             let text = try value(argument)
@@ -98,10 +99,11 @@ func runScan(_ arguments: [String]) throws -> ExitCode {
     guard FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory) else {
         throw ScanError.notFound(target)
     }
-    let probeLimit = AuditConfig().maxFileBytes
+    // The archive's own config is inside it, so entries are read up to a hard cap and the
+    // scanner applies the configured `maxFileBytes` afterwards.
     var input = isDirectory.boolValue
-        ? try ScanInput.directory(target, maxFileBytes: probeLimit)
-        : try ScanInput.archive(target, maxFileBytes: probeLimit)
+        ? try ScanInput.directory(target, maxFileBytes: AuditConfig().maxFileBytes)
+        : try ScanInput.archive(target, maxFileBytes: ScanInput.archiveEntryCap)
 
     var config: AuditConfig?
     if let configPath {

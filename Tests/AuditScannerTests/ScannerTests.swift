@@ -231,14 +231,28 @@ struct ScannerTests {
             #if !canImport(UIKit)
             let notUIKit = Font.system(size: 12)
             #endif
+            #if os(iOS) && !targetEnvironment(macCatalyst)
+            let phoneOnly = Font.system(size: 12)
+            #endif
+            #if os(tvOS) && DEBUG
+            let debugTV = Font.system(size: 12)
+            #else
+            let notDebugTV = Font.system(size: 12)
+            #endif
             """, context: ProjectContext()).findings.filter { $0.ruleID == "fixed-font-size" }
-        let byLine = Dictionary(uniqueKeysWithValues: findings.map { ($0.location.line, $0.platforms) })
+        let byLine = Dictionary(uniqueKeysWithValues: findings.filter { $0.ruleID == "fixed-font-size" }.map { ($0.location.line, $0.platforms) })
         #expect(byLine[3] == nil)
         #expect(byLine[5] == PlatformSet([.watchOS, .tvOS]))
         #expect(byLine[7] == PlatformSet([.iOS, .visionOS]))
         #expect(byLine[10] == PlatformSet([.iOS, .tvOS, .visionOS, .watchOS]))
         #expect(byLine[12] == PlatformSet([.iOS, .tvOS, .visionOS, .watchOS]))
-        #expect(byLine[15] == PlatformSet(.watchOS))
+        // UIKit exists on watchOS too, so `!canImport(UIKit)` is macOS, which has no Dynamic Type.
+        #expect(byLine[15] == nil)
+        // `!targetEnvironment(macCatalyst)` says nothing certain: the block is still iOS code.
+        #expect(byLine[18] == PlatformSet(.iOS))
+        #expect(byLine[21] == PlatformSet(.tvOS))
+        // `os(tvOS) && DEBUG` may be false on tvOS, so its #else keeps tvOS.
+        #expect(byLine[23] == PlatformSet([.iOS, .tvOS, .visionOS, .watchOS]))
     }
 
     @Test func bundledReferenceTablesMatchShared() throws {

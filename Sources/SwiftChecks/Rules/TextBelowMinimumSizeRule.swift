@@ -51,7 +51,7 @@ struct TextBelowMinimumSizeRule: SourceRule {
             RuleExample("""
                 import UIKit
                 let legal = ↓UIFont.systemFont(ofSize: 11)
-                """),
+                """, platforms: PlatformSet([.iOS, .visionOS])),
             RuleExample("""
                 import SwiftUI
                 #if os(watchOS)
@@ -91,6 +91,12 @@ struct TextBelowMinimumSizeRule: SourceRule {
                 """),
         ],
         nonTriggering: [
+            // `import UIKit` alone does not mean tvOS (23 pt): undeclared UIKit code is judged as iOS.
+            RuleExample("""
+                import UIKit
+                let body = UIFont(name: "Avenir", size: 17)
+                let legal = UIFont.systemFont(ofSize: 11)
+                """),
             RuleExample("""
                 import SwiftUI
                 struct Dot: View {
@@ -162,7 +168,12 @@ struct TextBelowMinimumSizeRule: SourceRule {
                 continue
             }
             if Self.sizesSymbol(call) { continue }
-            let platforms = file.platforms(at: call)
+            var platforms = file.platforms(at: call)
+            // Undeclared platforms are a guess from imports: `import UIKit` could mean tvOS (23 pt)
+            // or watchOS, but is most often iPhone and iPad code. Judge it as iOS/iPadOS then.
+            if !file.platformsAreDeclared(at: call), platforms.contains(.iOS), platforms != .all {
+                platforms = PlatformSet(.iOS)
+            }
             let missed = platforms.platforms.filter { platform in
                 guard let minimum = file.reference.minimumTextSize[platform] else { return false }
                 return size < minimum
