@@ -104,17 +104,23 @@ public struct AuditConfig: Sendable, Equatable {
             platforms = set
         }
         if let limit = root["maxFileBytes"] {
-            guard !(limit is Bool), let number = limit as? Int, number > 0 else {
+            guard !Self.isJSONBoolean(limit), let number = limit as? Int, number > 0 else {
                 throw AuditConfigError.badValue(file: file, key: "maxFileBytes", value: "\(limit)", expected: "a positive integer")
             }
             maxFileBytes = number
         }
         if let vendored = root["skipVendored"] {
-            guard vendored is Bool, let flag = vendored as? Bool else {
+            guard Self.isJSONBoolean(vendored), let flag = vendored as? Bool else {
                 throw AuditConfigError.badValue(file: file, key: "skipVendored", value: "\(vendored)", expected: "true or false")
             }
             skipVendored = flag
         }
+    }
+
+    /// Foundation bridges JSON `true` and `1` to NSNumbers that both cast to Bool and Int; only
+    /// the boolean's class tells them apart.
+    static func isJSONBoolean(_ value: Any) -> Bool {
+        type(of: value as AnyObject) == type(of: NSNumber(value: true))
     }
 
     public func isEnabled(_ ruleID: String) -> Bool {

@@ -305,6 +305,55 @@ struct ScannerTests {
 }
 
 
+struct InputRobustnessTests {
+    func scan(_ repository: TemporaryRepository) throws -> ScanReport {
+        try Scanner().scan(try ScanInput.directory(repository.path, maxFileBytes: 2_000_000), root: repository.path)
+    }
+
+    @Test func crlfAndByteOrderMarkedFilesAreCheckedLikeTheirLFCopies() throws {
+        let lf = try TemporaryRepository(), crlf = try TemporaryRepository()
+        try lf.write("View.swift", ScannerTests.uiFile)
+        try crlf.write("View.swift", bytes: [0xEF, 0xBB, 0xBF] + Array(ScannerTests.uiFile.replacingOccurrences(of: "\n", with: "\r\n").utf8))
+        let a = try scan(lf), b = try scan(crlf)
+        #expect(a.findings.count == 1)
+        #expect(a.findings.map(\.fingerprint) == b.findings.map(\.fingerprint))
+        #expect(a.findings.map(\.location.line) == b.findings.map(\.location.line))
+    }
+
+    @Test func archivesWithoutATopFolderKeepTheirPaths() throws {
+        let repository = try TemporaryRepository()
+        try repository.write("tree/README.md", "# App\n")
+        try repository.write("tree/Sources/App/View.swift", ScannerTests.uiFile)
+        let archive = repository.root.appendingPathComponent("flat.tar.gz").path
+        #expect(try runProcess("/bin/tar", ["-czf", archive, "-C", repository.path + "/tree", "."]).status == 0)
+        let report = try Scanner().scan(try ScanInput.archive(archive, maxFileBytes: 2_000_000), root: archive)
+        #expect(report.findings.map(\.location.file) == ["Sources/App/View.swift"])
+        #expect(report.rootIsArchive)
+    }
+
+    @Test func plainTextAndEmptyFilesAreNotArchives() throws {
+        let repository = try TemporaryRepository()
+        let text = try repository.write("notes.txt", "just some text\nwith lines\n")
+        #expect(throws: ScanError.self) { try ScanInput.archive(text.path, maxFileBytes: 2_000_000) }
+        let empty = try repository.write("empty.tar", bytes: [UInt8](repeating: 0, count: 1024))
+        #expect(throws: ScanError.self) { try ScanInput.archive(empty.path, maxFileBytes: 2_000_000) }
+    }
+
+    @Test func pathologicalGlobsFinishAtOnce() {
+        let pattern = Array(repeating: "**", count: 14).joined(separator: "/") + "/x.swift"
+        let path = (0..<40).map { "d\($0)" }.joined(separator: "/") + "/y.swift"
+        #expect(Glob(pattern).matches(path) == false)
+        #expect(Glob("**/a/**/b/**/c/**/d/**/e/*.swift").matches(path) == false)
+    }
+
+    @Test func configRejectsEmptyPlatformsAndNonNumericLimits() {
+        let known = Set(RuleCatalog.allRuleIDs)
+        #expect(throws: AuditConfigError.self) { try AuditConfig(data: Data(#"{"platforms": []}"#.utf8), file: "c", knownRules: known) }
+        #expect(throws: AuditConfigError.self) { try AuditConfig(data: Data(#"{"maxFileBytes": true}"#.utf8), file: "c", knownRules: known) }
+        #expect(throws: AuditConfigError.self) { try AuditConfig(data: Data(#"{"skipVendored": 1}"#.utf8), file: "c", knownRules: known) }
+    }
+}
+
 struct GlobTests {
     @Test(arguments: [
         ("Pods", "Pods/Lib/View.swift", true), ("Pods", "App/Pods/X.swift", true), ("Pods", "App/Podsy/X.swift", false),
