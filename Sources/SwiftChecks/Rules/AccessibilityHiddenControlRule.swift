@@ -65,6 +65,20 @@ struct AccessibilityHiddenControlRule: SourceRule {
         nonTriggering: [
             RuleExample("""
                 import SwiftUI
+                struct MessageRow: View {
+                    var body: some View {
+                        HStack {
+                            Text("Lunch on Friday?")
+                            Button("Archive") { }
+                                .accessibilityHidden(true)
+                        }
+                        .accessibilityElement(children: .combine)
+                        .accessibilityAction(named: "Archive") { }
+                    }
+                }
+                """),
+            RuleExample("""
+                import SwiftUI
                 struct Row: View {
                     var body: some View {
                         HStack {
@@ -93,6 +107,13 @@ struct AccessibilityHiddenControlRule: SourceRule {
             guard let name = call.calleeName, Self.controls.contains(name), !call.isMemberCallWithBase else { continue }
             let chain = ModifierChain(containing: ExprSyntax(call))
             guard chain.root.id == ExprSyntax(call).id, chain.isHiddenFromAccessibility else { continue }
+            // Apple's custom-actions pattern: the row is one element that offers the hidden
+            // control's action with `.accessibilityAction(named:)`.
+            let offeredByContainer = call.enclosingViewCalls.contains { container in
+                let outer = ModifierChain(containing: ExprSyntax(container))
+                return outer.has("accessibilityAction") || outer.has("accessibilityActions")
+            }
+            if offeredByContainer { continue }
             sink.report(call, "`\(name)` is hidden from VoiceOver, Switch Control and Voice Control with `.accessibilityHidden(true)`; people using them cannot reach it")
         }
         for assignment in file.index.assignments where assignment.targetProperty == "isAccessibilityElement" {

@@ -71,6 +71,13 @@ struct FixedFontSizeRule: SourceRule {
         nonTriggering: [
             RuleExample("""
                 import SwiftUI
+                struct Badge: View {
+                    @ScaledMetric private var size: CGFloat = 15
+                    var body: some View { Text("2").font(.system(size: self.size)) }
+                }
+                """),
+            RuleExample("""
+                import SwiftUI
                 struct Title: View {
                     var body: some View { Text("Hi").font(.system(.title, design: .rounded)) }
                 }
@@ -114,7 +121,12 @@ struct FixedFontSizeRule: SourceRule {
     func check(_ file: SourceFile, _ sink: inout FindingSink) {
         for call in file.index.calls(named: Self.uiFontSizeCalls.union(["system", "custom", "UIFont"])) {
             guard let (size, form) = Self.fixedSize(of: call) else { continue }
-            if let name = size.as(DeclReferenceExprSyntax.self)?.baseName.text, file.index.scaledMetricNames.contains(name) {
+            // `size` or `self.size`, a `@ScaledMetric` property, scales with Dynamic Type.
+            let sizeName = size.as(DeclReferenceExprSyntax.self)?.baseName.text
+                ?? size.as(MemberAccessExprSyntax.self).flatMap { member in
+                    member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" ? member.declName.baseName.text : nil
+                }
+            if let name = sizeName, file.index.scaledMetricNames.contains(name) {
                 continue
             }
             if isScaledByFontMetrics(call, file) { continue }

@@ -92,6 +92,16 @@ struct FontNotAdjustingToContentSizeRule: SourceRule {
                 """),
         ],
         nonTriggering: [
+            // List content configurations adjust to the content size category by default.
+            RuleExample("""
+                import UIKit
+                func configure(_ cell: UICollectionViewListCell) {
+                    var content = cell.defaultContentConfiguration()
+                    content.textProperties.font = .preferredFont(forTextStyle: .headline)
+                    content.secondaryTextProperties.font = UIFont.preferredFont(forTextStyle: .footnote)
+                    cell.contentConfiguration = content
+                }
+                """),
             RuleExample("""
                 import UIKit
                 final class ProfileViewController: UIViewController {
@@ -170,6 +180,11 @@ struct FontNotAdjustingToContentSizeRule: SourceRule {
     func check(_ file: SourceFile, _ sink: inout FindingSink) {
         let flags = file.index.assignments.filter { $0.targetProperty == Self.flagName }.flatMap { flagTargets($0, file) }
         for assignment in file.index.assignments where assignment.targetProperty == "font" {
+            // `UIListContentConfiguration.TextProperties` adjusts to the content size category by
+            // default (its own `adjustsFontForContentSizeCategory` starts true).
+            if assignment.targetObject.hasSuffix("textProperties") || assignment.targetObject.hasSuffix("TextProperties") {
+                continue
+            }
             guard let source = Self.scalingFont(assignment, file) else { continue }
             let object = assignment.targetObject
             if object.isEmpty {

@@ -126,6 +126,18 @@ struct GestureWithoutAlternativeRule: SourceRule {
         nonTriggering: [
             RuleExample("""
                 import SwiftUI
+                struct Photo: View {
+                    @State private var scale = 1.0
+                    var body: some View {
+                        Image("photo")
+                            .scaleEffect(scale)
+                            .gesture(MagnificationGesture().onChanged { scale = $0 })
+                            .accessibilityZoomAction { action in scale += action.direction == .zoomIn ? 0.5 : -0.5 }
+                    }
+                }
+                """),
+            RuleExample("""
+                import SwiftUI
                 struct Gallery: View {
                     var body: some View {
                         VStack {
@@ -206,7 +218,7 @@ struct GestureWithoutAlternativeRule: SourceRule {
     )
 
     static let swiftUIAlternatives: Set<String> = [
-        "accessibilityAction", "accessibilityActions", "contextMenu", "accessibilityAdjustableAction",
+        "accessibilityAction", "accessibilityActions", "contextMenu", "accessibilityAdjustableAction", "accessibilityZoomAction",
         "accessibilityScrollAction", "accessibilityRepresentation",
     ]
 

@@ -51,10 +51,23 @@ struct LargeContentViewerMissingRule: SourceRule {
                 import UIKit
                 ↓final class PlayerToolbar: UIView {
                     let play = UIButton(type: .system)
+                    func layout() {
+                        heightAnchor.constraint(equalToConstant: 44).isActive = true
+                    }
                 }
                 """),
         ],
         nonTriggering: [
+            // A bar that can grow (no fixed height) is not the case Apple describes.
+            RuleExample("""
+                import SwiftUI
+                struct EditorToolbar: View {
+                    var body: some View {
+                        HStack { ShareLink(item: "x"); Menu("More") { Button("Copy") { } } }
+                            .padding()
+                    }
+                }
+                """),
             RuleExample("""
                 import SwiftUI
                 struct FloatingTabBar: View {
@@ -88,8 +101,27 @@ struct LargeContentViewerMissingRule: SourceRule {
                   Self.barSuffixes.contains(where: { name.hasSuffix($0) }),
                   Self.isViewType(declaration) else { continue }
             if Self.adoptions.contains(where: { file.index.references($0, in: declaration) }) { continue }
-            sink.report(declaration, "custom bar `\(name)` never adopts the Large Content Viewer, so its items cannot be enlarged at accessibility text sizes")
+            // The seed's case is a bar that cannot grow: one with a fixed height.
+            guard let height = Self.fixedHeight(in: declaration, file) else { continue }
+            sink.report(declaration, "custom bar `\(name)` has a fixed height (\(height)) and never adopts the Large Content Viewer, so its items cannot be enlarged at accessibility text sizes")
         }
+    }
+
+    /// `.frame(height: 49)` / `.frame(maxHeight: 49)` in SwiftUI, or
+    /// `heightAnchor.constraint(equalToConstant: 49)` in UIKit, inside the type.
+    static func fixedHeight(in declaration: Syntax, _ file: SourceFile) -> String? {
+        let range = declaration.position.utf8Offset..<declaration.endPosition.utf8Offset
+        for call in file.index.calls(named: "frame") where range.contains(call.position.utf8Offset) {
+            if let height = call.argument("height") ?? call.argument("maxHeight"), let value = height.numberValue {
+                return "\(value.points) pt"
+            }
+        }
+        for call in file.index.calls(named: "constraint") where range.contains(call.position.utf8Offset) {
+            if call.calleeBaseText?.hasSuffix("heightAnchor") == true, let value = call.argument("equalToConstant")?.numberValue {
+                return "\(value.points) pt"
+            }
+        }
+        return nil
     }
 
     static func name(of declaration: Syntax) -> String? {
