@@ -45,7 +45,13 @@ public struct SourceChecker: Sendable {
             }
         }
 
-        var suppressions = Suppressions(source: source)
+        var suppressions = Suppressions(source: source) { offset in
+            // The marker is in a comment when it lies in a token's trivia, not its text.
+            guard let token = tree.token(at: AbsolutePosition(utf8Offset: offset)) else { return true }
+            return offset < token.positionAfterSkippingLeadingTrivia.utf8Offset
+                || offset >= token.endPositionBeforeTrailingTrivia.utf8Offset
+        }
+        suppressions.extendNextDirectives { line in lines.lastLineOfStatement(startingOn: line, in: tree) }
         for rule in rules {
             let description = rule.description
             var sink = FindingSink()
@@ -132,6 +138,26 @@ struct LineTable {
         // of the same code get the same snippet and fingerprint.
         return String(text.split(whereSeparator: \.isWhitespace)
             .joined(separator: " ").prefix(240))
+    }
+
+    /// The last line of the expression or simple declaration whose first token is on `line`
+    /// (`line` itself when nothing starts there).
+    func lastLineOfStatement(startingOn line: Int, in tree: SourceFileSyntax) -> Int {
+        guard line >= 1, line <= starts.count,
+              let token = tree.token(at: AbsolutePosition(utf8Offset: starts[line - 1])),
+              position(of: token.positionAfterSkippingLeadingTrivia.utf8Offset).line == line else { return line }
+        let start = token.positionAfterSkippingLeadingTrivia
+        var node = Syntax(token)
+        while let parent = node.parent, parent.positionAfterSkippingLeadingTrivia == start,
+              !parent.is(CodeBlockItemSyntax.self), !parent.is(MemberBlockItemSyntax.self) {
+            // A declaration with a body (a function, a type, a computed property) is more than
+            // "the next line"; stop below it.
+            if let variable = parent.as(VariableDeclSyntax.self),
+               variable.bindings.contains(where: { $0.accessorBlock != nil }) { break }
+            if parent.is(DeclSyntax.self) && !parent.is(VariableDeclSyntax.self) { break }
+            node = parent
+        }
+        return position(of: node.endPositionBeforeTrailingTrivia.utf8Offset).line
     }
 
     /// The text of a 1-based line, without its newline (capped for minified sources).

@@ -10,6 +10,8 @@ struct Suppressions {
         let ruleIDs: [String]
         /// Lines covered, inclusive.
         var lines: ClosedRange<Int>
+        /// `disable:next`: covers the whole statement that starts on the next line.
+        var coversNextStatement = false
         var used: Set<String> = []
     }
 
@@ -19,19 +21,24 @@ struct Suppressions {
 
     static let marker = "a11y-audit:"
 
-    init(source: String) {
+    /// `isComment` tells whether the marker at a UTF-8 offset sits in a comment (not in a
+    /// string literal that happens to contain the text).
+    init(source: String, isComment: (Int) -> Bool = { _ in true }) {
         // Most files have no directive: a byte search decides that without Foundation's
         // string search, which costs as much as a fair part of the parse.
         guard Self.containsMarker(source) else { return }
         let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
         var openRegions: [String: (line: Int, column: Int)] = [:]
+        var lineStart = 0
         for (offset, text) in lines.enumerated() {
             let lineNumber = offset + 1
+            defer { lineStart += text.utf8.count + 1 }
             guard let markerRange = text.range(of: Self.marker) else { continue }
             let before = text[text.startIndex..<markerRange.lowerBound]
             guard before.hasSuffix("// ") || before.hasSuffix("//") || before.hasSuffix("/* ") || before.hasSuffix("/*") else {
                 continue
             }
+            guard isComment(lineStart + before.utf8.count) else { continue }
             // Point at the comment's `//` or `/*`, where a reader looks for it.
             let commentStart = before.trimmingSuffix(while: { $0 == " " }).count - 2
             let column = text[text.startIndex..<text.index(text.startIndex, offsetBy: max(commentStart, 0))]
@@ -48,11 +55,17 @@ struct Suppressions {
             switch command {
             case "disable:next":
                 directives.append(Directive(line: lineNumber, column: column, ruleIDs: ids,
-                                            lines: (lineNumber + 1)...(lineNumber + 1)))
+                                            lines: (lineNumber + 1)...(lineNumber + 1), coversNextStatement: true))
             case "disable:this":
                 directives.append(Directive(line: lineNumber, column: column, ruleIDs: ids, lines: lineNumber...lineNumber))
             case "disable":
-                for id in ids { openRegions[id] = (lineNumber, column) }
+                for id in ids {
+                    if let open = openRegions[id] {
+                        malformed.append((lineNumber, column, "a11y-audit:disable \(id) repeats the disable on line \(open.line); the region runs from there"))
+                    } else {
+                        openRegions[id] = (lineNumber, column)
+                    }
+                }
             case "enable":
                 for id in ids {
                     if let start = openRegions.removeValue(forKey: id) {
@@ -83,6 +96,15 @@ struct Suppressions {
             index = bytes.index(after: found)
         }
         return false
+    }
+
+    /// Widens each `disable:next` to the statement that starts on the next line, so a
+    /// modifier on a continuation line (`Text("a")` then `.font(…)`) is covered too.
+    mutating func extendNextDirectives(_ lastLineOfStatement: (Int) -> Int) {
+        for index in directives.indices where directives[index].coversNextStatement {
+            let first = directives[index].lines.lowerBound
+            directives[index].lines = first...max(first, lastLineOfStatement(first))
+        }
     }
 
     /// Whether a finding of `ruleID` at `line` is suppressed; marks the directive used.

@@ -21,6 +21,14 @@ struct UnusedSuppressionRule: SourceRule {
         triggering: [
             RuleExample("""
                 import SwiftUI
+                // a11y-audit:disable fixed-font-size
+                let a = Font.system(size: 18)
+                ↓// a11y-audit:disable fixed-font-size
+                let b = Font.system(size: 19)
+                // a11y-audit:enable fixed-font-size
+                """),
+            RuleExample("""
+                import SwiftUI
                 ↓// a11y-audit:disable:next fixed-font-size
                 let font = Font.body
                 """),
@@ -30,6 +38,19 @@ struct UnusedSuppressionRule: SourceRule {
                 """),
         ],
         nonTriggering: [
+            // `disable:next` covers the whole statement on the next line, continuation lines included;
+            // the marker inside a string literal is text, not a directive.
+            RuleExample("""
+                import SwiftUI
+                struct Price: View {
+                    var body: some View {
+                        // a11y-audit:disable:next fixed-font-size
+                        Text("42 €")
+                            .font(.system(size: 40))
+                        Text("// a11y-audit:disable all")
+                    }
+                }
+                """),
             RuleExample("""
                 import SwiftUI
                 // a11y-audit:disable:next fixed-font-size
