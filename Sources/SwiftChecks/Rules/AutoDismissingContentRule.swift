@@ -196,12 +196,21 @@ struct AutoDismissingContentRule: SourceRule {
     )
 
     func check(_ file: SourceFile, _ sink: inout FindingSink) {
+        // Offsets of identifiers that read VoiceOver's state, found once per file rather than
+        // once per timer (a file with many timers would otherwise be quadratic).
+        var voiceOverReads: [Int]?
         for call in file.index.calls(named: Self.timerCallees) {
             guard let timer = Self.timer(call) else { continue }
             if let seconds = timer.seconds, timer.isAnimationDelay, seconds < 1 { continue }
             let hidden = Self.hiddenContent(in: timer.regions, file, at: call)
             guard let first = hidden.first else { continue }
-            if timer.scopes.contains(where: { scope in file.readsIdentifier(inside: scope) { $0.lowercased().contains("voiceover") } }) {
+            if voiceOverReads == nil {
+                voiceOverReads = file.index.references.filter { $0.key.lowercased().contains("voiceover") }.flatMap(\.value)
+            }
+            if let reads = voiceOverReads, timer.scopes.contains(where: { scope in
+                let range = scope.offsetRange
+                return reads.contains { range.contains($0) }
+            }) {
                 continue
             }
             let more = hidden.count > 1 ? " (and \(hidden.count - 1) more)" : ""

@@ -170,13 +170,4 @@ extension SourceFile {
         let range = node.offsetRange
         return index.assignments.filter { range.contains($0.node.positionAfterSkippingLeadingTrivia.utf8Offset) }
     }
-
-    /// Whether code inside `node` reads an identifier whose name satisfies `predicate`.
-    func readsIdentifier(inside node: some SyntaxProtocol, where predicate: (String) -> Bool) -> Bool {
-        let range = node.offsetRange
-        for (name, offsets) in index.references where predicate(name) {
-            if offsets.contains(where: { range.contains($0) }) { return true }
-        }
-        return false
-    }
 }
