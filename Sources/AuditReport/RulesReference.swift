@@ -53,7 +53,7 @@ public enum RulesReference {
         let width = rules.map(\.id.count).max() ?? 0
         return rules.map { rule in
             rule.id.padding(toLength: width, withPad: " ", startingAt: 0)
-                + "  \(rule.kind.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0))"
+                + "  \(rule.kind.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0))"
                 + "\(rule.severity.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))\(rule.title) [\(rule.platforms)]"
         }.joined(separator: "\n") + "\n"
     }
