@@ -7,7 +7,7 @@ struct AccessibilityTraitsAssignedRule: SourceRule {
     let description = RuleDescription(
         id: "accessibility-traits-assigned",
         title: "Accessibility traits overwritten by direct assignment",
-        platforms: .uiKit,
+        platforms: PlatformSet([.iOS, .tvOS, .visionOS]), // UIAccessibility traits on UIKit views
         kind: .recommendation,
         rationale: """
             `accessibilityTraits` is a set, and UIKit keeps traits in it for you: a `UIButton` \

@@ -7,7 +7,7 @@ struct FontNotAdjustingToContentSizeRule: SourceRule {
     let description = RuleDescription(
         id: "font-not-adjusting-to-content-size",
         title: "UIKit text style font never told to follow text-size changes",
-        platforms: .uiKit,
+        platforms: PlatformSet([.iOS, .tvOS, .visionOS]), // UILabel and friends: not on watchOS
         kind: .requirement,
         rationale: """
             A UIKit label, text field or text view given a text-style font \
