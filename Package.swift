@@ -55,6 +55,12 @@ let package = Package(
             swiftSettings: importSyntax,
             linkerSettings: linkSyntax
         ),
+        // Pure colour-asset model: colour sets and catalogs parsed from bytes, colour spaces,
+        // Apple's system colours and the contrast formulas, all from the bundled reference JSON.
+        .target(
+            name: "ColorAssets",
+            dependencies: ["AuditModel"]
+        ),
         // I/O edge for scanning: directories, archives, the cache, Dispatch over files.
         .target(
             name: "AuditScanner",
@@ -85,6 +91,11 @@ let package = Package(
         .testTarget(
             name: "AuditScannerTests",
             dependencies: ["AuditModel", "SwiftChecks", "AuditScanner", "AuditReport"],
+            swiftSettings: importSyntax
+        ),
+        .testTarget(
+            name: "ColorAssetsTests",
+            dependencies: ["AuditModel", "ColorAssets"],
             swiftSettings: importSyntax
         ),
     ]
