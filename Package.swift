@@ -51,7 +51,7 @@ let package = Package(
         // Pure checks over one Swift file's syntax tree: the rule catalog.
         .target(
             name: "SwiftChecks",
-            dependencies: ["AuditModel"],
+            dependencies: ["AuditModel", "ColorAssets"],
             swiftSettings: importSyntax,
             linkerSettings: linkSyntax
         ),
@@ -64,7 +64,7 @@ let package = Package(
         // I/O edge for scanning: directories, archives, the cache, Dispatch over files.
         .target(
             name: "AuditScanner",
-            dependencies: ["AuditModel", "SwiftChecks", "CLibArchive"],
+            dependencies: ["AuditModel", "SwiftChecks", "ColorAssets", "CLibArchive"],
             swiftSettings: importSyntax
         ),
         // Text, JSON and SARIF renderings of a scan.
@@ -85,7 +85,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SwiftChecksTests",
-            dependencies: ["AuditModel", "SwiftChecks"],
+            dependencies: ["AuditModel", "SwiftChecks", "ColorAssets"],
             swiftSettings: importSyntax
         ),
         .testTarget(

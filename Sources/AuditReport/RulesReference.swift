@@ -44,7 +44,9 @@ public enum RulesReference {
     static func codeBlock(_ example: RuleExample) -> String {
         var out = ""
         if let platforms = example.platforms { out += "On \(platforms):\n\n" }
-        out += "```swift\n" + example.code.replacingOccurrences(of: "↓", with: "") + "\n```\n\n"
+        let language = example.file.hasSuffix(".json") ? "json" : "swift"
+        if language == "json" { out += "`\(example.file)`:\n\n" }
+        out += "```\(language)\n" + example.code.replacingOccurrences(of: "↓", with: "") + "\n```\n\n"
         return out
     }
 

@@ -1,19 +1,32 @@
 import AuditModel
+import ColorAssets
 import Foundation
 import SwiftChecks
 
 /// Repository-level facts: which platforms each folder builds for (nearest Package.swift or
-/// Xcode project wins) and which localisation keys exist.
+/// Xcode project wins), which localisation keys exist, and the colour sets of every asset catalog.
 struct ProjectIndex: Sendable {
     private var platformsByDirectory: [String: PlatformSet] = [:]
     private let configPlatforms: PlatformSet?
     private let localizedKeys: Set<String>
     private let keysDigest: String
+    /// Colour sets of every (not excluded, not vendored) asset catalog.
+    private(set) var colors = ColorCatalog.empty
+    private(set) var colorsDigest = ""
 
-    init(input: ScanInput, config: AuditConfig, notes: inout [ScanNote]) {
+    /// `isScanned` says whether a path is in scope (config excludes, vendored folders).
+    init(input: ScanInput, config: AuditConfig, notes: inout [ScanNote], isScanned: (String) -> Bool = { _ in true }) {
         configPlatforms = config.platforms
         var keys: Set<String> = []
+        var assetFiles: [(path: String, bytes: [UInt8])] = []
         for file in input.files {
+            if file.path.contains(".xcassets/"), file.path.hasSuffix("/Contents.json") {
+                guard isScanned(file.path) else { continue }
+                do { assetFiles.append((file.path, try file.bytes())) } catch {
+                    notes.append(ScanNote(kind: .skipped, file: file.path, message: "\(error)"))
+                }
+                continue
+            }
             let name = file.path.split(separator: "/").last.map(String.init) ?? file.path
             let directory = Self.directory(of: file.path)
             do {
@@ -48,6 +61,20 @@ struct ProjectIndex: Sendable {
         }
         localizedKeys = keys
         keysDigest = Digest.sha256Hex(keys.sorted().joined(separator: "\u{1}"))
+        if !assetFiles.isEmpty {
+            let index = self
+            // Idioms are chosen for the platform the catalog's project builds for; iOS when it
+            // builds for several including iOS, since most multi-platform catalogs are iOS-first.
+            colors = ColorCatalog.build(assetFiles) { path in
+                guard let platforms = index.platforms(for: path) else { return nil }
+                return platforms.contains(.iOS) ? .iOS : platforms.platforms.first
+            }
+            var digestInput: [UInt8] = []
+            for file in assetFiles.sorted(by: { $0.path < $1.path }) {
+                digestInput += Array(file.path.utf8) + [0] + Array(Digest.sha256Hex(file.bytes).utf8)
+            }
+            colorsDigest = Digest.sha256Hex(digestInput)
+        }
     }
 
     /// Platforms for a file: the config override, else the nearest enclosing project's.
@@ -67,7 +94,7 @@ struct ProjectIndex: Sendable {
 
     /// Cheap digest of the context for cache keys (the key set is hashed once).
     func digest(for path: String) -> String {
-        "\(platforms(for: path)?.rawValue ?? 255)-\(keysDigest)"
+        "\(platforms(for: path)?.rawValue ?? 255)-\(keysDigest)-\(colorsDigest)"
     }
 
     static func directory(of path: String) -> String {

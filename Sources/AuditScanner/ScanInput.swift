@@ -56,6 +56,7 @@ public struct ScanInput: Sendable {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         return name.hasSuffix(".swift") || name.hasSuffix(".strings") || name.hasSuffix(".xcstrings")
             || path.hasSuffix(".xcodeproj/project.pbxproj") || name == AuditConfig.fileName
+            || (name == "Contents.json" && path.contains(".xcassets/"))
     }
 
     /// Walks a checkout on disk. Symlinked directories are followed once (a loop is reported,

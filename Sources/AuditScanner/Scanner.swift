@@ -33,6 +33,8 @@ public struct ScanStatistics: Codable, Sendable, Equatable {
     public var skippedGenerated = 0
     public var skippedWithoutUIImport = 0
     public var skippedUnreadable = 0
+    /// Colour sets read from asset catalogs.
+    public var colorSets = 0
     public var durationSeconds = 0.0
 }
 
@@ -75,7 +77,11 @@ public struct Scanner: Sendable {
         var statistics = ScanStatistics()
         var notes = input.notes
 
-        let project = ProjectIndex(input: input, config: config, notes: &notes)
+        let project = ProjectIndex(input: input, config: config, notes: &notes) { path in
+            Self.skipReason(path, config) == nil
+        }
+        statistics.colorSets = project.colors.sets.count
+        let catalogFindings = CatalogChecker(config: config).check(project.colors)
         let checker = SourceChecker(config: config)
         let cache = options.cacheDirectory.map { ScanCache(directory: $0, configDigest: config.digest) }
 
@@ -83,14 +89,15 @@ public struct Scanner: Sendable {
         var candidates: [InputFile] = []
         for file in input.files where file.path.hasSuffix(".swift") {
             statistics.swiftFiles += 1
-            let included = config.include.contains { Glob($0).matches(file.path) }
-            if !included, config.exclude.contains(where: { Glob($0).matches(file.path) }) {
+            switch Self.skipReason(file.path, config) {
+            case .excluded?:
                 statistics.skippedExcluded += 1
                 continue
-            }
-            if !included, config.skipVendored, Self.vendoredPatterns.contains(where: { $0.matches(file.path) }) {
+            case .vendored?:
                 statistics.skippedVendored += 1
                 continue
+            case nil:
+                break
             }
             if file.size > config.maxFileBytes {
                 statistics.skippedUnreadable += 1
@@ -118,7 +125,7 @@ public struct Scanner: Sendable {
             for (index, outcome) in zip(retry, second) { outcomes[index] = outcome }
         }
 
-        var findings: [Finding] = []
+        var findings: [Finding] = catalogFindings
         for outcome in outcomes {
             notes.append(contentsOf: outcome.notes)
             switch outcome.status {
@@ -143,6 +150,17 @@ public struct Scanner: Sendable {
         statistics.durationSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         return ScanReport(root: root, rootIsArchive: input.isArchive, findings: findings, notes: notes, statistics: statistics,
                           toolVersion: Self.toolVersion)
+    }
+
+    enum SkipReason { case excluded, vendored }
+
+    /// Why a path is out of scope: the config's `exclude` (unless `include`d), or the default
+    /// vendored and generated folders.
+    static func skipReason(_ path: String, _ config: AuditConfig) -> SkipReason? {
+        if config.include.contains(where: { Glob($0).matches(path) }) { return nil }
+        if config.exclude.contains(where: { Glob($0).matches(path) }) { return .excluded }
+        if config.skipVendored, vendoredPatterns.contains(where: { $0.matches(path) }) { return .vendored }
+        return nil
     }
 
     /// Runs `work` over `files` on `options.jobs` Dispatch workers; results keep input order.

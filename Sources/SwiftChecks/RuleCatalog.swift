@@ -27,7 +27,15 @@ public enum RuleCatalog {
         SheetFocusRestorationRule(),
     ]
 
-    public static var descriptions: [RuleDescription] { sourceRules.map(\.description) }
+    /// Rules over the repository's asset catalogs, run once per scan.
+    public static let catalogRules: [any CatalogRule] = [
+        ColorSetMissingVariantsRule(),
+        ColorSetUnreadableRule(),
+    ]
+
+    public static var descriptions: [RuleDescription] {
+        sourceRules.map(\.description) + catalogRules.map(\.description)
+    }
     public static var allRuleIDs: [String] { descriptions.map(\.id) }
 
     public static func description(of id: String) -> RuleDescription? {

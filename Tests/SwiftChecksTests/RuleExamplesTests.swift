@@ -1,4 +1,5 @@
 import AuditModel
+import ColorAssets
 import SwiftChecks
 import Testing
 
@@ -48,6 +49,11 @@ struct RuleExamplesTests {
     }
 
     static func findings(of id: String, code: String, example: RuleExample) throws -> [Finding] {
+        if let rule = RuleCatalog.catalogRules.first(where: { $0.description.id == id }) {
+            // Catalog rules read asset catalogs: the example is one Contents.json at its path.
+            let catalog = ColorCatalog.build([(path: example.file, bytes: Array(code.utf8))]) { _ in .iOS }
+            return CatalogChecker(rules: [rule]).check(catalog)
+        }
         var config = AuditConfig()
         config.platforms = example.platforms
         let checker = SourceChecker(config: config)

@@ -1,0 +1,54 @@
+import AuditModel
+import ColorAssets
+
+/// A check over the repository's asset catalogs (not over one Swift file). Runs once per scan.
+public protocol CatalogRule: Sendable {
+    var description: RuleDescription { get }
+    func check(_ catalog: ColorCatalog, _ sink: inout CatalogFindingSink)
+}
+
+/// What a catalog rule reports: a Contents.json file, a line in it, and a message.
+public struct CatalogFindingSink {
+    struct Item {
+        let path: String
+        let line: Int
+        let message: String
+        /// Identifies the finding across runs: the colour set's name and what is wrong.
+        let snippet: String
+    }
+    private(set) var items: [Item] = []
+
+    public mutating func report(path: String, line: Int?, _ message: String, snippet: String) {
+        items.append(Item(path: path, line: max(line ?? 1, 1), message: message, snippet: snippet))
+    }
+}
+
+/// Runs every enabled catalog rule over one catalog and makes findings of what they report.
+public struct CatalogChecker: Sendable {
+    public let rules: [any CatalogRule]
+    public let config: AuditConfig
+
+    public init(rules: [any CatalogRule] = RuleCatalog.catalogRules, config: AuditConfig = AuditConfig()) {
+        self.rules = rules.filter { config.isEnabled($0.description.id) }
+        self.config = config
+    }
+
+    public func check(_ catalog: ColorCatalog) -> [Finding] {
+        var findings: [Finding] = []
+        for rule in rules {
+            let description = rule.description
+            var sink = CatalogFindingSink()
+            rule.check(catalog, &sink)
+            for item in sink.items {
+                findings.append(Finding(
+                    ruleID: description.id, kind: description.kind,
+                    severity: config.severityOverrides[description.id] ?? description.severity,
+                    location: SourceLocation(file: item.path, line: item.line, column: 1), message: item.message,
+                    fix: description.fix, citation: description.citation, platforms: description.platforms,
+                    snippet: item.snippet))
+            }
+        }
+        findings.assignFingerprints()
+        return findings
+    }
+}
