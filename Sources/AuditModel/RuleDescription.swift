@@ -5,10 +5,14 @@ public struct RuleExample: Sendable, Hashable {
     /// Platforms the example is checked for; `nil` lets the file's imports and `#if`s decide.
     public var platforms: PlatformSet?
     public var file: String
-    public init(_ code: String, platforms: PlatformSet? = nil, file: String = "Example.swift") {
+    /// Other files of the example's repository, by path: asset catalog Contents.json files a
+    /// Swift example refers to, or Swift files that use a catalog example's colours.
+    public var assets: [String: String]
+    public init(_ code: String, platforms: PlatformSet? = nil, file: String = "Example.swift", assets: [String: String] = [:]) {
         self.code = code
         self.platforms = platforms
         self.file = file
+        self.assets = assets
     }
 }
 

@@ -23,3 +23,20 @@ public struct ScanNote: Codable, Sendable, Hashable {
         self.message = message
     }
 }
+
+/// A colour set named in code: `Color("Brand")`, `UIColor(named: "Brand")`, or a generated asset
+/// symbol (`Color(.brand)`). Collected per file so the scan can tell which sets are used.
+public struct ColorNameUse: Codable, Sendable, Hashable {
+    public var name: String
+    public var line: Int
+    public var column: Int
+    /// Through a generated symbol rather than a string literal.
+    public var viaSymbol: Bool
+
+    public init(name: String, line: Int, column: Int, viaSymbol: Bool) {
+        self.name = name
+        self.line = line
+        self.column = column
+        self.viaSymbol = viaSymbol
+    }
+}

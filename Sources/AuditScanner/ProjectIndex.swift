@@ -13,6 +13,8 @@ struct ProjectIndex: Sendable {
     /// Colour sets of every (not excluded, not vendored) asset catalog.
     private(set) var colors = ColorCatalog.empty
     private(set) var colorsDigest = ""
+    /// Colour set names used outside Swift: Interface Builder files and build settings.
+    private(set) var colorNamesUsedByProjectFiles: Set<String> = []
 
     /// `isScanned` says whether a path is in scope (config excludes, vendored folders).
     init(input: ScanInput, config: AuditConfig, notes: inout [ScanNote], isScanned: (String) -> Bool = { _ in true }) {
@@ -35,9 +37,13 @@ struct ProjectIndex: Sendable {
                     if let set = ProjectFiles.platforms(fromPackageManifest: text) {
                         platformsByDirectory[directory, default: PlatformSet()].formUnion(set)
                     }
+                } else if name.hasSuffix(".storyboard") || name.hasSuffix(".xib") {
+                    guard isScanned(file.path) else { continue }
+                    colorNamesUsedByProjectFiles.formUnion(Self.namedColors(inInterfaceBuilder: try file.bytes()))
                 } else if file.path.hasSuffix(".xcodeproj/project.pbxproj") {
                     // The project's sources sit beside the .xcodeproj folder.
                     let text = String(decoding: try file.bytes(), as: UTF8.self)
+                    colorNamesUsedByProjectFiles.formUnion(Self.colorBuildSettings(text))
                     if let set = ProjectFiles.platforms(fromXcodeProject: text) {
                         platformsByDirectory[Self.directory(of: directory), default: PlatformSet()].formUnion(set)
                     }
@@ -89,12 +95,55 @@ struct ProjectIndex: Sendable {
     }
 
     func context(for path: String) -> ProjectContext {
-        ProjectContext(platforms: platforms(for: path), localizedKeys: localizedKeys)
+        ProjectContext(platforms: platforms(for: path), localizedKeys: localizedKeys, colors: colors)
     }
 
     /// Cheap digest of the context for cache keys (the key set is hashed once).
     func digest(for path: String) -> String {
         "\(platforms(for: path)?.rawValue ?? 255)-\(keysDigest)-\(colorsDigest)"
+    }
+
+    /// `<namedColor name="Brand">` and `<color key="textColor" name="Brand"/>`: the colours an
+    /// Interface Builder document names. A byte scan for two tags, not an XML parse: only the
+    /// names matter here.
+    static func namedColors(inInterfaceBuilder bytes: [UInt8]) -> Set<String> {
+        var names: Set<String> = []
+        let tags = [Array("<namedColor ".utf8), Array("<color ".utf8)]
+        let attribute = Array(" name=\"".utf8)
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "<"), let tag = tags.first(where: { bytes[index...].starts(with: $0) }) else {
+                index += 1
+                continue
+            }
+            var cursor = index + tag.count - 1
+            while cursor < bytes.count, bytes[cursor] != UInt8(ascii: ">") {
+                if bytes[cursor...].starts(with: attribute) {
+                    let start = cursor + attribute.count
+                    var end = start
+                    while end < bytes.count, bytes[end] != UInt8(ascii: "\"") { end += 1 }
+                    names.insert(String(decoding: bytes[start..<end], as: UTF8.self))
+                    cursor = end
+                }
+                cursor += 1
+            }
+            index = cursor
+        }
+        return names
+    }
+
+    /// The global accent and widget background colours named in build settings.
+    static func colorBuildSettings(_ text: String) -> Set<String> {
+        var names: Set<String> = []
+        for key in ["ASSETCATALOG_COMPILER_GLOBAL_ACCENT_COLOR_NAME", "ASSETCATALOG_COMPILER_WIDGET_BACKGROUND_COLOR_NAME"] {
+            var rest = Substring(text)
+            while let range = rest.range(of: key + " = ") {
+                let value = rest[range.upperBound...].prefix { $0 != ";" && $0 != "\n" }
+                names.insert(value.trimmingCharacters(in: CharacterSet(charactersIn: "\" ")))
+                rest = rest[range.upperBound...]
+            }
+        }
+        return names
     }
 
     static func directory(of path: String) -> String {

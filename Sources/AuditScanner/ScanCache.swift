@@ -42,7 +42,7 @@ struct ScanCache: Sendable {
     /// already holds (each rule's fix and citation). JSON decoding of the same data took most
     /// of a warm scan's time.
     enum Entry {
-        static let header = "a11y-audit cache 1"
+        static let header = "a11y-audit cache 2"
 
         static func encode(_ result: FileResult) -> String {
             var out = header + "\n"
@@ -54,6 +54,10 @@ struct ScanCache: Sendable {
             }
             for note in result.notes {
                 out += (["N", note.kind.rawValue, note.file, note.line.map(String.init) ?? "", note.message]
+                    .map(escape).joined(separator: "\t")) + "\n"
+            }
+            for use in result.colorUses {
+                out += (["U", use.name, String(use.line), String(use.column), use.viaSymbol ? "1" : "0"]
                     .map(escape).joined(separator: "\t")) + "\n"
             }
             return out
@@ -80,6 +84,9 @@ struct ScanCache: Sendable {
                 case "N":
                     guard fields.count == 5, let kind = ScanNote.Kind(rawValue: fields[1]) else { return nil }
                     result.notes.append(ScanNote(kind: kind, file: fields[2], line: Int(fields[3]), message: fields[4]))
+                case "U":
+                    guard fields.count == 5, let line = Int(fields[2]), let column = Int(fields[3]) else { return nil }
+                    result.colorUses.append(ColorNameUse(name: fields[1], line: line, column: column, viaSymbol: fields[4] == "1"))
                 default:
                     return nil
                 }

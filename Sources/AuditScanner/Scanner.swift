@@ -81,7 +81,6 @@ public struct Scanner: Sendable {
             Self.skipReason(path, config) == nil
         }
         statistics.colorSets = project.colors.sets.count
-        let catalogFindings = CatalogChecker(config: config).check(project.colors)
         let checker = SourceChecker(config: config)
         let cache = options.cacheDirectory.map { ScanCache(directory: $0, configDigest: config.digest) }
 
@@ -125,13 +124,15 @@ public struct Scanner: Sendable {
             for (index, outcome) in zip(retry, second) { outcomes[index] = outcome }
         }
 
-        var findings: [Finding] = catalogFindings
+        var findings: [Finding] = []
+        var usedColorNames = project.colorNamesUsedByProjectFiles
         for outcome in outcomes {
             notes.append(contentsOf: outcome.notes)
             switch outcome.status {
             case .checked(let result, let parsedBytes):
                 statistics.filesChecked += 1
                 findings.append(contentsOf: result.findings)
+                usedColorNames.formUnion(result.colorUses.map(\.name))
                 notes.append(contentsOf: result.notes)
                 if let parsedBytes {
                     statistics.filesParsed += 1
@@ -144,6 +145,8 @@ public struct Scanner: Sendable {
             case .unreadable: statistics.skippedUnreadable += 1
             }
         }
+        // Catalog rules run last: whether a colour set is used is known only after every file.
+        findings += CatalogChecker(config: config).check(CatalogFacts(catalog: project.colors, usedNames: usedColorNames))
         findings.sort { ($0.location, $0.ruleID) < ($1.location, $1.ruleID) }
         notes.append(contentsOf: Self.summaryNotes(statistics))
         notes.sort { ($0.file, $0.line ?? 0, $0.message) < ($1.file, $1.line ?? 0, $1.message) }

@@ -1,10 +1,24 @@
 import AuditModel
 import ColorAssets
 
-/// A check over the repository's asset catalogs (not over one Swift file). Runs once per scan.
+/// What catalog rules see: every colour set, and which of them anything in the repository uses.
+public struct CatalogFacts: Sendable {
+    public var catalog: ColorCatalog
+    /// Colour set names used by Swift (literals and generated symbols), Interface Builder files
+    /// (`<namedColor name=…>`) and build settings (the global accent colour).
+    public var usedNames: Set<String>
+
+    public init(catalog: ColorCatalog, usedNames: Set<String> = []) {
+        self.catalog = catalog
+        self.usedNames = usedNames
+    }
+}
+
+/// A check over the repository's asset catalogs (not over one Swift file). Runs once per scan,
+/// after every Swift file has been checked.
 public protocol CatalogRule: Sendable {
     var description: RuleDescription { get }
-    func check(_ catalog: ColorCatalog, _ sink: inout CatalogFindingSink)
+    func check(_ facts: CatalogFacts, _ sink: inout CatalogFindingSink)
 }
 
 /// What a catalog rule reports: a Contents.json file, a line in it, and a message.
@@ -33,12 +47,12 @@ public struct CatalogChecker: Sendable {
         self.config = config
     }
 
-    public func check(_ catalog: ColorCatalog) -> [Finding] {
+    public func check(_ facts: CatalogFacts) -> [Finding] {
         var findings: [Finding] = []
         for rule in rules {
             let description = rule.description
             var sink = CatalogFindingSink()
-            rule.check(catalog, &sink)
+            rule.check(facts, &sink)
             for item in sink.items {
                 findings.append(Finding(
                     ruleID: description.id, kind: description.kind,

@@ -12,7 +12,6 @@ public enum RuleCatalog {
         AccessibilityLabelEmptyOrEmojiRule(),
         ImageAssetNameSpokenRule(),
         SFSymbolDefaultLabelRule(),
-        UnusedSuppressionRule(),
         TapGestureMissingTraitRule(),
         CustomToggleMissingTraitRule(),
         GestureWithoutAlternativeRule(),
@@ -25,12 +24,15 @@ public enum RuleCatalog {
         ColorOnlyStatusRule(),
         CustomModalMissingIsModalRule(),
         SheetFocusRestorationRule(),
+        ColorNameMissingRule(),
+        UnusedSuppressionRule(),
     ]
 
     /// Rules over the repository's asset catalogs, run once per scan.
     public static let catalogRules: [any CatalogRule] = [
         ColorSetMissingVariantsRule(),
         ColorSetUnreadableRule(),
+        ColorSetUnusedRule(),
     ]
 
     public static var descriptions: [RuleDescription] {

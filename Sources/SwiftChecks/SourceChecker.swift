@@ -8,9 +8,12 @@ import SwiftSyntax
 public struct FileResult: Codable, Sendable, Hashable {
     public var findings: [Finding]
     public var notes: [ScanNote]
-    public init(findings: [Finding] = [], notes: [ScanNote] = []) {
+    /// Colour sets the file names: the scan decides from all files which sets are unused.
+    public var colorUses: [ColorNameUse]
+    public init(findings: [Finding] = [], notes: [ScanNote] = [], colorUses: [ColorNameUse] = []) {
         self.findings = findings
         self.notes = notes
+        self.colorUses = colorUses
     }
 }
 
@@ -68,6 +71,7 @@ public struct SourceChecker: Sendable {
             }
         }
         reportSuppressionProblems(suppressions, path: path, lines: lines, into: &result)
+        result.colorUses = file.colorNameUses(lines)
         result.findings.assignFingerprints()
         return result
     }

@@ -21,6 +21,8 @@ struct SampleAppTests {
         Expected(file: "Resources/Assets.xcassets/Broken.colorset/Contents.json", line: 5, rule: "color-set-unreadable"),
         Expected(file: "Resources/Assets.xcassets/Caption.colorset/Contents.json", line: 3, rule: "color-set-missing-variants"),
         Expected(file: "Resources/Assets.xcassets/Colors/Warning.colorset/Contents.json", line: 3, rule: "color-set-missing-variants"),
+        // Named by nothing: no Swift file, and not Main.storyboard (which names Colors/Warning).
+        Expected(file: "Resources/Assets.xcassets/Legacy.colorset/Contents.json", line: 3, rule: "color-set-unused"),
     ]
 
     static func expectations() throws -> Set<Expected> {
@@ -55,8 +57,8 @@ struct SampleAppTests {
         #expect(report.statistics.skippedWithoutUIImport == 1)
         #expect(report.statistics.skippedVendored == 1)
         #expect(report.notes.contains { $0.kind == .summary && $0.message.contains("vendored") })
-        // Brand (four variants), Caption, Colors/Warning, and the unset AccentColor; Broken is an error.
-        #expect(report.statistics.colorSets == 4)
+        // Brand and Legacy (four variants), Caption, Colors/Warning, the unset AccentColor; Broken is an error.
+        #expect(report.statistics.colorSets == 5)
     }
 
     @Test func platformsComeFromTheProjectImportsAndIfs() throws {

@@ -49,15 +49,24 @@ struct RuleExamplesTests {
     }
 
     static func findings(of id: String, code: String, example: RuleExample) throws -> [Finding] {
-        if let rule = RuleCatalog.catalogRules.first(where: { $0.description.id == id }) {
-            // Catalog rules read asset catalogs: the example is one Contents.json at its path.
-            let catalog = ColorCatalog.build([(path: example.file, bytes: Array(code.utf8))]) { _ in .iOS }
-            return CatalogChecker(rules: [rule]).check(catalog)
-        }
+        // The example's asset catalog: its JSON assets, plus the example itself for catalog rules.
+        let rule = RuleCatalog.catalogRules.first { $0.description.id == id }
+        var jsonFiles = example.assets.filter { $0.key.hasSuffix(".json") }.map { (path: $0.key, bytes: Array($0.value.utf8)) }
+        if rule != nil { jsonFiles.append((path: example.file, bytes: Array(code.utf8))) }
+        let catalog = ColorCatalog.build(jsonFiles) { _ in .iOS }
         var config = AuditConfig()
         config.platforms = example.platforms
+        let context = ProjectContext(colors: catalog)
+        if let rule {
+            // Catalog rules also see which sets the example's Swift files use.
+            var used: Set<String> = []
+            for (path, source) in example.assets where path.hasSuffix(".swift") {
+                used.formUnion(SourceChecker(config: config).check(path: path, source: source, context: context).colorUses.map(\.name))
+            }
+            return CatalogChecker(rules: [rule]).check(CatalogFacts(catalog: catalog, usedNames: used))
+        }
         let checker = SourceChecker(config: config)
-        return checker.check(path: example.file, source: code, context: ProjectContext()).findings
+        return checker.check(path: example.file, source: code, context: context).findings
             .filter { $0.ruleID == id }
     }
 

@@ -67,7 +67,8 @@ struct ColorSetMissingVariantsRule: CatalogRule {
         ]
     )
 
-    func check(_ catalog: ColorCatalog, _ sink: inout CatalogFindingSink) {
+    func check(_ facts: CatalogFacts, _ sink: inout CatalogFindingSink) {
+        let catalog = facts.catalog
         for set in catalog.sets where !set.values.isEmpty {
             let allSystem = set.values.values.allSatisfy { value in
                 if case .system = value { return true }

@@ -37,7 +37,8 @@ struct ColorSetUnreadableRule: CatalogRule {
         ]
     )
 
-    func check(_ catalog: ColorCatalog, _ sink: inout CatalogFindingSink) {
+    func check(_ facts: CatalogFacts, _ sink: inout CatalogFindingSink) {
+        let catalog = facts.catalog
         for error in catalog.errors {
             sink.report(path: error.path, line: error.line, error.message, snippet: "\(error.reason)")
         }

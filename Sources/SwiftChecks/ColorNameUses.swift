@@ -1,0 +1,64 @@
+import AuditModel
+import ColorAssets
+import SwiftSyntax
+
+/// A colour set named by a string literal in code, with the literal to point at.
+struct ColorNameLiteral {
+    let name: String
+    let literal: ExprSyntax
+    let call: FunctionCallExprSyntax
+}
+
+extension SourceFile {
+    /// `Color("Brand")`, `UIColor(named: "Brand")`, `NSColor(named: "Brand")` in this file.
+    /// A colour loaded from another bundle (`bundle:`/`in:` other than the main one) is left out:
+    /// its catalog is not in this repository.
+    var colorNameLiterals: [ColorNameLiteral] {
+        var result: [ColorNameLiteral] = []
+        for call in index.calls(named: ["Color", "UIColor", "NSColor"]) {
+            let argument: ExprSyntax?
+            switch call.calleeName {
+            case "Color": argument = call.firstUnlabeledArgument
+            default: argument = call.argument("named")
+            }
+            guard let argument, let name = argument.as(StringLiteralExprSyntax.self).flatMap({ ExprSyntax($0).stringLiteralValue }),
+                  !name.isEmpty else { continue }
+            if let bundle = call.argument("bundle") ?? call.argument("in"),
+               !["nil", ".main", "Bundle.main"].contains(bundle.trimmedDescription) { continue }
+            result.append(ColorNameLiteral(name: name, literal: argument, call: call))
+        }
+        return result
+    }
+
+    /// Colour sets this file names, by literal or by Xcode's generated asset symbol.
+    func colorNameUses(_ lines: LineTable) -> [ColorNameUse] {
+        var uses = colorNameLiterals.map { literal in
+            let position = lines.position(of: literal.literal.positionAfterSkippingLeadingTrivia.utf8Offset)
+            return ColorNameUse(name: literal.name, line: position.line, column: position.column, viaSymbol: false)
+        }
+        for set in context.colors.sets {
+            for symbol in ColorSymbols.generated(for: set.name) {
+                guard let offset = index.references[symbol]?.first else { continue }
+                let position = lines.position(of: offset)
+                uses.append(ColorNameUse(name: set.name, line: position.line, column: position.column, viaSymbol: true))
+                break
+            }
+        }
+        return uses
+    }
+}
+
+/// The symbols Xcode generates for a colour set (`ColorResource`): lower camel case of the
+/// name's last path component, also without a trailing "Color" ("AccentColor" → `accent`).
+enum ColorSymbols {
+    static func generated(for name: String) -> [String] {
+        let last = name.split(separator: "/").last.map(String.init) ?? name
+        let words = last.split(whereSeparator: { $0 == "-" || $0 == "_" || $0 == " " || $0 == "." })
+        guard let first = words.first else { return [] }
+        var symbol = first.prefix(1).lowercased() + first.dropFirst()
+        for word in words.dropFirst() { symbol += word.prefix(1).uppercased() + word.dropFirst() }
+        var symbols = [symbol]
+        if symbol.hasSuffix("Color"), symbol.count > 5 { symbols.append(String(symbol.dropLast(5))) }
+        return symbols
+    }
+}
