@@ -172,11 +172,15 @@ struct ColorReader {
     }
 
     private func named(_ name: String, _ naming: ColorNaming, owners: Set<String>, depth: Int) -> [ColorExpression]? {
+        // `extension Color { static let brand = Color(red: …) }` in this file: its value, not an
+        // asset, even when it shadows a style name such as `.background`.
+        if let value = constant(named: name, in: owners) { return describe(value, naming, depth: depth) }
+        if index.declarations[name]?.contains(where: { Self.typeName(of: $0.enclosingTypeDecl).map(owners.contains) ?? false }) == true {
+            return nil // a computed colour of this file: not known
+        }
         if Self.materialsAndStyles.contains(name) { return nil }
         if naming == .platform, let fixed = Self.fixedPlatformColors[name] { return [fixed] }
         if Self.systemNames.contains(name) { return [.system(name)] }
-        // `extension Color { static let brand = Color(red: …) }` in this file: its value, not an asset.
-        if let value = constant(named: name, in: owners) { return describe(value, naming, depth: depth) }
         // Declared here but computed or variable: not an asset symbol, and not known.
         if index.declarations[name] != nil { return nil }
         // Otherwise Xcode's generated asset symbol (`Color.brand`, `UIColor.brand`, `Color(.brand)`).
@@ -472,7 +476,7 @@ struct ColorReader {
     /// Materials, gradients and hierarchical styles that are not one colour.
     static let materialsAndStyles: Set<String> = [
         "ultraThinMaterial", "thinMaterial", "regularMaterial", "thickMaterial", "ultraThickMaterial", "bar",
-        "foreground", "gradient",
+        "foreground",
     ]
 
     /// UIKit's and AppKit's fixed colours: documented component values, not adaptive.

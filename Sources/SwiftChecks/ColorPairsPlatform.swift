@@ -16,7 +16,14 @@ struct PlatformColorPairs {
         /// The function or property initializer it is in: "nearest" prefers the same one.
         let owner: SyntaxIdentifier?
         let offset: Int
+        /// The type it is in; `nil` at file scope.
+        let type: Syntax?
     }
+
+    /// Properties every view or controller has: set in one method, read in another.
+    private static let inheritedProperties: Set<String> = [
+        "", "self", "view", "contentView", "textLabel", "detailTextLabel", "imageView", "titleLabel", "backgroundView",
+    ]
 
     private static let properties: Set<String> = ["textColor", "tintColor", "backgroundColor", "font", "attributedText"]
     /// Views whose text is the system label colour until told otherwise, by initializer.
@@ -29,18 +36,20 @@ struct PlatformColorPairs {
         for assignment in reader.index.assignments {
             guard let property = assignment.targetProperty, Self.properties.contains(property) else { continue }
             let node = Syntax(assignment.node)
-            scopes[node.enclosingTypeDecl?.id, default: []].append(Setting(
+            let type = node.enclosingTypeDecl
+            scopes[type?.id, default: []].append(Setting(
                 object: assignment.targetObject, property: property, value: assignment.value, node: node,
-                owner: node.enclosingCodeBlockOwner?.id, offset: node.position.utf8Offset))
+                owner: node.enclosingCodeBlockOwner?.id, offset: node.position.utf8Offset, type: type))
         }
         for call in reader.index.calls(named: "setTitleColor") {
             // A disabled control's text is exempt from the contrast requirement (WCAG 1.4.3).
             guard let color = call.firstUnlabeledArgument, call.argument("for")?.memberName != "disabled" else { continue }
             let base = call.calledExpression.as(MemberAccessExprSyntax.self)?.base
             let node = Syntax(call)
-            scopes[node.enclosingTypeDecl?.id, default: []].append(Setting(
+            let type = node.enclosingTypeDecl
+            scopes[type?.id, default: []].append(Setting(
                 object: base.map(Assignment.objectName) ?? "", property: "titleColor", value: [color], node: node,
-                owner: node.enclosingCodeBlockOwner?.id, offset: node.position.utf8Offset))
+                owner: node.enclosingCodeBlockOwner?.id, offset: node.position.utf8Offset, type: type))
         }
         var result: [ColorPair] = []
         for settings in scopes.values {
@@ -74,16 +83,18 @@ struct PlatformColorPairs {
         var result: [ColorPair] = []
         for (name, values) in reader.index.bindings {
             for value in values {
-                guard let call = value.as(FunctionCallExprSyntax.self), let type = call.initializedTypeName,
-                      let foreground = Self.labelInitializers[type] ?? Self.appKitLabel(call, type) else { continue }
-                let scope = Syntax(call).enclosingTypeDecl?.id
-                let settings = scopes[scope] ?? []
+                guard let call = value.as(FunctionCallExprSyntax.self), let viewType = call.initializedTypeName,
+                      let foreground = Self.labelInitializers[viewType] ?? Self.appKitLabel(call, viewType) else { continue }
+                let type = Syntax(call).enclosingTypeDecl
+                let settings = scopes[type?.id] ?? []
                 // Coloured explicitly (paired above) or by attributes the source does not spell out here.
                 if settings.contains(where: { $0.object == name && ["textColor", "attributedText"].contains($0.property) }) {
                     continue
                 }
+                // A stored property belongs to no function; a local label to the function declaring it.
+                let owner = call.ancestor(PatternBindingSyntax.self)?.enclosingCodeBlockOwner?.id
                 let anchor = Setting(object: name, property: "textColor", value: [], node: Syntax(call),
-                                     owner: Syntax(call).enclosingCodeBlockOwner?.id, offset: call.position.utf8Offset)
+                                     owner: owner, offset: call.position.utf8Offset, type: type)
                 guard let (backgrounds, backgroundNode) = background(for: name, near: anchor, in: settings),
                       backgroundNode != nil else { continue }
                 let font = self.font(for: name, near: anchor, in: settings)
@@ -118,7 +129,7 @@ struct PlatformColorPairs {
         for parent in ["contentView", "", "view"] where !candidates.contains(parent) { candidates.append(parent) }
         for candidate in candidates {
             let matches = settings.filter { $0.property == "backgroundColor" && $0.object == candidate }
-            guard let chosen = Self.nearest(matches, to: setting) else { continue }
+            guard let chosen = nearest(matches, to: setting) else { continue }
             guard let colors = reader.describe(elements: chosen.value, .platform) else { return nil }
             if colors.allSatisfy(\.isClear) { continue }
             return (colors, chosen.node)
@@ -130,16 +141,31 @@ struct PlatformColorPairs {
         // A button's title font is set on its `titleLabel`.
         let objects = object.isEmpty ? ["", "titleLabel"] : [object, object + ".titleLabel"]
         let matches = settings.filter { $0.property == "font" && objects.contains($0.object) }
-        guard let chosen = Self.nearest(matches, to: setting), chosen.value.count == 1, let value = chosen.value.first
+        guard let chosen = nearest(matches, to: setting), chosen.value.count == 1, let value = chosen.value.first
         else { return FontFacts() }
         return reader.font(value) ?? FontFacts()
     }
 
-    /// Same function first (the configuration that runs together), then the closest in the type.
-    private static func nearest(_ settings: [Setting], to setting: Setting) -> Setting? {
+    /// Same function first (the configuration that runs together), then the closest in the
+    /// type, but only for an object every method sees: a `label` parameter of one method is
+    /// not the `label` parameter of another.
+    private func nearest(_ settings: [Setting], to setting: Setting) -> Setting? {
+        let closest = { (pool: [Setting]) in pool.min { abs($0.offset - setting.offset) < abs($1.offset - setting.offset) } }
         let sameOwner = settings.filter { $0.owner == setting.owner }
-        let pool = sameOwner.isEmpty ? settings : sameOwner
-        return pool.min { abs($0.offset - setting.offset) < abs($1.offset - setting.offset) }
+        if !sameOwner.isEmpty { return closest(sameOwner) }
+        let shared = settings.filter { isShared($0.object, in: setting.type) }
+        return closest(shared)
+    }
+
+    /// `self`, `view`, `contentView`, or a stored property of the type.
+    private func isShared(_ object: String, in type: Syntax?) -> Bool {
+        guard let type else { return false }
+        let root = object.split(separator: ".", maxSplits: 1).first.map(String.init) ?? ""
+        if Self.inheritedProperties.contains(root) { return true }
+        return reader.index.declarations(root, in: type).contains { declaration in
+            declaration.is(PatternBindingSyntax.self) && declaration.enclosingCodeBlockOwner == nil
+                && declaration.enclosingTypeDecl?.id == type.id
+        }
     }
 
     private func isButton(_ object: String) -> Bool {

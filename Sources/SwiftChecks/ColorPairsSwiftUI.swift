@@ -55,12 +55,15 @@ struct SwiftUIColorPairs {
     /// Content presented elsewhere, on its own background, with its own environment.
     static let presentationBoundaries: Set<String> = [
         "sheet", "fullScreenCover", "popover", "alert", "confirmationDialog", "navigationDestination", "toolbar",
-        "contextMenu", "swipeActions", "inspector", "searchSuggestions", "safeAreaBar",
+        "contextMenu", "swipeActions", "inspector", "searchSuggestions", "safeAreaBar", "tabItem",
     ]
+    /// Controls whose trailing-closure content is presented in a system menu, not in place.
+    static let menuContainers: Set<String> = ["Menu", "Picker"]
     /// Modifiers whose content is decoration or a shape, not something read against a background.
     static let backgroundLayers: Set<String> = [
         "background", "mask", "listRowBackground", "clipShape", "contentShape", "backgroundStyle",
-        "containerBackground", "presentationBackground", "toolbarBackground",
+        "containerBackground", "presentationBackground", "toolbarBackground", "accessibilityRepresentation",
+        "accessibilityChildren",
     ]
     /// Modifiers that do not change the colour a background view paints.
     static let neutralModifiers: Set<String> = [
@@ -78,7 +81,7 @@ struct SwiftUIColorPairs {
     /// Any of these in a file means some colour may be set; a file with none has only defaults.
     static let colorModifiers = [
         "foregroundStyle", "foregroundColor", "tint", "accentColor", "fill", "stroke", "strokeBorder", "background",
-        "listRowBackground", "ZStack", "buttonStyle",
+        "listRowBackground", "ZStack",
     ]
 
     func pairs() -> [ColorPair] {
@@ -115,6 +118,7 @@ struct SwiftUIColorPairs {
     /// when the element is itself a background, a mask, or a view passed as a non-content argument.
     private func levels(of element: FunctionCallExprSyntax, isShape: Bool) -> [Level]? {
         let own = ModifierChain(containing: ExprSyntax(element))
+        if own.has("hidden") { return nil }
         var levels = [Level(rootName: element.calleeName, environment: own.modifiers, chain: own.modifiers, behind: nil)]
         if let argument = own.outermost.parent?.as(LabeledExprSyntax.self),
            let call = argument.parent?.parent?.as(FunctionCallExprSyntax.self) {
@@ -131,6 +135,11 @@ struct SwiftUIColorPairs {
         for container in own.outermost.enclosingViewCalls {
             guard let name = container.calleeName else { continue }
             if Self.presentationBoundaries.contains(name) { break }
+            if Self.menuContainers.contains(name), let content = container.trailingClosure,
+               content.position.utf8Offset <= own.outermost.position.utf8Offset,
+               own.outermost.endPosition.utf8Offset <= content.endPosition.utf8Offset {
+                break
+            }
             if container.isMemberCallWithBase {
                 if Self.backgroundLayers.contains(name) { return nil }
                 levels.append(modifierLevel(container))

@@ -267,6 +267,28 @@ struct ColorPairsTests {
         Case("background with a shape argument", ["text white on red"], view("""
             Text("Live").foregroundStyle(.white).background(.red, in: Capsule())
             """)),
+        Case("a menu's content is presented elsewhere; its label is in place", ["text accentColor on black"], view("""
+            VStack {
+                Menu("More") { Button("Delete") {} }
+            }
+            .background(Color.black)
+            """)),
+        Case("hidden views are not drawn", [], view("""
+            Text("x").foregroundStyle(.red).hidden()
+            """)),
+        Case("this file's colours shadow style names; computed ones are unknown", ["text white on asset:Background"], """
+            import SwiftUI
+            extension Color {
+                static let background = Color("Background")
+                static var accentSoft: Color { Color.blue.opacity(0.2) }
+            }
+            struct Sample: View {
+                var body: some View {
+                    Text("a").foregroundStyle(.white).background(Color.background)
+                    Text("b").foregroundStyle(.accentSoft)
+                }
+            }
+            """),
         Case("a view passed as a label or title is not drawn content", [], view("""
             Text("x").accessibilityLabel(Text("Label").foregroundColor(.red))
             Image("y").clipShape(Circle().fill(.red))
@@ -394,6 +416,26 @@ struct ColorPairsTests {
                     name.textColor = .white
                 }
             }
+            """),
+        Case("parameters of different methods are different objects", ["text extended-gray(1,1,1) on default"], """
+            import UIKit
+            final class Styler {
+                func title(_ label: UILabel) { label.textColor = .white }
+                func badge(_ label: UILabel) { label.backgroundColor = .red }
+            }
+            """),
+        Case("a stored property is one object across methods", ["text extended-gray(1,1,1) on systemRed"], """
+            import UIKit
+            final class Card: UIView {
+                let title = UILabel()
+                func setUpText() { title.textColor = .white }
+                func setUpBackground() { title.backgroundColor = .systemRed }
+            }
+            """),
+        Case("top-level functions do not share objects", ["text systemBlue on default"], """
+            import UIKit
+            func tint(_ view: UIView) { view.backgroundColor = .black }
+            func color(_ label: UILabel) { label.textColor = .systemBlue }
             """),
         Case("AppKit text field", ["text secondaryLabelColor on textBackgroundColor"], """
             import AppKit
