@@ -130,6 +130,8 @@ struct PlatformColorPairs {
         for candidate in candidates {
             let matches = settings.filter { $0.property == "backgroundColor" && $0.object == candidate }
             guard let chosen = nearest(matches, to: setting) else { continue }
+            // `backgroundColor = nil` is UIKit's default: no background of its own.
+            if chosen.value.count == 1, chosen.value.first?.is(NilLiteralExprSyntax.self) == true { continue }
             guard let colors = reader.describe(elements: chosen.value, .platform) else { return nil }
             if colors.allSatisfy(\.isClear) { continue }
             return (colors, chosen.node)

@@ -417,6 +417,16 @@ struct ColorPairsTests {
                 }
             }
             """),
+        Case("a nil background shows the parent's", ["text label on asset:Paper"], """
+            import UIKit
+            final class Note: UIView {
+                let body = UITextField()
+                func setUp() {
+                    backgroundColor = UIColor(named: "Paper")
+                    body.backgroundColor = nil
+                }
+            }
+            """),
         Case("parameters of different methods are different objects", ["text extended-gray(1,1,1) on default"], """
             import UIKit
             final class Styler {
