@@ -129,7 +129,7 @@ struct SwiftUIColorPairs {
                 levels.append(modifierLevel(call))
             } else {
                 // `Section(header: Text(…))`: the call is the element's container.
-                levels.append(containerLevel(call, element: own.outermost))
+                levels.append(containerLevel(call))
             }
         }
         for container in own.outermost.enclosingViewCalls {
@@ -148,19 +148,19 @@ struct SwiftUIColorPairs {
             if name == "ZStack", let (position, first) = Self.zStackPosition(of: own.outermost, in: container) {
                 // A shape under the rest of a ZStack is the others' background, not an indicator.
                 if position == 0, isShape { return nil }
-                var level = containerLevel(container, element: own.outermost)
+                var level = containerLevel(container)
                 if position > 0 {
                     level = Level(rootName: level.rootName, environment: level.environment, chain: level.chain, behind: first)
                 }
                 levels.append(level)
                 continue
             }
-            levels.append(containerLevel(container, element: own.outermost))
+            levels.append(containerLevel(container))
         }
         return levels
     }
 
-    private func containerLevel(_ call: FunctionCallExprSyntax, element: ExprSyntax) -> Level {
+    private func containerLevel(_ call: FunctionCallExprSyntax) -> Level {
         let chain = ModifierChain(containing: ExprSyntax(call))
         return Level(rootName: call.calleeName, environment: chain.modifiers, chain: chain.modifiers, behind: nil)
     }
