@@ -24,6 +24,8 @@ public enum RuleCatalog {
         ColorOnlyStatusRule(),
         CustomModalMissingIsModalRule(),
         SheetFocusRestorationRule(),
+        InsufficientContrastRule(),
+        ContrastReliesOnIncreaseContrastRule(),
         ColorNameMissingRule(),
         UnusedSuppressionRule(),
     ]

@@ -13,7 +13,8 @@ struct OrderStatusView: View {
                     .font(.caption2)
                 Text("Ref. \(order.id.uuidString)")
                     .font(.custom("Menlo", size: 9, relativeTo: .caption2)) // expect: text-below-minimum-size
-                Button("Receipt") { showReceipt = true }
+                // The accent-coloured title on an orange literal: 1.5:1 in every appearance.
+                Button("Receipt") { showReceipt = true } // expect: insufficient-contrast
                     .background(Color(red: 0.96, green: 0.62, blue: 0.04)) // expect: hard-coded-color-literal
                 Button("Copy reference") {
                     showToast = true
@@ -41,7 +42,7 @@ struct PaymentDot: View {
 
     var body: some View {
         Circle() // expect: color-only-status
-            .fill(isPaid ? Color.green : Color.red)
+            .fill(isPaid ? Color.green : Color.red) // expect: contrast-relies-on-increase-contrast
             .frame(width: 12, height: 12)
     }
 }

@@ -1,0 +1,167 @@
+import AuditModel
+import ColorAssets
+import SwiftSyntax
+
+/// A colour pair resolved to concrete colours in the four appearances and judged by WCAG 2.x
+/// (and, for text, by Apple's table). Shared by the two contrast rules.
+struct ContrastEvaluation {
+    struct Reading {
+        let appearance: Appearance
+        let foreground: RGBA
+        let background: RGBA
+        let ratio: Double
+        /// WCAG 2.x SC 1.4.3 for text, SC 1.4.11 for non-text.
+        let wcag: Verdict
+        /// Apple's table (text only).
+        let apple: Verdict?
+    }
+
+    let pair: ColorPair
+    let readings: [Reading]
+    let pointSize: Double
+    let sizeSource: String
+    let bold: Bool
+    let backgroundAssumed: Bool
+    let foregroundName: String
+    let backgroundName: String
+
+    /// Luminosities (light, dark) failing WCAG by default and also with Increase Contrast.
+    var failsEvenWithIncreasedContrast: [Reading] {
+        readings.filter { !$0.wcag.passes && !$0.appearance.isIncreasedContrast }.filter { standard in
+            readings.contains { $0.appearance.isIncreasedContrast && $0.appearance.isDark == standard.appearance.isDark && !$0.wcag.passes }
+        }
+    }
+
+    /// Luminosities failing by default whose increased-contrast variant passes.
+    var rescuedByIncreasedContrast: [Reading] {
+        readings.filter { !$0.wcag.passes && !$0.appearance.isIncreasedContrast }.filter { standard in
+            readings.contains { $0.appearance.isIncreasedContrast && $0.appearance.isDark == standard.appearance.isDark && $0.wcag.passes }
+        }
+    }
+
+    /// "`Color("Caption")` #616161 on the system background #000000 (assumed: none set)".
+    func describe(_ readings: [Reading]) -> String {
+        // Appearances with the same colours (literals are the same in all four) are named together.
+        var groups: [(appearances: [Appearance], reading: Reading)] = []
+        for reading in readings.sorted(by: { $0.appearance < $1.appearance }) {
+            if let index = groups.firstIndex(where: { $0.reading.foreground == reading.foreground && $0.reading.background == reading.background }) {
+                groups[index].appearances.append(reading.appearance)
+            } else {
+                groups.append(([reading.appearance], reading))
+            }
+        }
+        let parts = groups.map { group in
+            let names = group.appearances.count == Appearance.allCases.count
+                ? "every appearance" : group.appearances.map(\.displayName).joined(separator: ", ")
+            return "\(names) \(group.reading.wcag.ratioText) (\(group.reading.foreground.hex) on \(group.reading.background.hex))"
+        }
+        let subject = pair.isText ? "\(pointSize.points) pt\(bold ? " bold" : "") text (\(sizeSource))" : "a non-text indicator"
+        let background = backgroundAssumed ? "the system background (assumed: no background is set)" : backgroundName
+        return "\(foregroundName) on \(background), \(subject): \(parts.joined(separator: "; "))"
+    }
+
+    /// Both verdicts for the worst reading, WCAG first and Apple's table named as such.
+    func verdicts(_ reading: Reading) -> String {
+        var text = reading.wcag.description
+        if let apple = reading.apple { text += "; \(apple.description)" }
+        return text
+    }
+}
+
+enum ContrastAnalysis {
+    /// Evaluations of every pair in the file whose colours resolve in all four appearances.
+    static func evaluate(_ file: SourceFile) -> [ContrastEvaluation] {
+        file.colorPairs().compactMap { pair in
+            if AccessibilityLabels.isInPreview(pair.element) { return nil }
+            return evaluate(pair, file)
+        }
+    }
+
+    static func evaluate(_ pair: ColorPair, _ file: SourceFile) -> ContrastEvaluation? {
+        let platforms = file.platforms(at: pair.element)
+        let platform = [Platform.iOS, .visionOS, .tvOS, .watchOS, .macOS].first(where: platforms.contains) ?? .iOS
+        let catalog = file.context.colors
+        guard let foreground = resolve(pair.foreground, platform, catalog) else { return nil }
+        let systemBackground = SystemColors.resolve("systemBackground", platform: platform)
+        let background: [Appearance: RGBA]
+        if let expression = pair.background {
+            guard let resolved = resolve(expression, platform, catalog) else { return nil }
+            background = resolved
+        } else {
+            guard let system = systemBackground else { return nil }
+            background = system
+        }
+
+        let sizes = file.reference.iosTextStyleSizes["Large (default)"] ?? [:]
+        let style = pair.textStyle ?? "body"
+        let pointSize = pair.pointSize ?? sizes[style] ?? sizes["body"] ?? 17
+        let sizeSource = pair.pointSize != nil ? "fixed size" : "\(style) at the default text size"
+
+        var readings: [ContrastEvaluation.Reading] = []
+        for appearance in Appearance.allCases {
+            guard var back = background[appearance], let fore = foreground[appearance] else { return nil }
+            // A translucent background shows the system background through it.
+            if back.alpha < 1, let base = systemBackground?[appearance] { back = back.composited(over: base.opaque) }
+            let shown = fore.composited(over: back.opaque)
+            let ratio = Contrast.ratio(shown, back.opaque)
+            let wcag = pair.isText ? Contrast.wcag(ratio: ratio, pointSize: pointSize, bold: pair.isBold) : Contrast.nonText(ratio: ratio)
+            let apple = pair.isText ? Contrast.appleTable(ratio: ratio, pointSize: pointSize, bold: pair.isBold) : nil
+            readings.append(.init(appearance: appearance, foreground: shown, background: back.opaque, ratio: ratio,
+                                  wcag: wcag, apple: apple))
+        }
+        return ContrastEvaluation(pair: pair, readings: readings, pointSize: pointSize, sizeSource: sizeSource,
+                                  bold: pair.isBold, backgroundAssumed: pair.background == nil,
+                                  foregroundName: describe(pair.foreground), backgroundName: pair.background.map(describe) ?? "")
+    }
+
+    /// The colour in each appearance, or nil when any appearance cannot be resolved.
+    static func resolve(_ expression: ColorExpression, _ platform: Platform, _ catalog: ColorCatalog) -> [Appearance: RGBA]? {
+        switch expression {
+        case .asset(let name):
+            if let set = catalog.color(named: name) {
+                var result: [Appearance: RGBA] = [:]
+                for appearance in Appearance.allCases {
+                    guard let color = set.rgba(appearance, platform: platform) else { return nil }
+                    result[appearance] = color
+                }
+                return result
+            }
+            // `.brand` may be a generated symbol of a set named "Brand", or a system colour.
+            if let set = catalog.sets.first(where: { ColorSymbols.generated(for: $0.name).contains(name) }) {
+                return resolve(.asset(set.name), platform, catalog)
+            }
+            return SystemColors.resolve(name, platform: platform)
+        case .system(let name):
+            switch name {
+            case "accentColor", "tint", "AccentColor":
+                if catalog.color(named: "AccentColor")?.values.isEmpty == false { return resolve(.asset("AccentColor"), platform, catalog) }
+                return SystemColors.resolve("systemBlue", platform: platform)
+            case "background":
+                return SystemColors.resolve("systemBackground", platform: platform)
+            default:
+                return SystemColors.resolve(name, platform: platform)
+            }
+        case .literal(let space, let red, let green, let blue, let alpha):
+            let colorSpace = ColorSpace(rawValue: space) ?? .sRGB
+            let components = colorSpace == .grayGamma22 || colorSpace == .extendedGray ? [red] : [red, green, blue]
+            let color = ColorConversion.toSRGB(components, alpha: alpha, in: colorSpace).rgba
+            return Dictionary(uniqueKeysWithValues: Appearance.allCases.map { ($0, color) })
+        case .opacity(let inner, let opacity):
+            guard let base = resolve(inner, platform, catalog) else { return nil }
+            return base.mapValues { color in
+                var faded = color
+                faded.alpha *= opacity
+                return faded
+            }
+        }
+    }
+
+    static func describe(_ expression: ColorExpression) -> String {
+        switch expression {
+        case .asset(let name): "colour set \"\(name)\""
+        case .system(let name): "system colour `\(name)`"
+        case .literal: "a literal colour"
+        case .opacity(let inner, let opacity): "\(describe(inner)) at \(Int((opacity * 100).rounded()))% opacity"
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import AuditModel
+import ColorAssets
+import SwiftSyntax
+
+/// A foreground/background pair below WCAG's minimum in an appearance, and still below it with
+/// Increase Contrast on: nothing the person can switch on makes it readable.
+struct InsufficientContrastRule: SourceRule {
+    let description = RuleDescription(
+        id: "insufficient-contrast",
+        title: "Contrast below the minimum, even with Increase Contrast",
+        category: .colorAsset,
+        kind: .requirement,
+        rationale: """
+            Colours are resolved for light, dark, light + increased contrast and dark + increased \
+            contrast (asset catalogs, system colours, literals), and each pair is judged by WCAG 2.x \
+            (SC 1.4.3: 4.5:1, large text of 18 pt or 14 pt bold 3:1; SC 1.4.11: 3:1 for non-text \
+            indicators). Apple's table is stated beside it, named as such: it accepts bold text of \
+            any size at 3:1, so an 11 pt bold label at 3.3:1 meets Apple's table and fails WCAG. \
+            When no background is set, the system background of each appearance is assumed, and \
+            the message says so. A pair that passes once Increase Contrast is on is \
+            contrast-relies-on-increase-contrast instead.
+            """,
+        citations: [
+            Citation("HIG › Accessibility, Vision",
+                     "Accessibility Inspector uses the following values from WCAG Level AA as guidance in determining whether your app's colors have an acceptable contrast."),
+            Citation("HIG › Accessibility",
+                     "If your app doesn't provide this minimum contrast by default, ensure it at least provides a higher contrast color scheme when the system setting Increase Contrast is turned on."),
+            Citation("HIG › Accessibility",
+                     "If your app supports dark mode, make sure to check the minimum contrast in both light and dark appearances."),
+        ],
+        fix: """
+            Darken or lighten the colour in the failing appearance (in the asset catalog, the well \
+            named in the message), or give the colour set an increased-contrast variant that \
+            reaches the ratio; prefer system colours, which adapt on their own.
+            """,
+        limitations: """
+            Only pairs whose colours are written in the file (or in its asset catalogs) are judged: \
+            colours passed in as parameters, gradients, materials, images behind text and \
+            view-wide `.opacity` are not. Text size is the text style at the default size \
+            (Large) unless a fixed size is set; the system background is Apple's base level, not \
+            the elevated one of sheets.
+            """,
+        triggering: [
+            RuleExample("""
+                import SwiftUI
+                struct Price: View {
+                    var body: some View {
+                        Text("Sale").foregroundStyle(↓Color(red: 0.6, green: 0.6, blue: 0.6)).background(Color.white)
+                    }
+                }
+                """),
+            // 11 pt bold at 3.5:1: meets Apple's table (bold, any size), fails WCAG (under 14 pt bold).
+            RuleExample("""
+                import SwiftUI
+                let badge = Text("NEW")
+                    .font(.system(size: 11, weight: .bold))
+                    .foregroundStyle(↓Color(red: 0.533, green: 0.533, blue: 0.533))
+                    .background(Color.white)
+                """),
+            // Grey on the (assumed) system background: fine in light, fails in dark.
+            RuleExample("""
+                import SwiftUI
+                struct Footer: View {
+                    var body: some View { Text("v1.2").font(.footnote).foregroundStyle(↓Color("Caption")) }
+                }
+                """, assets: ["Assets.xcassets/Caption.colorset/Contents.json": InsufficientContrastRule.captionSet]),
+            RuleExample("""
+                import UIKit
+                final class Cell: UITableViewCell {
+                    let hint = UILabel()
+                    func configure() {
+                        ↓hint.textColor = UIColor(white: 0.7, alpha: 1)
+                        hint.backgroundColor = .white
+                    }
+                }
+                """),
+        ],
+        nonTriggering: [
+            RuleExample("""
+                import SwiftUI
+                struct Title: View {
+                    var body: some View {
+                        VStack {
+                            Text("Ready").foregroundStyle(Color(red: 0.45, green: 0.45, blue: 0.45)).background(Color.white)
+                            Text("Sale").font(.title).foregroundStyle(Color(red: 0.533, green: 0.533, blue: 0.533)).background(Color.white)
+                            Text("Plain").foregroundStyle(.primary)
+                        }
+                    }
+                }
+                """),
+            // Colours the file does not write down are not guessed.
+            RuleExample("""
+                import SwiftUI
+                struct Row: View {
+                    let tint: Color
+                    var body: some View { Text("Row").foregroundStyle(tint) }
+                }
+                """),
+        ]
+    )
+
+    /// Dark grey text colour whose dark variant is a grey too close to black.
+    static let captionSet = """
+        { "colors" : [
+          { "idiom" : "universal", "color" : { "color-space" : "srgb", "components" : { "red" : "0.333", "green" : "0.333", "blue" : "0.333", "alpha" : "1" } } },
+          { "idiom" : "universal", "appearances" : [ { "appearance" : "luminosity", "value" : "dark" } ],
+            "color" : { "color-space" : "srgb", "components" : { "red" : "0.300", "green" : "0.300", "blue" : "0.300", "alpha" : "1" } } } ] }
+        """
+
+    func check(_ file: SourceFile, _ sink: inout FindingSink) {
+        for evaluation in ContrastAnalysis.evaluate(file) {
+            let failing = evaluation.failsEvenWithIncreasedContrast
+            guard let worst = failing.min(by: { $0.ratio < $1.ratio }) else { continue }
+            let withIncreased = evaluation.readings.filter { reading in
+                reading.appearance.isIncreasedContrast && failing.contains { $0.appearance.isDark == reading.appearance.isDark }
+            }
+            sink.report(evaluation.pair.element, at: evaluation.pair.node, """
+                \(evaluation.describe(failing + withIncreased)). \(evaluation.verdicts(worst)). Increase Contrast does not \
+                fix it in \(failing.map(\.appearance.displayName).joined(separator: " or "))
+                """)
+        }
+    }
+}
