@@ -83,4 +83,23 @@ struct SampleAppTests {
         let fromDirectory = try Scanner().scan(try ScanInput.directory(Self.root, maxFileBytes: 2_000_000), root: Self.root)
         #expect(fromArchive.findings == fromDirectory.findings)
     }
+
+    @Test func contrastFindingsNameTheAppearanceAndBothTables() throws {
+        let report = try Scanner().scan(try ScanInput.directory(Self.root, maxFileBytes: 2_000_000), root: Self.root)
+        let contrast = report.findings.filter { $0.ruleID == "insufficient-contrast" && $0.location.file == "Shared/ThemeView.swift" }
+        // Grey on near-black fails only in dark: the message names dark and no light reading.
+        let caption = try #require(contrast.first { $0.message.contains("Caption") })
+        #expect(caption.message.contains("dark, dark + increased contrast"))
+        #expect(!caption.message.contains("light"))
+        #expect(caption.message.contains("system background (assumed"))
+        // 11 pt bold at 3.55:1: both statements, each named.
+        let badge = try #require(contrast.first { $0.message.contains("11 pt bold") })
+        #expect(badge.message.contains("3.55:1 fails WCAG 2.x SC 1.4.3"))
+        #expect(badge.message.contains("3.55:1 meets Apple's table"))
+        #expect(badge.message.contains("#888888 on #FFFFFF"))
+        // A pair rescued by Increase Contrast is the lower-severity rule.
+        let rescued = try #require(report.findings.first { $0.ruleID == "contrast-relies-on-increase-contrast" })
+        #expect(rescued.severity < caption.severity)
+    }
 }
+
