@@ -13,6 +13,7 @@ struct ProjectIndex: Sendable {
     /// Colour sets of every (not excluded, not vendored) asset catalog.
     private(set) var colors = ColorCatalog.empty
     private(set) var colorsDigest = ""
+    private(set) var colorSymbols: [String: String] = [:]
     /// Colour set names used outside Swift: Interface Builder files and build settings.
     private(set) var colorNamesUsedByProjectFiles: Set<String> = []
 
@@ -80,6 +81,7 @@ struct ProjectIndex: Sendable {
                 digestInput += Array(file.path.utf8) + [0] + Array(Digest.sha256Hex(file.bytes).utf8)
             }
             colorsDigest = Digest.sha256Hex(digestInput)
+            colorSymbols = ProjectContext.symbols(of: colors)
         }
     }
 
@@ -95,7 +97,7 @@ struct ProjectIndex: Sendable {
     }
 
     func context(for path: String) -> ProjectContext {
-        ProjectContext(platforms: platforms(for: path), localizedKeys: localizedKeys, colors: colors)
+        ProjectContext(platforms: platforms(for: path), localizedKeys: localizedKeys, colors: colors, colorSymbols: colorSymbols)
     }
 
     /// Cheap digest of the context for cache keys (the key set is hashed once).

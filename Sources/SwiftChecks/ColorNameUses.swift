@@ -36,14 +36,20 @@ extension SourceFile {
             let position = lines.position(of: literal.literal.positionAfterSkippingLeadingTrivia.utf8Offset)
             return ColorNameUse(name: literal.name, line: position.line, column: position.column, viaSymbol: false)
         }
-        for set in context.colors.sets {
-            for symbol in ColorSymbols.generated(for: set.name) {
-                guard let offset = index.references[symbol]?.first else { continue }
-                let position = lines.position(of: offset)
-                uses.append(ColorNameUse(name: set.name, line: position.line, column: position.column, viaSymbol: true))
-                break
-            }
+        // Look up whichever is smaller: the file's identifiers or the catalog's symbols.
+        var seen: Set<String> = []
+        func record(_ symbol: String, _ name: String) {
+            guard !seen.contains(name), let offset = index.references[symbol]?.first else { return }
+            seen.insert(name)
+            let position = lines.position(of: offset)
+            uses.append(ColorNameUse(name: name, line: position.line, column: position.column, viaSymbol: true))
         }
+        if context.colorSymbols.count < index.references.count {
+            for (symbol, name) in context.colorSymbols { record(symbol, name) }
+        } else {
+            for symbol in index.references.keys { if let name = context.colorSymbols[symbol] { record(symbol, name) } }
+        }
+        uses.sort { ($0.line, $0.column, $0.name) < ($1.line, $1.column, $1.name) }
         return uses
     }
 }

@@ -81,11 +81,12 @@ enum ContrastAnalysis {
         let platforms = file.platforms(at: pair.element)
         let platform = [Platform.iOS, .visionOS, .tvOS, .watchOS, .macOS].first(where: platforms.contains) ?? .iOS
         let catalog = file.context.colors
-        guard let foreground = resolve(pair.foreground, platform, catalog) else { return nil }
+        let symbols = file.context.colorSymbols
+        guard let foreground = resolve(pair.foreground, platform, catalog, symbols) else { return nil }
         let systemBackground = SystemColors.resolve("systemBackground", platform: platform)
         let background: [Appearance: RGBA]
         if let expression = pair.background {
-            guard let resolved = resolve(expression, platform, catalog) else { return nil }
+            guard let resolved = resolve(expression, platform, catalog, symbols) else { return nil }
             background = resolved
         } else {
             guard let system = systemBackground else { return nil }
@@ -115,7 +116,8 @@ enum ContrastAnalysis {
     }
 
     /// The colour in each appearance, or nil when any appearance cannot be resolved.
-    static func resolve(_ expression: ColorExpression, _ platform: Platform, _ catalog: ColorCatalog) -> [Appearance: RGBA]? {
+    static func resolve(_ expression: ColorExpression, _ platform: Platform, _ catalog: ColorCatalog,
+                        _ symbols: [String: String]) -> [Appearance: RGBA]? {
         switch expression {
         case .asset(let name):
             if let set = catalog.color(named: name) {
@@ -127,14 +129,14 @@ enum ContrastAnalysis {
                 return result
             }
             // `.brand` may be a generated symbol of a set named "Brand", or a system colour.
-            if let set = catalog.sets.first(where: { ColorSymbols.generated(for: $0.name).contains(name) }) {
-                return resolve(.asset(set.name), platform, catalog)
+            if let setName = symbols[name] {
+                return resolve(.asset(setName), platform, catalog, symbols)
             }
             return SystemColors.resolve(name, platform: platform)
         case .system(let name):
             switch name {
             case "accentColor", "tint", "AccentColor":
-                if catalog.color(named: "AccentColor")?.values.isEmpty == false { return resolve(.asset("AccentColor"), platform, catalog) }
+                if catalog.color(named: "AccentColor")?.values.isEmpty == false { return resolve(.asset("AccentColor"), platform, catalog, symbols) }
                 return SystemColors.resolve("systemBlue", platform: platform)
             case "background":
                 return SystemColors.resolve("systemBackground", platform: platform)
@@ -147,7 +149,7 @@ enum ContrastAnalysis {
             let color = ColorConversion.toSRGB(components, alpha: alpha, in: colorSpace).rgba
             return Dictionary(uniqueKeysWithValues: Appearance.allCases.map { ($0, color) })
         case .opacity(let inner, let opacity):
-            guard let base = resolve(inner, platform, catalog) else { return nil }
+            guard let base = resolve(inner, platform, catalog, symbols) else { return nil }
             return base.mapValues { color in
                 var faded = color
                 faded.alpha *= opacity

@@ -12,10 +12,22 @@ public struct ProjectContext: Sendable {
     public var localizedKeys: Set<String>
     /// Every colour set of the repository's asset catalogs: what `Color("Name")` resolves to.
     public var colors: ColorCatalog
+    /// Xcode's generated asset symbols (`brandPrimary`) → colour set names, built once per scan.
+    public var colorSymbols: [String: String]
 
-    public init(platforms: PlatformSet? = nil, localizedKeys: Set<String> = [], colors: ColorCatalog = .empty) {
+    public init(platforms: PlatformSet? = nil, localizedKeys: Set<String> = [], colors: ColorCatalog = .empty,
+                colorSymbols: [String: String]? = nil) {
         self.platforms = platforms
         self.localizedKeys = localizedKeys
         self.colors = colors
+        self.colorSymbols = colorSymbols ?? Self.symbols(of: colors)
+    }
+
+    public static func symbols(of colors: ColorCatalog) -> [String: String] {
+        var symbols: [String: String] = [:]
+        for set in colors.sets {
+            for symbol in ColorSymbols.generated(for: set.name) where symbols[symbol] == nil { symbols[symbol] = set.name }
+        }
+        return symbols
     }
 }

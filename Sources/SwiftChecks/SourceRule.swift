@@ -68,6 +68,9 @@ public final class SourceFile {
         return names.contains { index.references($0, in: scope) }
     }
 
+    /// Contrast of every colour pair, computed once for the two contrast rules.
+    lazy var contrastEvaluations: [ContrastEvaluation] = ContrastAnalysis.evaluate(self)
+
     /// Whether a literal key is defined in the project's localisation tables.
     func isLocalizedKey(_ key: String) -> Bool { context.localizedKeys.contains(key) }
 }

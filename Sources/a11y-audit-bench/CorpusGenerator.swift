@@ -5,11 +5,24 @@ import Foundation
 /// that the import prefilter skips). Deterministic for a given seed, so runs compare.
 struct CorpusGenerator {
     var random: SplitMix
+    /// Colour sets written to `App/Assets.xcassets`, and referenced by name from the SwiftUI
+    /// screens; 0 writes no catalog and no references.
+    var colorSets = 0
 
-    init(seed: UInt64) { random = SplitMix(seed: seed) }
+    init(seed: UInt64, colorSets: Int = 0) {
+        random = SplitMix(seed: seed)
+        self.colorSets = colorSets
+    }
 
     mutating func write(to root: URL, files: Int) throws -> (files: Int, bytes: Int) {
         var total = 0
+        for set in 0..<colorSets {
+            let url = root.appendingPathComponent("App/Assets.xcassets/Palette\(set).colorset/Contents.json")
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let text = colorSet(set)
+            try Data(text.utf8).write(to: url)
+            total += text.utf8.count
+        }
         for index in 0..<files {
             let (folder, text): (String, String)
             switch index % 10 {
@@ -58,6 +71,7 @@ struct CorpusGenerator {
             \(body)            }
                     }
                     .navigationTitle("Screen \(index)")
+            \(colorRows(index))
                     .onAppear { withAnimation(.spring()) { isOn.toggle() } }
                 }
 
@@ -69,6 +83,39 @@ struct CorpusGenerator {
             #Preview { Screen\(index)() }
 
             """
+    }
+
+    /// Text and shapes coloured by the catalog's sets; the same rows whatever `random` says, so
+    /// the rest of the corpus does not change with `colorSets`.
+    private func colorRows(_ index: Int) -> String {
+        guard colorSets > 0 else { return "" }
+        let a = (index * 3) % colorSets, b = (index * 3 + 1) % colorSets, c = (index * 3 + 2) % colorSets
+        return """
+            .overlay {
+                        VStack {
+                            Text("Tag").foregroundStyle(Color("Palette\(a)")).background(Color("Palette\(b)"))
+                            Text("Note").font(.footnote).foregroundStyle(Color("Palette\(c)"))
+                            Circle().fill(Color("Palette\(b)")).frame(width: 8, height: 8)
+                        }
+                    }
+            """
+    }
+
+    /// Four variants for most sets; every fifth has light and dark only.
+    private func colorSet(_ index: Int) -> String {
+        func entry(_ gray: Double, _ appearances: String) -> String {
+            let value = String(format: "%.3f", gray)
+            return """
+                { "idiom" : "universal", \(appearances)"color" : { "color-space" : "srgb", "components" : { "red" : "\(value)", "green" : "\(value)", "blue" : "\(value)", "alpha" : "1.000" } } }
+                """
+        }
+        let level = Double(index % 10) / 10
+        var entries = [entry(level, ""), entry(1 - level, #""appearances" : [ { "appearance" : "luminosity", "value" : "dark" } ], "#)]
+        if index % 5 != 0 {
+            entries.append(entry(level / 2, #""appearances" : [ { "appearance" : "contrast", "value" : "high" } ], "#))
+            entries.append(entry(1 - level / 2, #""appearances" : [ { "appearance" : "luminosity", "value" : "dark" }, { "appearance" : "contrast", "value" : "high" } ], "#))
+        }
+        return "{ \"colors\" : [\n" + entries.joined(separator: ",\n") + "\n], \"info\" : { \"author\" : \"xcode\", \"version\" : 1 } }\n"
     }
 
     private mutating func uiKitController(_ index: Int) -> String {

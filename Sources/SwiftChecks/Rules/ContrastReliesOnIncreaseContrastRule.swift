@@ -63,7 +63,7 @@ struct ContrastReliesOnIncreaseContrastRule: SourceRule {
     static let strongSet = set(light: "0.200", dark: "0.867", lightHigh: "0.100", darkHigh: "0.933")
 
     func check(_ file: SourceFile, _ sink: inout FindingSink) {
-        for evaluation in ContrastAnalysis.evaluate(file) where evaluation.failsEvenWithIncreasedContrast.isEmpty {
+        for evaluation in file.contrastEvaluations where evaluation.failsEvenWithIncreasedContrast.isEmpty {
             let rescued = evaluation.rescuedByIncreasedContrast
             guard let worst = rescued.min(by: { $0.ratio < $1.ratio }) else { continue }
             let increased = evaluation.readings.filter { reading in

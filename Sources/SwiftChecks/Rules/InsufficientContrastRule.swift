@@ -108,7 +108,7 @@ struct InsufficientContrastRule: SourceRule {
         """
 
     func check(_ file: SourceFile, _ sink: inout FindingSink) {
-        for evaluation in ContrastAnalysis.evaluate(file) {
+        for evaluation in file.contrastEvaluations {
             let failing = evaluation.failsEvenWithIncreasedContrast
             guard let worst = failing.min(by: { $0.ratio < $1.ratio }) else { continue }
             let withIncreased = evaluation.readings.filter { reading in
