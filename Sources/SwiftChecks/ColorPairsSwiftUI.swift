@@ -88,8 +88,18 @@ struct SwiftUIColorPairs {
         let index = reader.index
         guard Self.colorModifiers.contains(where: { index.callsByName[$0] != nil }) else { return [] }
         var result: [ColorPair] = []
+        // Only an element inside a view whose chain sets a colour (or inside a ZStack, which can
+        // draw one behind it) can form a pair. Those views' extents are found once, so the
+        // costlier walk up each element's containers runs only where it can find something.
+        var extents: [Range<Int>] = []
+        for call in index.calls(named: Set(Self.colorModifiers)) {
+            let outer = call.calleeName == "ZStack" ? ExprSyntax(call) : ModifierChain(containing: ExprSyntax(call)).outermost
+            extents.append(outer.position.utf8Offset..<outer.endPosition.utf8Offset)
+        }
         let names = Self.textElements.union(Self.shapes).union(Self.indicatorControls).union(["Image"])
         for element in index.calls(named: names) {
+            let offset = element.position.utf8Offset
+            guard extents.contains(where: { $0.contains(offset) }) else { continue }
             // `Text(…)` starts a chain; `.foo.Text(…)` or `x.Image(…)` are not views.
             guard element.calledExpression.is(DeclReferenceExprSyntax.self), let name = element.calleeName else { continue }
             let isSymbol = name == "Image" && element.argument("systemName") != nil
