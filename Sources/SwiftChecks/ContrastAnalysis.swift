@@ -71,22 +71,37 @@ struct ContrastEvaluation {
 enum ContrastAnalysis {
     /// Evaluations of every pair in the file whose colours resolve in all four appearances.
     static func evaluate(_ file: SourceFile) -> [ContrastEvaluation] {
-        file.colorPairs().compactMap { pair in
+        let pairs = file.colorPairs()
+        guard !pairs.isEmpty else { return [] }
+        // Files repeat the same few colours: each is resolved once per platform.
+        var resolved: [ResolutionKey: [Appearance: RGBA]?] = [:]
+        func lookup(_ expression: ColorExpression, _ platform: Platform) -> [Appearance: RGBA]? {
+            let key = ResolutionKey(expression: expression, platform: platform)
+            if let known = resolved[key] { return known }
+            let value = resolve(expression, platform, file.context.colors, file.context.colorSymbols)
+            resolved[key] = value
+            return value
+        }
+        return pairs.compactMap { pair in
             if AccessibilityLabels.isInPreview(pair.element) { return nil }
-            return evaluate(pair, file)
+            return evaluate(pair, file, lookup)
         }
     }
 
-    static func evaluate(_ pair: ColorPair, _ file: SourceFile) -> ContrastEvaluation? {
+    struct ResolutionKey: Hashable {
+        let expression: ColorExpression
+        let platform: Platform
+    }
+
+    static func evaluate(_ pair: ColorPair, _ file: SourceFile,
+                         _ lookup: (ColorExpression, Platform) -> [Appearance: RGBA]?) -> ContrastEvaluation? {
         let platforms = file.platforms(at: pair.element)
         let platform = [Platform.iOS, .visionOS, .tvOS, .watchOS, .macOS].first(where: platforms.contains) ?? .iOS
-        let catalog = file.context.colors
-        let symbols = file.context.colorSymbols
-        guard let foreground = resolve(pair.foreground, platform, catalog, symbols) else { return nil }
-        let systemBackground = SystemColors.resolve("systemBackground", platform: platform)
+        guard let foreground = lookup(pair.foreground, platform) else { return nil }
+        let systemBackground = lookup(.system("systemBackground"), platform)
         let background: [Appearance: RGBA]
         if let expression = pair.background {
-            guard let resolved = resolve(expression, platform, catalog, symbols) else { return nil }
+            guard let resolved = lookup(expression, platform) else { return nil }
             background = resolved
         } else {
             guard let system = systemBackground else { return nil }
