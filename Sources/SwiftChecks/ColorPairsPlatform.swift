@@ -81,6 +81,9 @@ struct PlatformColorPairs {
     /// system label colour against that background.
     private func defaultLabelPairs(_ scopes: [SyntaxIdentifier?: [Setting]]) -> [ColorPair] {
         var result: [ColorPair] = []
+        // Label types are few; most bindings of a file are not views at all.
+        guard Self.labelInitializers.keys.contains(where: { reader.index.callsByName[$0] != nil })
+            || reader.index.callsByName["NSTextField"] != nil else { return [] }
         for (name, values) in reader.index.bindings {
             for value in values {
                 guard let call = value.as(FunctionCallExprSyntax.self), let viewType = call.initializedTypeName,

@@ -227,14 +227,18 @@ enum TapAction {
         let statements = closures.flatMap { Array($0.statements) }
         guard !statements.isEmpty else { return false }
         return statements.allSatisfy { statement in
-            let text = statement.item.trimmedDescription.lowercased()
             if let sequence = statement.item.as(SequenceExprSyntax.self) {
                 let elements = Array(sequence.elements)
                 guard elements.count == 3, elements[1].is(AssignmentExprSyntax.self) else { return false }
                 let value = elements[2].trimmedDescription
                 return elements[0].trimmedDescription.lowercased().contains("focus") && (value == "false" || value == "nil")
             }
-            return ["resignfirstresponder", "endediting", "hidekeyboard", "dismisskeyboard"].contains { text.contains($0) }
+            // The statement's identifiers, read from its tokens: printing every tap closure to
+            // search its text cost more than the rest of the rule.
+            return statement.item.tokens(viewMode: .sourceAccurate).contains { token in
+                guard case .identifier(let name) = token.tokenKind else { return false }
+                return ["resignFirstResponder", "endEditing", "hideKeyboard", "dismissKeyboard"].contains(name)
+            }
         }
     }
 }
