@@ -24,6 +24,8 @@ struct ContrastEvaluation {
     let backgroundAssumed: Bool
     let foregroundName: String
     let backgroundName: String
+    /// Colour sets whose extended-range or wide-gamut values were clipped into sRGB to be judged.
+    let clampedSets: [String]
 
     /// Luminosities (light, dark) failing WCAG by default and also with Increase Contrast.
     var failsEvenWithIncreasedContrast: [Reading] {
@@ -57,7 +59,8 @@ struct ContrastEvaluation {
         }
         let subject = pair.isText ? "\(pointSize.points) pt\(bold ? " bold" : "") text (\(sizeSource))" : "a non-text indicator"
         let background = backgroundAssumed ? "the system background (assumed: no background is set)" : backgroundName
-        return "\(foregroundName) on \(background), \(subject): \(parts.joined(separator: "; "))"
+        let clamped = clampedSets.isEmpty ? "" : " (values of \(clampedSets.map { "\"\($0)\"" }.joined(separator: ", ")) outside sRGB were clipped to judge them)"
+        return "\(foregroundName) on \(background), \(subject): \(parts.joined(separator: "; "))\(clamped)"
     }
 
     /// Both verdicts for the worst reading, WCAG first and Apple's table named as such.
@@ -125,9 +128,15 @@ enum ContrastAnalysis {
             readings.append(.init(appearance: appearance, foreground: shown, background: back.opaque, ratio: ratio,
                                   wcag: wcag, apple: apple))
         }
+        let clamped = [pair.foreground, pair.background].compactMap { $0 }.compactMap { expression -> String? in
+            guard case .asset(let name) = expression.base, let set = file.context.colors.color(named: name),
+                  !set.clampedAppearances.isEmpty else { return nil }
+            return set.name
+        }
         return ContrastEvaluation(pair: pair, readings: readings, pointSize: pointSize, sizeSource: sizeSource,
                                   bold: pair.isBold, backgroundAssumed: pair.background == nil,
-                                  foregroundName: describe(pair.foreground), backgroundName: pair.background.map(describe) ?? "")
+                                  foregroundName: describe(pair.foreground), backgroundName: pair.background.map(describe) ?? "",
+                                  clampedSets: clamped)
     }
 
     /// The colour in each appearance, or nil when any appearance cannot be resolved.
@@ -180,5 +189,13 @@ enum ContrastAnalysis {
         case .literal: "a literal colour"
         case .opacity(let inner, let opacity): "\(describe(inner)) at \(Int((opacity * 100).rounded()))% opacity"
         }
+    }
+}
+
+extension ColorExpression {
+    /// The colour under any opacity.
+    var base: ColorExpression {
+        if case .opacity(let inner, _) = self { return inner.base }
+        return self
     }
 }
