@@ -122,6 +122,6 @@ public struct ReferenceData: Sendable {
 extension Double {
     /// "11" rather than "11.0" in messages.
     public var points: String {
-        rounded() == self ? String(Int(self)) : String(self)
+        isFinite && rounded() == self && abs(self) < 1e15 ? String(Int(self)) : String(self)
     }
 }

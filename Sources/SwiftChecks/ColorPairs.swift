@@ -327,13 +327,16 @@ struct ColorReader {
         let elements = Array(sequence.elements)
         guard elements.count == 3, let lhs = number(elements[0]), let rhs = number(elements[2]),
               let op = elements[1].as(BinaryOperatorExprSyntax.self)?.operator.text else { return nil }
+        let value: Double
         switch op {
-        case "/": return rhs == 0 ? nil : lhs / rhs
-        case "*": return lhs * rhs
-        case "+": return lhs + rhs
-        case "-": return lhs - rhs
+        case "/": value = rhs == 0 ? .nan : lhs / rhs
+        case "*": value = lhs * rhs
+        case "+": value = lhs + rhs
+        case "-": value = lhs - rhs
         default: return nil
         }
+        // `1e308 * 10` overflows: not a colour component anyone can judge.
+        return value.isFinite ? value : nil
     }
 
     static func rgb(hue: Double, saturation: Double, brightness: Double) -> (Double, Double, Double) {

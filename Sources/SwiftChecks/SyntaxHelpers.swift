@@ -146,8 +146,14 @@ extension ExprSyntax {
         return false
     }
 
-    /// The value of a numeric literal, including `-3`, `12.5`, `CGFloat(12)`.
+    /// The value of a numeric literal, including `-3`, `12.5`, `CGFloat(12)`; nil for a literal
+    /// too large to be finite (`1e400`), which no rule can reason about.
     var numberValue: Double? {
+        guard let value = rawNumberValue, value.isFinite else { return nil }
+        return value
+    }
+
+    private var rawNumberValue: Double? {
         if let integer = self.as(IntegerLiteralExprSyntax.self) {
             return Double(integer.literal.text.filter { $0 != "_" })
         }

@@ -339,6 +339,19 @@ struct InputRobustnessTests {
         #expect(throws: ScanError.self) { try ScanInput.archive(empty.path, maxFileBytes: 2_000_000) }
     }
 
+    @Test func nonFiniteNumbersInSourceAreNotACrash() throws {
+        let repository = try TemporaryRepository()
+        try repository.write("V.swift", """
+            import SwiftUI
+            let a = Text("z").foregroundStyle(Color(hue: 1e308 * 10, saturation: 1, brightness: 1)).background(Color.white)
+            let b = Text("y").foregroundStyle(Color.gray.opacity(1e308 * 10))
+            let c = Text("x").font(.system(size: 1e400))
+            """)
+        let report = try scan(repository)
+        #expect(report.findings.contains { $0.ruleID == "fixed-font-size" && $0.location.line == 4 })
+        #expect(!report.findings.contains { $0.ruleID == "insufficient-contrast" })
+    }
+
     @Test func pathologicalGlobsFinishAtOnce() {
         let pattern = Array(repeating: "**", count: 14).joined(separator: "/") + "/x.swift"
         let path = (0..<40).map { "d\($0)" }.joined(separator: "/") + "/y.swift"
