@@ -27,18 +27,22 @@ struct ContrastEvaluation {
     /// Colour sets whose extended-range or wide-gamut values were clipped into sRGB to be judged.
     let clampedSets: [String]
 
-    /// Luminosities (light, dark) failing WCAG by default and also with Increase Contrast.
-    var failsEvenWithIncreasedContrast: [Reading] {
-        readings.filter { !$0.wcag.passes && !$0.appearance.isIncreasedContrast }.filter { standard in
-            readings.contains { $0.appearance.isIncreasedContrast && $0.appearance.isDark == standard.appearance.isDark && !$0.wcag.passes }
-        }
+    /// Increased-contrast readings that fail: with the setting on (whatever the default does),
+    /// nothing more the person can do makes the pair readable in that luminosity.
+    var failsWithIncreasedContrast: [Reading] {
+        readings.filter { $0.appearance.isIncreasedContrast && !$0.wcag.passes }
     }
 
-    /// Luminosities failing by default whose increased-contrast variant passes.
+    /// Default readings that fail while their increased-contrast variant passes.
     var rescuedByIncreasedContrast: [Reading] {
         readings.filter { !$0.wcag.passes && !$0.appearance.isIncreasedContrast }.filter { standard in
             readings.contains { $0.appearance.isIncreasedContrast && $0.appearance.isDark == standard.appearance.isDark && $0.wcag.passes }
         }
+    }
+
+    /// The default reading of the same luminosity as an increased-contrast one.
+    func standardReading(of reading: Reading) -> Reading? {
+        readings.first { !$0.appearance.isIncreasedContrast && $0.appearance.isDark == reading.appearance.isDark }
     }
 
     /// "`Color("Caption")` #616161 on the system background #000000 (assumed: none set)".
@@ -98,6 +102,12 @@ enum ContrastAnalysis {
 
     static func evaluate(_ pair: ColorPair, _ file: SourceFile,
                          _ lookup: (ColorExpression, Platform) -> [Appearance: RGBA]?) -> ContrastEvaluation? {
+        // System colours on system colours (or the assumed system background) are Apple's own
+        // pairings, and the table's semantic values are a public dump, not Apple's numbers:
+        // judging `.secondary` on the default background would contradict the fix we give.
+        if case .system = pair.foreground.base, pair.background.map({ if case .system = $0.base { return true } else { return false } }) ?? true {
+            return nil
+        }
         let platforms = file.platforms(at: pair.element)
         let platform = [Platform.iOS, .visionOS, .tvOS, .watchOS, .macOS].first(where: platforms.contains) ?? .iOS
         guard let foreground = lookup(pair.foreground, platform) else { return nil }
@@ -119,8 +129,12 @@ enum ContrastAnalysis {
         var readings: [ContrastEvaluation.Reading] = []
         for appearance in Appearance.allCases {
             guard var back = background[appearance], let fore = foreground[appearance] else { return nil }
-            // A translucent background shows the system background through it.
-            if back.alpha < 1, let base = systemBackground?[appearance] { back = back.composited(over: base.opaque) }
+            // A translucent background shows whatever is behind it; that is the system background
+            // only when nothing else is set, which the pair cannot tell. Judge only that case.
+            if back.alpha < 1 {
+                guard pair.background == nil, let base = systemBackground?[appearance] else { return nil }
+                back = back.composited(over: base.opaque)
+            }
             let shown = fore.composited(over: back.opaque)
             let ratio = Contrast.ratio(shown, back.opaque)
             let wcag = pair.isText ? Contrast.wcag(ratio: ratio, pointSize: pointSize, bold: pair.isBold) : Contrast.nonText(ratio: ratio)

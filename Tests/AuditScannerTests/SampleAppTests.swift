@@ -57,8 +57,8 @@ struct SampleAppTests {
         #expect(report.statistics.skippedWithoutUIImport == 1)
         #expect(report.statistics.skippedVendored == 1)
         #expect(report.notes.contains { $0.kind == .summary && $0.message.contains("vendored") })
-        // Brand and Legacy (four variants), Caption, Colors/Warning, the unset AccentColor; Broken is an error.
-        #expect(report.statistics.colorSets == 5)
+        // Brand, Legacy and Muted (four variants), Caption, Colors/Warning, the unset AccentColor; Broken is an error.
+        #expect(report.statistics.colorSets == 6)
     }
 
     @Test func platformsComeFromTheProjectImportsAndIfs() throws {

@@ -63,7 +63,9 @@ struct ContrastReliesOnIncreaseContrastRule: SourceRule {
     static let strongSet = set(light: "0.200", dark: "0.867", lightHigh: "0.100", darkHigh: "0.933")
 
     func check(_ file: SourceFile, _ sink: inout FindingSink) {
-        for evaluation in file.contrastEvaluations where evaluation.failsEvenWithIncreasedContrast.isEmpty {
+        // Reported for each rescued luminosity, even when the other fails outright (that one is
+        // insufficient-contrast's finding).
+        for evaluation in file.contrastEvaluations {
             let rescued = evaluation.rescuedByIncreasedContrast
             guard let worst = rescued.min(by: { $0.ratio < $1.ratio }) else { continue }
             let increased = evaluation.readings.filter { reading in

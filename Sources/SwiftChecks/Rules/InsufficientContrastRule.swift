@@ -41,6 +41,13 @@ struct InsufficientContrastRule: SourceRule {
             the elevated one of sheets.
             """,
         triggering: [
+            // The increased-contrast variant is worse than the default: it fails for exactly the
+            // people who turned the setting on.
+            RuleExample("""
+                import SwiftUI
+                let note = Text("Note").foregroundStyle(↓Color("Inverted"))
+                """, assets: ["Assets.xcassets/Inverted.colorset/Contents.json":
+                    ContrastReliesOnIncreaseContrastRule.set(light: "0.200", dark: "0.867", lightHigh: "0.600", darkHigh: "0.933")]),
             RuleExample("""
                 import SwiftUI
                 struct Price: View {
@@ -76,6 +83,23 @@ struct InsufficientContrastRule: SourceRule {
                 """),
         ],
         nonTriggering: [
+            // System colours on system backgrounds are Apple's pairings; a translucent chip over an
+            // unknown backdrop is not guessed.
+            RuleExample("""
+                import SwiftUI
+                struct Row: View {
+                    var body: some View {
+                        VStack {
+                            Text("Subtitle").foregroundStyle(.secondary)
+                            Rectangle().fill(Color(.separator)).frame(height: 1)
+                            ZStack {
+                                Color.black
+                                Text("Chip").foregroundStyle(.white).padding().background(Color.white.opacity(0.15))
+                            }
+                        }
+                    }
+                }
+                """),
             RuleExample("""
                 import SwiftUI
                 struct Title: View {
@@ -109,14 +133,15 @@ struct InsufficientContrastRule: SourceRule {
 
     func check(_ file: SourceFile, _ sink: inout FindingSink) {
         for evaluation in file.contrastEvaluations {
-            let failing = evaluation.failsEvenWithIncreasedContrast
+            let failing = evaluation.failsWithIncreasedContrast
             guard let worst = failing.min(by: { $0.ratio < $1.ratio }) else { continue }
-            let withIncreased = evaluation.readings.filter { reading in
-                reading.appearance.isIncreasedContrast && failing.contains { $0.appearance.isDark == reading.appearance.isDark }
-            }
+            // Each failing increased-contrast reading with its default beside it (which may pass:
+            // an increased-contrast variant worse than the default is reported too).
+            let shown = failing.flatMap { [evaluation.standardReading(of: $0), $0].compactMap { $0 } }
+            let luminosities = failing.map { $0.appearance.isDark ? "dark" : "light" }
             sink.report(evaluation.pair.element, at: evaluation.pair.node, """
-                \(evaluation.describe(failing + withIncreased)). \(evaluation.verdicts(worst)). Increase Contrast does not \
-                fix it in \(failing.map(\.appearance.displayName).joined(separator: " or "))
+                \(evaluation.describe(shown)). \(evaluation.verdicts(worst)). It fails with Increase Contrast on, in \
+                \(luminosities.joined(separator: " and ")) appearance
                 """)
         }
     }

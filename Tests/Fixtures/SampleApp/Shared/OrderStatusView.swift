@@ -42,7 +42,7 @@ struct PaymentDot: View {
 
     var body: some View {
         Circle() // expect: color-only-status
-            .fill(isPaid ? Color.green : Color.red) // expect: contrast-relies-on-increase-contrast
+            .fill(isPaid ? Color.green : Color.red)
             .frame(width: 12, height: 12)
     }
 }

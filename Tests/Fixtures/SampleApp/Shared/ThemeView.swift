@@ -14,6 +14,9 @@ struct ThemeView: View {
                 .font(.system(size: 11, weight: .bold)) // expect: fixed-font-size, text-below-minimum-size
                 .foregroundStyle(Color(red: 0.533, green: 0.533, blue: 0.533)) // expect: insufficient-contrast, hard-coded-color-literal
                 .background(Color.white)
+            // Light grey on white by default; its increased-contrast variant passes.
+            Text("Swipe for more")
+                .foregroundStyle(Color("Muted")) // expect: contrast-relies-on-increase-contrast
             Text("Offers")
                 .foregroundStyle(Color("Brnad")) // expect: color-name-missing
         }
