@@ -29,6 +29,8 @@ public struct ReferenceData: Sendable {
     /// iOS text-style point sizes per content size category name ("Large (default)", "AX5", …),
     /// keyed by UIKit style name (title1, caption1, …).
     public let iosTextStyleSizes: [String: [String: Double]]
+    /// macOS built-in text styles, fixed sizes (macOS has no Dynamic Type).
+    public let macosTextStyleSizes: [String: Double]
 
     /// The one shared copy, loaded on first use.
     public static let shared: ReferenceData = {
@@ -83,9 +85,16 @@ public struct ReferenceData: Sendable {
             styleSizes[category] = row
         }
 
+        var macSizes: [String: Double] = [:]
+        let mac = try dictionary(try dictionary(dynamicType["macos"], "dynamic-type", "macos")["styles"], "dynamic-type", "macos.styles")
+        for (style, spec) in mac {
+            macSizes[style] = try number(try dictionary(spec, "dynamic-type", style)["size"], "dynamic-type", "macos.\(style).size")
+        }
+
         return ReferenceData(minimumTextSize: minimumText, defaultTextSize: defaultText,
                              buttonHitRegion: buttonHit, defaultControlSize: defaultControl,
-                             minimumControlSize: minimumControl, iosTextStyleSizes: styleSizes)
+                             minimumControlSize: minimumControl, iosTextStyleSizes: styleSizes,
+                             macosTextStyleSizes: macSizes)
     }
 
     /// The raw bytes of a bundled table, for tests that compare against `shared/reference/`.

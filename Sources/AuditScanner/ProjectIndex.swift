@@ -38,6 +38,9 @@ struct ProjectIndex: Sendable {
                     if let set = ProjectFiles.platforms(fromPackageManifest: text) {
                         platformsByDirectory[directory, default: PlatformSet()].formUnion(set)
                     }
+                } else if name.hasSuffix("Info.plist") {
+                    guard isScanned(file.path) else { continue }
+                    colorNamesUsedByProjectFiles.formUnion(Self.colorNames(inInfoPlist: String(decoding: try file.bytes(), as: UTF8.self)))
                 } else if name.hasSuffix(".storyboard") || name.hasSuffix(".xib") {
                     guard isScanned(file.path) else { continue }
                     colorNamesUsedByProjectFiles.formUnion(Self.namedColors(inInterfaceBuilder: try file.bytes()))
@@ -130,6 +133,22 @@ struct ProjectIndex: Sendable {
                 cursor += 1
             }
             index = cursor
+        }
+        return names
+    }
+
+    /// The launch screen's background (`UILaunchScreen` › `UIColorName`) and the accent colour
+    /// (`NSAccentColorName`) named in an XML Info.plist.
+    static func colorNames(inInfoPlist text: String) -> Set<String> {
+        var names: Set<String> = []
+        for key in ["<key>UIColorName</key>", "<key>NSAccentColorName</key>"] {
+            var rest = Substring(text)
+            while let range = rest.range(of: key) {
+                rest = rest[range.upperBound...]
+                let afterKey = rest.drop { $0.isWhitespace }
+                guard afterKey.hasPrefix("<string>"), let end = afterKey.range(of: "</string>") else { continue }
+                names.insert(String(afterKey[afterKey.index(afterKey.startIndex, offsetBy: 8)..<end.lowerBound]))
+            }
         }
         return names
     }

@@ -57,7 +57,7 @@ public struct ScanInput: Sendable {
         return name.hasSuffix(".swift") || name.hasSuffix(".strings") || name.hasSuffix(".xcstrings")
             || path.hasSuffix(".xcodeproj/project.pbxproj") || name == AuditConfig.fileName
             || (name == "Contents.json" && path.contains(".xcassets/"))
-            || name.hasSuffix(".storyboard") || name.hasSuffix(".xib")
+            || name.hasSuffix(".storyboard") || name.hasSuffix(".xib") || name.hasSuffix("Info.plist")
     }
 
     /// Walks a checkout on disk. Symlinked directories are followed once (a loop is reported,

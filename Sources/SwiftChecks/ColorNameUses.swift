@@ -22,7 +22,7 @@ extension SourceFile {
             default: argument = call.argument("named")
             }
             guard let argument, let name = argument.as(StringLiteralExprSyntax.self).flatMap({ ExprSyntax($0).stringLiteralValue }),
-                  !name.isEmpty else { continue }
+                  !name.isEmpty, !name.hasPrefix("#") else { continue } // `Color("#333333")`: a hex extension
             if let bundle = call.argument("bundle") ?? call.argument("in"),
                !["nil", ".main", "Bundle.main"].contains(bundle.trimmedDescription) { continue }
             result.append(ColorNameLiteral(name: name, literal: argument, call: call))
@@ -63,8 +63,8 @@ enum ColorSymbols {
         guard let first = words.first else { return [] }
         var symbol = first.prefix(1).lowercased() + first.dropFirst()
         for word in words.dropFirst() { symbol += word.prefix(1).uppercased() + word.dropFirst() }
-        var symbols = [symbol]
-        if symbol.hasSuffix("Color"), symbol.count > 5 { symbols.append(String(symbol.dropLast(5))) }
-        return symbols
+        // Xcode drops a trailing "Color": "AccentColor" is `.accent`, never `.accentColor`.
+        if symbol.hasSuffix("Color"), symbol.count > 5 { return [String(symbol.dropLast(5))] }
+        return [symbol]
     }
 }

@@ -121,7 +121,8 @@ enum ContrastAnalysis {
             background = system
         }
 
-        let sizes = file.reference.iosTextStyleSizes["Large (default)"] ?? [:]
+        // macOS's text styles are fixed and smaller (title2 is 17 pt there, 22 pt on iOS).
+        let sizes = platform == .macOS ? file.reference.macosTextStyleSizes : file.reference.iosTextStyleSizes["Large (default)"] ?? [:]
         let style = pair.textStyle ?? "body"
         let pointSize = pair.pointSize ?? sizes[style] ?? sizes["body"] ?? 17
         let sizeSource = pair.pointSize != nil ? "fixed size" : "\(style) at the default text size"

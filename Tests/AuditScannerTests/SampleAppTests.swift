@@ -57,8 +57,8 @@ struct SampleAppTests {
         #expect(report.statistics.skippedWithoutUIImport == 1)
         #expect(report.statistics.skippedVendored == 1)
         #expect(report.notes.contains { $0.kind == .summary && $0.message.contains("vendored") })
-        // Brand, Legacy and Muted (four variants), Caption, Colors/Warning, the unset AccentColor; Broken is an error.
-        #expect(report.statistics.colorSets == 6)
+        // Brand, Legacy, LaunchBackground (used by Info.plist) and Muted (four variants), Caption, Colors/Warning, the unset AccentColor; Broken is an error.
+        #expect(report.statistics.colorSets == 7)
     }
 
     @Test func platformsComeFromTheProjectImportsAndIfs() throws {
