@@ -124,10 +124,26 @@ struct PlatformColorPairs {
     /// found but cannot be described. A clear background shows the one behind it.
     private func background(for object: String, near setting: Setting,
                             in settings: [Setting]) -> ([ColorExpression?], Syntax?)? {
+        // Bars, their items and appearance proxies draw their own backgrounds (or the bar tint),
+        // never the screen's: nothing here says what is behind their text.
+        let lowered = object.lowercased()
+        if ["bar", "appearance(", "searchtextfield", "navigationitem"].contains(where: lowered.contains) { return nil }
         var candidates = [object]
         if let dot = object.lastIndex(of: ".") {
             let container = String(object[..<dot])
             candidates += [container + ".contentView", container]
+        }
+        // A view added to another view (`header.addSubview(label)`) sits on that view, not on the
+        // screen: only that container's background counts, and without one nothing is known.
+        if let container = superview(of: object) {
+            candidates.append(container)
+            for candidate in candidates {
+                let matches = settings.filter { $0.property == "backgroundColor" && $0.object == candidate }
+                guard let chosen = nearest(matches, to: setting), let colors = reader.describe(elements: chosen.value, .platform),
+                      !colors.allSatisfy(\.isClear) else { continue }
+                return (colors, chosen.node)
+            }
+            return nil
         }
         for parent in ["contentView", "", "view"] where !candidates.contains(parent) { candidates.append(parent) }
         for candidate in candidates {
@@ -140,6 +156,19 @@ struct PlatformColorPairs {
             return (colors, chosen.node)
         }
         return ([nil], nil)
+    }
+
+    /// `header.addSubview(label)` / `stack.addArrangedSubview(label)` → "header"; nil when the
+    /// object is added to the screen's own view (or never added in this file).
+    private func superview(of object: String) -> String? {
+        guard !object.isEmpty else { return nil }
+        for call in reader.index.calls(named: ["addSubview", "addArrangedSubview"]) {
+            guard let argument = call.firstUnlabeledArgument, Assignment.objectName(argument) == object,
+                  let base = call.calledExpression.as(MemberAccessExprSyntax.self)?.base else { continue }
+            let container = Assignment.objectName(base)
+            return ["", "view", "contentView"].contains(container) ? nil : container
+        }
+        return nil
     }
 
     private func font(for object: String, near setting: Setting, in settings: [Setting]) -> FontFacts {

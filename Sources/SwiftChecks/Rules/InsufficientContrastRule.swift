@@ -83,6 +83,22 @@ struct InsufficientContrastRule: SourceRule {
                 """),
         ],
         nonTriggering: [
+            // Bars draw their own backgrounds; a label added to a dark header sits on the header.
+            RuleExample("""
+                import UIKit
+                final class Feed: UIViewController {
+                    let header = UIView()
+                    let headerLabel = UILabel()
+                    override func viewDidLoad() {
+                        super.viewDidLoad()
+                        view.backgroundColor = .white
+                        navigationController?.navigationBar.tintColor = .white
+                        header.backgroundColor = .black
+                        header.addSubview(headerLabel)
+                        headerLabel.textColor = .white
+                    }
+                }
+                """),
             // System colours on system backgrounds are Apple's pairings; a translucent chip over an
             // unknown backdrop is not guessed.
             RuleExample("""
