@@ -324,7 +324,8 @@ public enum ColorSetParser {
                     luminosityClass,
                     entry.highContrast == wantsHigh ? 1 : 0,
                     entry.luminosity == nil ? 0 : 1,
-                    entry.displayGamut?.lowercased() == "display-p3" ? 0 : 1,
+                    // Current iPhones, iPads and Macs have P3 displays and draw the P3 entry.
+                    entry.displayGamut?.lowercased() == "display-p3" ? 1 : 0,
                 ]
             }
             var best: ColorSetEntry?
