@@ -27,7 +27,7 @@ func parseOptions() -> Options {
         case "--corpus": options.corpus = iterator.next()
         case "--only": options.only = iterator.next()
         default:
-            FileHandle.standardError.write(Data("usage: a11y-audit-bench [--files N] [--rounds R] [--corpus DIR] [--only parse|scan|setup]\n".utf8))
+            FileHandle.standardError.write(Data("usage: a11y-audit-bench [--files N] [--rounds R] [--corpus DIR] [--only parse|scan|setup|colors|colors-plain|colors-setup]\n".utf8))
             exit(2)
         }
     }
@@ -114,14 +114,14 @@ case "scan":
     exit(0)
 case "setup":
     exit(0) // what both of the above share, to subtract
-case "colors":
+case "colors", "colors-plain", "colors-setup":
     break // measured below, once
 default:
     break
 }
 
 let probe = try Scanner(options: ScanOptions(jobs: 2)).scan(input, root: corpusRoot)
-guard probe.statistics.filesParsed == parsedFiles.count else {
+guard options.only?.hasPrefix("colors") == true || probe.statistics.filesParsed == parsedFiles.count else {
     print("scanner parsed \(probe.statistics.filesParsed) files but the baseline selected \(parsedFiles.count)")
     exit(1)
 }
@@ -136,7 +136,7 @@ let parsedAbsolute = parsedFiles.map { corpusRoot + "/" + $0.path }
 
 var parseOnly: [Double] = [], cold1: [Double] = [], cold2: [Double] = [], coldCached: [Double] = []
 var warm: [Double] = [], swiftFormat: [Double] = []
-for round in 1...options.rounds {
+for round in stride(from: 1, through: options.only?.hasPrefix("colors") == true ? 0 : options.rounds, by: 1) {
     FileHandle.standardError.write(Data("round \(round)/\(options.rounds)\n".utf8))
     // Baseline and scan alternate which goes first, so drift on a shared machine hits both alike.
     let measureParse = {
@@ -194,6 +194,11 @@ var colorRulesOff = AuditConfig()
 colorRulesOff.disabled = Set(RuleCatalog.descriptions.filter { $0.category == .colorAsset }.map(\.id))
 if options.only == "colors" {
     _ = try Scanner(options: ScanOptions(config: AuditConfig(), jobs: 1)).scan(colorInput, root: colorCorpus.path)
+    exit(0)
+}
+if options.only == "colors-setup" { exit(0) } // what the two colour runs share, to subtract
+if options.only == "colors-plain" {
+    _ = try Scanner(options: ScanOptions(config: colorRulesOff, jobs: 1)).scan(withoutCatalog, root: colorCorpus.path)
     exit(0)
 }
 var plain: [Double] = [], colored: [Double] = []
