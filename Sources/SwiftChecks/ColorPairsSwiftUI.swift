@@ -5,6 +5,7 @@ import SwiftSyntax
 /// environment), against the nearest background behind it.
 struct SwiftUIColorPairs {
     let reader: ColorReader
+    private let containersMemo = EnclosingViewCallsMemo()
 
     private enum Search {
         case found([ColorExpression], Syntax)
@@ -142,7 +143,7 @@ struct SwiftUIColorPairs {
                 levels.append(containerLevel(call))
             }
         }
-        for container in own.outermost.enclosingViewCalls {
+        for container in own.outermost.enclosingViewCalls(memo: containersMemo) {
             guard let name = container.calleeName else { continue }
             if Self.presentationBoundaries.contains(name) { break }
             if Self.menuContainers.contains(name), let content = container.trailingClosure,

@@ -281,12 +281,23 @@ struct ModifierChain {
 extension SyntaxProtocol {
     /// The view-builder calls this node sits in, innermost first: `Button { Image(…) }` gives
     /// the `Button` call for the image. Stops at declarations.
-    var enclosingViewCalls: [FunctionCallExprSyntax] {
+    var enclosingViewCalls: [FunctionCallExprSyntax] { enclosingViewCalls(memo: nil) }
+
+    /// As `enclosingViewCalls`, remembering the answer for every closure passed on the way:
+    /// sibling views share their containers, and walking up from each one again is the
+    /// costliest part of pairing colours in a large view.
+    func enclosingViewCalls(memo: EnclosingViewCallsMemo?) -> [FunctionCallExprSyntax] {
         var result: [FunctionCallExprSyntax] = []
+        var pending: [(closure: SyntaxIdentifier, from: Int)] = []
         var current = Syntax(self).parent
-        while let node = current {
+        walk: while let node = current {
             if node.is(DeclSyntax.self) && !node.is(VariableDeclSyntax.self) { break }
             if let closure = node.as(ClosureExprSyntax.self) {
+                if let known = memo?.containers[closure.id] {
+                    result += known
+                    break walk
+                }
+                pending.append((closure.id, result.count))
                 var owner = closure.parent
                 if owner?.is(LabeledExprSyntax.self) == true { owner = owner?.parent?.parent }
                 if owner?.is(MultipleTrailingClosureElementSyntax.self) == true { owner = owner?.parent?.parent }
@@ -295,6 +306,14 @@ extension SyntaxProtocol {
             if node.is(FunctionDeclSyntax.self) || node.is(PatternBindingSyntax.self) { break }
             current = node.parent
         }
+        if let memo {
+            for entry in pending { memo.containers[entry.closure] = Array(result[entry.from...]) }
+        }
         return result
     }
+}
+
+/// Per-file cache for `enclosingViewCalls(memo:)`.
+final class EnclosingViewCallsMemo {
+    var containers: [SyntaxIdentifier: [FunctionCallExprSyntax]] = [:]
 }
