@@ -75,7 +75,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "a11y-audit",
-            dependencies: ["AuditModel", "SwiftChecks", "AuditScanner", "AuditReport"],
+            dependencies: ["AuditModel", "ColorAssets", "SwiftChecks", "AuditScanner", "AuditReport"],
             swiftSettings: importSyntax
         ),
         .executableTarget(

@@ -1,5 +1,6 @@
 import AuditModel
 import AuditReport
+import ColorAssets
 import AuditScanner
 import Foundation
 import SwiftChecks
@@ -154,6 +155,7 @@ func main() -> ExitCode {
         // The bundled reference tables are checked before any rule needs them, so a broken
         // installation is an error message, not a crash in the middle of a scan.
         _ = try ReferenceData.load()
+        _ = try ColorReference.load()
         switch command {
         case "scan":
             return try runScan(arguments)
