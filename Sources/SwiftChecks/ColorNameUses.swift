@@ -13,7 +13,7 @@ extension SourceFile {
     /// `Color("Brand")`, `UIColor(named: "Brand")`, `NSColor(named: "Brand")` in this file.
     /// A colour loaded from another bundle (`bundle:`/`in:` other than the main one) is left out:
     /// its catalog is not in this repository.
-    var colorNameLiterals: [ColorNameLiteral] {
+    func findColorNameLiterals() -> [ColorNameLiteral] {
         var result: [ColorNameLiteral] = []
         for call in index.calls(named: ["Color", "UIColor", "NSColor"]) {
             let argument: ExprSyntax?

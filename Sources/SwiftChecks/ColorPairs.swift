@@ -318,26 +318,7 @@ struct ColorReader {
     }
 
     /// A literal or arithmetic on literals (`59 / 255`, `CGFloat(0.5)`).
-    static func number(_ expression: ExprSyntax) -> Double? {
-        if let value = expression.numberValue { return value }
-        if let tuple = expression.as(TupleExprSyntax.self), tuple.elements.count == 1, let inner = tuple.elements.first {
-            return number(inner.expression)
-        }
-        guard let sequence = expression.as(SequenceExprSyntax.self) else { return nil }
-        let elements = Array(sequence.elements)
-        guard elements.count == 3, let lhs = number(elements[0]), let rhs = number(elements[2]),
-              let op = elements[1].as(BinaryOperatorExprSyntax.self)?.operator.text else { return nil }
-        let value: Double
-        switch op {
-        case "/": value = rhs == 0 ? .nan : lhs / rhs
-        case "*": value = lhs * rhs
-        case "+": value = lhs + rhs
-        case "-": value = lhs - rhs
-        default: return nil
-        }
-        // `1e308 * 10` overflows: not a colour component anyone can judge.
-        return value.isFinite ? value : nil
-    }
+    static func number(_ expression: ExprSyntax) -> Double? { expression.constantValue }
 
     static func rgb(hue: Double, saturation: Double, brightness: Double) -> (Double, Double, Double) {
         let h = (hue - hue.rounded(.down)) * 6

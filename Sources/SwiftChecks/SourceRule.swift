@@ -68,6 +68,9 @@ public final class SourceFile {
         return names.contains { index.references($0, in: scope) }
     }
 
+    /// Colour sets named by literals, found once for color-name-missing and the file's facts.
+    lazy var colorNameLiterals: [ColorNameLiteral] = findColorNameLiterals()
+
     /// Contrast of every colour pair, computed once for the two contrast rules.
     lazy var contrastEvaluations: [ContrastEvaluation] = ContrastAnalysis.evaluate(self)
 

@@ -172,6 +172,28 @@ extension ExprSyntax {
         return nil
     }
 
+    /// A literal or arithmetic on literals (`59 / 255`, `(0.5)`, `CGFloat(0.5)`); nil when not
+    /// finite (`1e308 * 10`) or not constant.
+    var constantValue: Double? {
+        if let value = numberValue { return value }
+        if let tuple = self.as(TupleExprSyntax.self), tuple.elements.count == 1, let inner = tuple.elements.first {
+            return inner.expression.constantValue
+        }
+        guard let sequence = self.as(SequenceExprSyntax.self) else { return nil }
+        let elements = Array(sequence.elements)
+        guard elements.count == 3, let lhs = elements[0].constantValue, let rhs = elements[2].constantValue,
+              let op = elements[1].as(BinaryOperatorExprSyntax.self)?.operator.text else { return nil }
+        let value: Double
+        switch op {
+        case "/": value = rhs == 0 ? .nan : lhs / rhs
+        case "*": value = lhs * rhs
+        case "+": value = lhs + rhs
+        case "-": value = lhs - rhs
+        default: return nil
+        }
+        return value.isFinite ? value : nil
+    }
+
     /// `.foo` or `Type.foo` → "foo"; `.foo(…)` → "foo".
     var memberName: String? {
         if let member = self.as(MemberAccessExprSyntax.self) { return member.declName.baseName.text }

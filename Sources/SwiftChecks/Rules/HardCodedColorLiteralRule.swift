@@ -173,10 +173,10 @@ struct HardCodedColorLiteralRule: SourceRule {
                 if label == nil { continue } // `.sRGB` colour space
                 if let label, alphaLabels.contains(label) {
                     // A fixed colour faded by a variable is still a fixed colour.
-                    if constantValue(argument.expression) == 0 { return nil }
+                    if argument.expression.constantValue == 0 { return nil }
                     continue
                 }
-                guard let value = constantValue(argument.expression) else { return nil }
+                guard let value = argument.expression.constantValue else { return nil }
                 components.append(value)
             }
             // Hue/saturation/brightness with zero saturation or brightness is grey or black.
@@ -191,25 +191,6 @@ struct HardCodedColorLiteralRule: SourceRule {
             return "hex"
         }
         return nil
-    }
-
-    /// A number written as a literal or as arithmetic on literals (`59 / 255`, `CGFloat(0.5)`).
-    private static func constantValue(_ expression: ExprSyntax) -> Double? {
-        if let value = expression.numberValue { return value }
-        if let tuple = expression.as(TupleExprSyntax.self), tuple.elements.count == 1, let inner = tuple.elements.first {
-            return constantValue(inner.expression)
-        }
-        guard let sequence = expression.as(SequenceExprSyntax.self) else { return nil }
-        let elements = Array(sequence.elements)
-        guard elements.count == 3, let lhs = constantValue(elements[0]), let rhs = constantValue(elements[2]),
-              let op = elements[1].as(BinaryOperatorExprSyntax.self)?.operator.text else { return nil }
-        switch op {
-        case "/": return rhs == 0 ? nil : lhs / rhs
-        case "*": return lhs * rhs
-        case "+": return lhs + rhs
-        case "-": return lhs - rhs
-        default: return nil
-        }
     }
 
     /// The digits of `"#FF0000"`, `"ff0000"` or `0xFF0000`.
