@@ -34,25 +34,18 @@ enum FileProcessor {
         }
         let header = ImportScanner.scan(bytes)
         if header.looksGenerated { return FileOutcome(status: .generated) }
-        var outcome = FileOutcome(status: .generated)
-        if !header.exportedUIModules.isEmpty {
-            outcome.reexportedModules = [ProjectIndex.moduleName(of: file.path)]
-        }
+        let reexported = header.exportedUIModules.isEmpty ? [] : [ProjectIndex.moduleName(of: file.path)]
         let isUI = !header.imports.isDisjoint(with: Scanner.uiModules) || !header.imports.isDisjoint(with: reexporting)
         guard isUI else {
-            outcome.status = .withoutUIImport(imports: header.imports)
-            return outcome
+            return FileOutcome(status: .withoutUIImport(imports: header.imports), reexportedModules: reexported)
         }
-        let context = project.context(for: file.path)
         let key = cache?.key(path: file.path, bytes: bytes, contextDigest: project.digest(for: file.path))
         if let cache, let key, let cached = cache.load(key) {
-            outcome.status = .checked(cached, parsedBytes: nil)
-            return outcome
+            return FileOutcome(status: .checked(cached, parsedBytes: nil), reexportedModules: reexported)
         }
-        let result = checker.check(path: file.path, source: source, context: context)
+        let result = checker.check(path: file.path, source: source, context: project.context(for: file.path))
         if let cache, let key { cache.store(result, for: key) }
-        outcome.status = .checked(result, parsedBytes: bytes.count)
-        return outcome
+        return FileOutcome(status: .checked(result, parsedBytes: bytes.count), reexportedModules: reexported)
     }
 }
 
