@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages a11y-audit builds and tests against (idempotent).
 set -euo pipefail
-packages=(pkg-config libarchive-dev libssl-dev)
+packages=(pkg-config libarchive-dev libssl-dev libpq-dev libcurl4-openssl-dev libmicrohttpd-dev
+          postgresql postgresql-contrib)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
