@@ -76,6 +76,13 @@ let package = Package(
             dependencies: ["AuditModel", "AuditScanner"],
             swiftSettings: importSyntax
         ),
+        // I/O edge: a thin typed layer over libpq.
+        .target(name: "PostgresClient", dependencies: ["CPostgres"]),
+        // Pure: the organisation config (teams, repositories, schedule, limits) and cron.
+        .target(name: "OrgModel", dependencies: ["AuditModel"]),
+        // Storage: migrations, the job queue, results and history, the per-file cache.
+        .target(name: "AuditStore", dependencies: ["AuditModel", "OrgModel", "PostgresClient", "AuditScanner"],
+                swiftSettings: importSyntax),
         .executableTarget(
             name: "a11y-audit",
             dependencies: ["AuditModel", "ColorAssets", "SwiftChecks", "AuditScanner", "AuditReport"],
@@ -94,6 +101,11 @@ let package = Package(
         .testTarget(
             name: "AuditScannerTests",
             dependencies: ["AuditModel", "SwiftChecks", "AuditScanner", "AuditReport"],
+            swiftSettings: importSyntax
+        ),
+        .testTarget(
+            name: "AuditStoreTests",
+            dependencies: ["AuditModel", "OrgModel", "PostgresClient", "AuditStore"],
             swiftSettings: importSyntax
         ),
         .testTarget(

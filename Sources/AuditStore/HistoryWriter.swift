@@ -1,0 +1,208 @@
+import AuditModel
+import Foundation
+import PostgresClient
+
+/// What one job produced, ready to store.
+public struct JobResults: Sendable {
+    public struct AttributedFinding: Sendable {
+        public var finding: Finding
+        public var teamID: Int?
+        public init(finding: Finding, teamID: Int?) { self.finding = finding; self.teamID = teamID }
+    }
+
+    public var findings: [AttributedFinding]
+    public var notes: [ScanNote]
+    public var filesScanned: Int
+    public var filesParsed: Int
+    public var cacheHits: Int
+    public var suppressed: Int
+    public var fetchMilliseconds: Int
+    public var scanMilliseconds: Int
+    public var commitSHA: String?
+    /// The repository config in effect, as JSON text (shown on the repository page).
+    public var configJSON: String?
+
+    public init(findings: [AttributedFinding], notes: [ScanNote] = [], filesScanned: Int, filesParsed: Int, cacheHits: Int,
+                suppressed: Int = 0, fetchMilliseconds: Int = 0, scanMilliseconds: Int = 0, commitSHA: String? = nil,
+                configJSON: String? = nil) {
+        self.findings = findings; self.notes = notes; self.filesScanned = filesScanned; self.filesParsed = filesParsed
+        self.cacheHits = cacheHits; self.suppressed = suppressed; self.fetchMilliseconds = fetchMilliseconds
+        self.scanMilliseconds = scanMilliseconds; self.commitSHA = commitSHA; self.configJSON = configJSON
+    }
+}
+
+/// Applies a job's findings to the repository's history and writes its summary. Runs inside the
+/// completing transaction (`JobQueue.complete`), so results and the job's success commit together.
+///
+/// History is applied in run order per repository: findings keyed by fingerprint get
+/// `first_seen_run` when they appear and `fixed_in_run` when they disappear; an unchanged open
+/// finding is not written at all, so the table grows with change, not with nights.
+public struct HistoryWriter {
+    public let connection: PostgresConnection
+
+    public init(connection: PostgresConnection) { self.connection = connection }
+
+    public struct Applied: Sendable, Equatable {
+        public var open: Int
+        public var new: Int
+        public var fixed: Int
+        public var historyApplied: Bool
+    }
+
+    @discardableResult
+    public func write(_ results: JobResults, for job: ClaimedJob, writeMilliseconds: Int = 0) throws -> Applied {
+        var applied = Applied(open: results.findings.count, new: 0, fixed: 0, historyApplied: false)
+        var newFingerprints = Set<String>()
+        var fixedByKey: [CountKey: Int] = [:]
+        // Pull-request jobs are compared against their base, not folded into the nightly history.
+        if let runID = job.runID, job.kind != .pr {
+            let repository = try connection.query("""
+                SELECT last_run_id FROM repositories WHERE id = $1 FOR UPDATE
+                """, [.int(job.repositoryID)], purpose: "lock repository \(job.repositoryName)'s history")
+            let lastRun = repository.first?.int("last_run_id")
+            if lastRun.map({ $0 <= runID }) ?? true {
+                (newFingerprints, fixedByKey) = try applyHistory(results, repositoryID: job.repositoryID, runID: runID, previousRun: lastRun)
+                applied.new = newFingerprints.count
+                applied.fixed = fixedByKey.values.reduce(0, +)
+                applied.historyApplied = true
+                try connection.query("UPDATE repositories SET last_run_id = $2 WHERE id = $1", [.int(job.repositoryID), .int(runID)],
+                                     purpose: "record the newest run of \(job.repositoryName)")
+            }
+        }
+        try writeSummary(results, job: job, applied: applied, newFingerprints: newFingerprints, fixedByKey: fixedByKey,
+                         writeMilliseconds: writeMilliseconds)
+        return applied
+    }
+
+    struct CountKey: Hashable {
+        var teamID: Int?
+        var ruleID: String
+        var kind: String
+        var severity: String
+    }
+
+    private func applyHistory(_ results: JobResults, repositoryID: Int, runID: Int,
+                              previousRun: Int?) throws -> (Set<String>, [CountKey: Int]) {
+        let open = try connection.query("""
+            SELECT id, fingerprint, team_id, rule_id, kind, severity, path, line, column_number, message, snippet, source_line
+            FROM findings WHERE repository_id = $1 AND fixed_in_run IS NULL
+            """, [.int(repositoryID)], purpose: "read the open findings of repository \(repositoryID)")
+        var openByFingerprint: [String: PostgresRow] = [:]
+        for row in open { if let fingerprint = row.string("fingerprint") { openByFingerprint[fingerprint] = row } }
+
+        var current: [String: JobResults.AttributedFinding] = [:]
+        for item in results.findings { current[item.finding.fingerprint] = item }
+
+        var inserted: [JobResults.AttributedFinding] = []
+        var changed: [(Int, JobResults.AttributedFinding)] = []
+        for (fingerprint, item) in current {
+            guard let row = openByFingerprint[fingerprint] else { inserted.append(item); continue }
+            let finding = item.finding
+            if row.int("line") != finding.location.line || row.int("column_number") != finding.location.column
+                || row.string("path") != finding.location.file || row.string("message") != finding.message
+                || row.string("severity") != finding.severity.rawValue || row.int("team_id") != item.teamID
+                || row.string("snippet") != finding.snippet || row.string("source_line") != finding.sourceLine,
+               let id = row.int("id") {
+                changed.append((id, item))
+            }
+        }
+        var fixedIDs: [Int] = []
+        var fixedByKey: [CountKey: Int] = [:]
+        for (fingerprint, row) in openByFingerprint where current[fingerprint] == nil {
+            guard let id = row.int("id") else { continue }
+            fixedIDs.append(id)
+            fixedByKey[CountKey(teamID: row.int("team_id"), ruleID: row.string("rule_id") ?? "", kind: row.string("kind") ?? "",
+                                severity: row.string("severity") ?? ""), default: 0] += 1
+        }
+
+        if !inserted.isEmpty {
+            // A fingerprint fixed earlier and seen again is reopened as new in this run.
+            try connection.query("""
+                INSERT INTO findings (repository_id, fingerprint, rule_id, kind, severity, team_id, path, line, column_number,
+                                      message, snippet, source_line, first_seen_run)
+                SELECT $1, * , $13 FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::text[],
+                                          $8::int[], $9::int[], $10::text[], $11::text[], $12::text[])
+                ON CONFLICT (repository_id, fingerprint) DO UPDATE SET
+                    rule_id = EXCLUDED.rule_id, kind = EXCLUDED.kind, severity = EXCLUDED.severity, team_id = EXCLUDED.team_id,
+                    path = EXCLUDED.path, line = EXCLUDED.line, column_number = EXCLUDED.column_number,
+                    message = EXCLUDED.message, snippet = EXCLUDED.snippet, source_line = EXCLUDED.source_line,
+                    first_seen_run = EXCLUDED.first_seen_run, first_seen_at = now(),
+                    last_seen_run = NULL, fixed_in_run = NULL, fixed_at = NULL
+                """, [.int(repositoryID)] + Self.columns(inserted) + [.int(runID)],
+                purpose: "insert \(inserted.count) new findings")
+        }
+        if !changed.isEmpty {
+            try connection.query("""
+                UPDATE findings f SET severity = u.severity, team_id = u.team_id, path = u.path, line = u.line,
+                    column_number = u.column_number, message = u.message, snippet = u.snippet, source_line = u.source_line
+                FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::int[], $6::int[], $7::text[], $8::text[], $9::text[])
+                     AS u (id, severity, team_id, path, line, column_number, message, snippet, source_line)
+                WHERE f.id = u.id
+                """, [.intArray(changed.map(\.0)), .textArray(changed.map { $0.1.finding.severity.rawValue }),
+                      Self.optionalIntArray(changed.map { $0.1.teamID }), .textArray(changed.map { $0.1.finding.location.file }),
+                      .intArray(changed.map { $0.1.finding.location.line }), .intArray(changed.map { $0.1.finding.location.column }),
+                      .textArray(changed.map { $0.1.finding.message }), .textArray(changed.map { $0.1.finding.snippet }),
+                      .textArray(changed.map { $0.1.finding.sourceLine })],
+                purpose: "update \(changed.count) moved or reworded findings")
+        }
+        if !fixedIDs.isEmpty {
+            try connection.query("""
+                UPDATE findings SET fixed_in_run = $2, last_seen_run = $3, fixed_at = now() WHERE id = ANY($1::bigint[])
+                """, [.intArray(fixedIDs), .int(runID), .optional(previousRun)], purpose: "mark \(fixedIDs.count) findings fixed")
+        }
+        return (Set(inserted.map(\.finding.fingerprint)), fixedByKey)
+    }
+
+    private func writeSummary(_ results: JobResults, job: ClaimedJob, applied: Applied, newFingerprints: Set<String>,
+                              fixedByKey: [CountKey: Int], writeMilliseconds: Int) throws {
+        // The primary key on job_id is the guard against counting a job twice: a second write
+        // for the same job fails instead of adding to the totals.
+        let notes = results.notes.map { note -> [String: Any] in
+            var object: [String: Any] = ["kind": note.kind.rawValue, "file": note.file, "message": note.message]
+            if let line = note.line { object["line"] = line }
+            return object
+        }
+        let notesJSON = (try? JSONSerialization.data(withJSONObject: notes, options: [.sortedKeys]))
+            .flatMap { String(data: $0, encoding: .utf8) } ?? "[]"
+        try connection.query("""
+            INSERT INTO job_summaries (job_id, run_id, repository_id, commit_sha, history_applied, files_scanned, files_parsed,
+                                       cache_hits, findings_open, findings_new, findings_fixed, suppressed, fetch_ms, scan_ms,
+                                       write_ms, notes, config)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::jsonb, $17::jsonb)
+            """, [.int(job.id), .optional(job.runID), .int(job.repositoryID), .optional(results.commitSHA), .bool(applied.historyApplied),
+                  .int(results.filesScanned), .int(results.filesParsed), .int(results.cacheHits), .int(applied.open),
+                  .int(applied.new), .int(applied.fixed), .int(results.suppressed), .int(results.fetchMilliseconds),
+                  .int(results.scanMilliseconds), .int(writeMilliseconds), .text(notesJSON), .optional(results.configJSON)],
+            purpose: "write the summary of job \(job.id)")
+
+        var counts: [CountKey: (open: Int, new: Int, fixed: Int)] = [:]
+        for item in results.findings {
+            let key = CountKey(teamID: item.teamID, ruleID: item.finding.ruleID, kind: item.finding.kind.rawValue,
+                               severity: item.finding.severity.rawValue)
+            counts[key, default: (0, 0, 0)].open += 1
+            if newFingerprints.contains(item.finding.fingerprint) { counts[key, default: (0, 0, 0)].new += 1 }
+        }
+        for (key, fixed) in fixedByKey { counts[key, default: (0, 0, 0)].fixed += fixed }
+        guard !counts.isEmpty else { return }
+        let keys = Array(counts.keys)
+        try connection.query("""
+            INSERT INTO job_summary_counts (job_id, run_id, team_id, rule_id, kind, severity, open_count, new_count, fixed_count)
+            SELECT $1, $2, * FROM unnest($3::bigint[], $4::text[], $5::text[], $6::text[], $7::int[], $8::int[], $9::int[])
+            """, [.int(job.id), .optional(job.runID), Self.optionalIntArray(keys.map(\.teamID)), .textArray(keys.map(\.ruleID)),
+                  .textArray(keys.map(\.kind)), .textArray(keys.map(\.severity)), .intArray(keys.map { counts[$0]?.open ?? 0 }),
+                  .intArray(keys.map { counts[$0]?.new ?? 0 }), .intArray(keys.map { counts[$0]?.fixed ?? 0 })],
+            purpose: "write the counts of job \(job.id)")
+    }
+
+    private static func columns(_ items: [JobResults.AttributedFinding]) -> [PostgresValue] {
+        [.textArray(items.map(\.finding.fingerprint)), .textArray(items.map(\.finding.ruleID)),
+         .textArray(items.map(\.finding.kind.rawValue)), .textArray(items.map(\.finding.severity.rawValue)),
+         optionalIntArray(items.map(\.teamID)), .textArray(items.map(\.finding.location.file)),
+         .intArray(items.map(\.finding.location.line)), .intArray(items.map(\.finding.location.column)),
+         .textArray(items.map(\.finding.message)), .textArray(items.map(\.finding.snippet)), .textArray(items.map(\.finding.sourceLine))]
+    }
+
+    static func optionalIntArray(_ values: [Int?]) -> PostgresValue {
+        .text("{" + values.map { $0.map(String.init) ?? "NULL" }.joined(separator: ",") + "}")
+    }
+}

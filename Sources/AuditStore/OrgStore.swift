@@ -1,0 +1,122 @@
+import Foundation
+import OrgModel
+import PostgresClient
+
+public enum ScheduleOutcome: Sendable, Equatable {
+    case created(runID: Int, jobs: Int)
+    /// Another coordinator (or an earlier call) already scheduled this night's run.
+    case alreadyScheduled(runID: Int)
+}
+
+/// Teams, repositories and runs of an organisation: mirrors the org config into the database and
+/// schedules runs.
+public struct OrgStore {
+    public let connection: PostgresConnection
+
+    public init(connection: PostgresConnection) { self.connection = connection }
+
+    /// Makes the database's teams and repositories match the config: new ones added, changed ones
+    /// updated, repositories no longer listed made inactive (their history stays).
+    public func sync(_ config: OrgConfig, discovered: [OrgConfig.Repository] = []) throws {
+        try connection.transaction(purpose: "save the organisation config of \(config.org)") { connection in
+            for team in config.teams {
+                try connection.query("""
+                    INSERT INTO teams (org, name, slug, owners) VALUES ($1, $2, $3, $4::text[])
+                    ON CONFLICT (org, name) DO UPDATE SET slug = EXCLUDED.slug, owners = EXCLUDED.owners
+                    """, [.text(config.org), .text(team.name), .text(OrgConfig.slug(team.name)), .textArray(team.owners ?? [])],
+                    purpose: "save team \(team.name)")
+            }
+            let listed = config.repositories + discovered.filter { found in !config.repositories.contains { $0.name == found.name } }
+            for repository in listed {
+                try connection.query("""
+                    INSERT INTO repositories (org, name, team_id, default_branch, provider, archive_url, active)
+                    VALUES ($1, $2, (SELECT id FROM teams WHERE org = $1 AND name = $3), $4, $5, $6, true)
+                    ON CONFLICT (org, name) DO UPDATE SET team_id = EXCLUDED.team_id, default_branch = EXCLUDED.default_branch,
+                        provider = EXCLUDED.provider, archive_url = EXCLUDED.archive_url, active = true, updated_at = now()
+                    """, [.text(config.org), .text(repository.name), .text(repository.team), .text(repository.branch),
+                          .text(repository.resolvedProvider.rawValue), .optional(repository.archive)],
+                    purpose: "save repository \(repository.name)")
+            }
+            try connection.query("""
+                UPDATE repositories SET active = false, updated_at = now()
+                WHERE org = $1 AND active AND NOT (name = ANY($2::text[]))
+                """, [.text(config.org), .textArray(listed.map(\.name))], purpose: "retire repositories no longer listed")
+            try connection.query("""
+                INSERT INTO org_settings (org, retention_days) VALUES ($1, $2)
+                ON CONFLICT (org) DO UPDATE SET retention_days = EXCLUDED.retention_days, updated_at = now()
+                """, [.text(config.org), .int(config.retentionDays ?? 400)], purpose: "save the retention setting")
+        }
+    }
+
+    /// Creates the run of `date` (YYYY-MM-DD in the schedule's time zone) with one job per active
+    /// repository, in one transaction. The unique key on (org, date) of nightly runs makes a
+    /// second call, from this or another coordinator, a no-op that returns the existing run.
+    public func scheduleRun(_ config: OrgConfig, date: String, kind: JobKind = .nightly, createdBy: String,
+                            archiveURL: (OrgConfig.Repository, String) -> String) throws -> ScheduleOutcome {
+        precondition(kind != .pr, "pull-request jobs belong to no run")
+        return try connection.transaction(purpose: "schedule the \(kind.rawValue) run of \(config.org) for \(date)") { connection in
+            let inserted = try connection.query("""
+                INSERT INTO runs (org, kind, run_date, created_by) VALUES ($1, $2, $3::date, $4)
+                ON CONFLICT (org, run_date) WHERE kind = 'nightly' DO NOTHING
+                RETURNING id
+                """, [.text(config.org), .text(kind.rawValue), .text(date), .text(createdBy)], purpose: "create the run")
+            guard let runID = inserted.first?.int("id") else {
+                let existing = try connection.query("""
+                    SELECT id FROM runs WHERE org = $1 AND run_date = $2::date AND kind = 'nightly'
+                    """, [.text(config.org), .text(date)], purpose: "find the existing run")
+                guard let id = existing.first?.int("id") else {
+                    throw DatabaseError.unexpectedResult(purpose: "schedule the run", reason: "the run of \(date) conflicts but cannot be found")
+                }
+                return .alreadyScheduled(runID: id)
+            }
+            let repositories = try connection.query("""
+                SELECT id, name FROM repositories WHERE org = $1 AND active ORDER BY name
+                """, [.text(config.org)], purpose: "list the repositories to audit")
+            let byName = Dictionary(config.repositories.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+            var ids: [Int] = [], refs: [String] = [], urls: [String] = []
+            for row in repositories {
+                guard let id = row.int("id"), let name = row.string("name") else { continue }
+                let repository = byName[name] ?? OrgConfig.Repository(name: name, team: "", provider: .github)
+                ids.append(id); refs.append(repository.branch); urls.append(archiveURL(repository, repository.branch))
+            }
+            let jobs = try connection.query("""
+                INSERT INTO jobs (run_id, repository_id, kind, commit_ref, archive_url, priority, max_attempts)
+                SELECT $1, repository_id, $2, commit_ref, archive_url, 0, $3
+                FROM unnest($4::bigint[], $5::text[], $6::text[]) AS t (repository_id, commit_ref, archive_url)
+                ON CONFLICT (repository_id, commit_ref, kind) WHERE state IN ('queued', 'running', 'failed') DO NOTHING
+                RETURNING id
+                """, [.int(runID), .text(kind.rawValue), .int(config.maxAttempts), .intArray(ids), .textArray(refs), .textArray(urls)],
+                purpose: "enqueue the run's jobs")
+            try connection.query("UPDATE runs SET jobs_total = $2 WHERE id = $1", [.int(runID), .int(jobs.count)],
+                                 purpose: "count the run's jobs")
+            // A run with nothing to do (no repositories, or all already queued) is finished at once.
+            try JobQueue(connection: connection).finishRunIfDone(runID, in: connection)
+            try connection.notify(JobQueue.jobsChannel, payload: "run:\(runID)")
+            return .created(runID: runID, jobs: jobs.count)
+        }
+    }
+
+    /// Deletes what is older than the organisation's retention: runs (with their jobs and
+    /// summaries), findings fixed before the cutoff, webhook deliveries, and cache rows unused
+    /// for `cacheDays`. Returns how many runs went.
+    @discardableResult
+    public func applyRetention(org: String, cacheDays: Int = 30) throws -> Int {
+        try connection.transaction(purpose: "apply the retention of \(org)") { connection in
+            let days = try connection.query("SELECT retention_days FROM org_settings WHERE org = $1", [.text(org)],
+                                            purpose: "read the retention setting").first?.int("retention_days") ?? 400
+            let runs = try connection.query("""
+                DELETE FROM runs WHERE org = $1 AND created_at < now() - make_interval(days => $2) AND state <> 'running'
+                RETURNING id
+                """, [.text(org), .int(days)], purpose: "delete runs past retention")
+            try connection.query("""
+                DELETE FROM findings f USING repositories r
+                WHERE f.repository_id = r.id AND r.org = $1 AND f.fixed_at < now() - make_interval(days => $2)
+                """, [.text(org), .int(days)], purpose: "delete findings fixed before the retention cutoff")
+            try connection.query("DELETE FROM webhook_deliveries WHERE received_at < now() - make_interval(days => $1)",
+                                 [.int(days)], purpose: "delete old webhook deliveries")
+            try connection.query("DELETE FROM file_cache WHERE last_used < current_date - $1::integer",
+                                 [.int(cacheDays)], purpose: "prune unused cache rows")
+            return runs.count
+        }
+    }
+}

@@ -1,0 +1,254 @@
+import AuditModel
+import Foundation
+
+public enum OrgConfigError: Error, CustomStringConvertible, Equatable {
+    case unreadable(file: String)
+    case malformed(file: String, reason: String)
+    case unknownKey(file: String, path: String, allowed: [String])
+    case badValue(file: String, path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let file): "\(file): cannot read the organisation config"
+        case .malformed(let file, let reason): "\(file): not valid JSON (\(reason))"
+        case .unknownKey(let file, let path, let allowed):
+            "\(file): unknown key \(path); allowed here: \(allowed.joined(separator: ", "))"
+        case .badValue(let file, let path, let reason): "\(file): \(path): \(reason)"
+        }
+    }
+}
+
+/// The organisation config read by the coordinator: its teams, repositories, schedule, limits
+/// and retention. docs/org-config.md documents every key.
+public struct OrgConfig: Sendable, Equatable, Codable {
+    public struct Team: Sendable, Equatable, Codable {
+        public var name: String
+        /// CODEOWNERS owners (`@acme/payments`, `@alice`, `alice@example.com`) meaning this team.
+        public var owners: [String]?
+        public init(name: String, owners: [String]? = nil) { self.name = name; self.owners = owners }
+    }
+
+    public enum Provider: String, Sendable, Codable, Equatable { case github, gitlab, url }
+
+    public struct Repository: Sendable, Equatable, Codable {
+        /// `owner/name` (GitHub), the project path (GitLab), or any unique name (url).
+        public var name: String
+        public var team: String
+        public var defaultBranch: String?
+        public var provider: Provider?
+        /// An archive URL (`https://`, `file://`); `{ref}` is replaced by the commit or branch.
+        public var archive: String?
+        public init(name: String, team: String, defaultBranch: String? = nil, provider: Provider? = nil, archive: String? = nil) {
+            self.name = name; self.team = team; self.defaultBranch = defaultBranch
+            self.provider = provider; self.archive = archive
+        }
+        public var resolvedProvider: Provider { provider ?? (archive != nil ? .url : .github) }
+        public var branch: String { defaultBranch ?? "main" }
+    }
+
+    public struct ProviderSettings: Sendable, Equatable, Codable {
+        /// API base URL (GitHub Enterprise: `https://ghe.example.com/api/v3`).
+        public var api: String?
+        /// The environment variable holding the token (never the token itself).
+        public var tokenEnvironment: String?
+    }
+
+    public struct Providers: Sendable, Equatable, Codable {
+        public var github: ProviderSettings?
+        public var gitlab: ProviderSettings?
+    }
+
+    public struct Discovery: Sendable, Equatable, Codable {
+        /// The GitHub organisation whose repositories are listed through the REST API.
+        public var githubOrg: String
+        /// The team of discovered repositories that no `repositories` entry names.
+        public var team: String
+        public var include: [String]?
+        public var exclude: [String]?
+        public var includeArchived: Bool?
+        public var includeForks: Bool?
+    }
+
+    public struct Schedule: Sendable, Equatable, Codable {
+        public var cron: String
+        public var timeZone: String?
+        public init(cron: String, timeZone: String? = nil) { self.cron = cron; self.timeZone = timeZone }
+    }
+
+    public struct Limits: Sendable, Equatable, Codable {
+        /// Jobs running at once across all workers (nil: as many as workers claim).
+        public var maxRunningJobs: Int?
+        public var maxAttempts: Int?
+        public var leaseSeconds: Int?
+        public var maxArchiveBytes: Int?
+        public init(maxRunningJobs: Int? = nil, maxAttempts: Int? = nil, leaseSeconds: Int? = nil, maxArchiveBytes: Int? = nil) {
+            self.maxRunningJobs = maxRunningJobs; self.maxAttempts = maxAttempts
+            self.leaseSeconds = leaseSeconds; self.maxArchiveBytes = maxArchiveBytes
+        }
+    }
+
+    public var org: String
+    public var teams: [Team]
+    public var repositories: [Repository]
+    public var providers: Providers?
+    public var discovery: Discovery?
+    public var schedule: Schedule?
+    public var limits: Limits?
+    public var retentionDays: Int?
+
+    public var maxAttempts: Int { limits?.maxAttempts ?? 5 }
+    public var leaseSeconds: Int { limits?.leaseSeconds ?? 300 }
+    public var maxArchiveBytes: Int { limits?.maxArchiveBytes ?? 512 << 20 }
+    public var timeZone: TimeZone { schedule?.timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")! }
+
+    public func team(named name: String) -> Team? { teams.first { $0.name == name } }
+
+    /// The allowed keys at each level, checked before decoding so a typo is an error, not a
+    /// silently ignored setting.
+    static let schema: [String: [String]] = [
+        "": ["org", "teams", "repositories", "providers", "discovery", "schedule", "limits", "retentionDays"],
+        "teams[]": ["name", "owners"],
+        "repositories[]": ["name", "team", "defaultBranch", "provider", "archive"],
+        "providers": ["github", "gitlab"],
+        "providers.github": ["api", "tokenEnvironment"],
+        "providers.gitlab": ["api", "tokenEnvironment"],
+        "discovery": ["githubOrg", "team", "include", "exclude", "includeArchived", "includeForks"],
+        "schedule": ["cron", "timeZone"],
+        "limits": ["maxRunningJobs", "maxAttempts", "leaseSeconds", "maxArchiveBytes"],
+    ]
+
+    public static func load(path: String) throws -> OrgConfig {
+        guard let data = FileManager.default.contents(atPath: path) else { throw OrgConfigError.unreadable(file: path) }
+        return try OrgConfig(data: data, file: path)
+    }
+
+    public init(data: Data, file: String) throws {
+        let object: Any
+        do { object = try JSONSerialization.jsonObject(with: data) } catch {
+            throw OrgConfigError.malformed(file: file, reason: (error as NSError).localizedDescription)
+        }
+        try Self.checkKeys(object, schemaPath: "", displayPath: "", file: file)
+        do {
+            self = try JSONDecoder().decode(OrgConfig.self, from: data)
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw OrgConfigError.badValue(file: file, path: Self.path(context.codingPath + [key]), reason: "is required")
+        } catch let DecodingError.typeMismatch(type, context) {
+            throw OrgConfigError.badValue(file: file, path: Self.path(context.codingPath), reason: "expected \(Self.describe(type))")
+        } catch let DecodingError.valueNotFound(type, context) {
+            throw OrgConfigError.badValue(file: file, path: Self.path(context.codingPath), reason: "expected \(Self.describe(type)), found null")
+        } catch let DecodingError.dataCorrupted(context) {
+            throw OrgConfigError.badValue(file: file, path: Self.path(context.codingPath), reason: context.debugDescription)
+        }
+        try validate(file: file)
+    }
+
+    public init(org: String, teams: [Team], repositories: [Repository], schedule: Schedule? = nil) {
+        self.org = org; self.teams = teams; self.repositories = repositories; self.schedule = schedule
+    }
+
+    private func validate(file: String) throws {
+        func bad(_ path: String, _ reason: String) -> OrgConfigError { .badValue(file: file, path: path, reason: reason) }
+        guard !org.isEmpty else { throw bad("org", "must not be empty") }
+        var teamNames = Set<String>()
+        for (index, team) in teams.enumerated() {
+            guard !team.name.trimmingCharacters(in: .whitespaces).isEmpty else { throw bad("teams[\(index)].name", "must not be empty") }
+            guard teamNames.insert(team.name).inserted else { throw bad("teams[\(index)].name", "team \"\(team.name)\" is listed twice") }
+            guard !Self.slug(team.name).isEmpty else { throw bad("teams[\(index)].name", "needs at least one letter or digit") }
+        }
+        let slugs = Dictionary(grouping: teams, by: { Self.slug($0.name) })
+        if let clash = slugs.first(where: { $0.value.count > 1 }) {
+            throw bad("teams", "teams \(clash.value.map { "\"\($0.name)\"" }.joined(separator: " and ")) have the same URL name \"\(clash.key)\"")
+        }
+        var repositoryNames = Set<String>()
+        for (index, repository) in repositories.enumerated() {
+            let path = "repositories[\(index)]"
+            guard !repository.name.isEmpty else { throw bad("\(path).name", "must not be empty") }
+            guard repositoryNames.insert(repository.name).inserted else {
+                throw bad("\(path).name", "repository \"\(repository.name)\" is listed twice")
+            }
+            guard teamNames.contains(repository.team) else {
+                throw bad("\(path).team", "\"\(repository.team)\" is not one of the teams (\(teams.map(\.name).joined(separator: ", ")))")
+            }
+            switch repository.resolvedProvider {
+            case .url:
+                guard let archive = repository.archive, let url = URL(string: archive),
+                      ["https", "http", "file"].contains(url.scheme ?? "") else {
+                    throw bad("\(path).archive", "needs an https://, http:// or file:// URL")
+                }
+            case .github, .gitlab:
+                guard repository.name.contains("/") else {
+                    throw bad("\(path).name", "a \(repository.resolvedProvider.rawValue) repository is named owner/name")
+                }
+            }
+        }
+        if let discovery {
+            guard teamNames.contains(discovery.team) else { throw bad("discovery.team", "\"\(discovery.team)\" is not one of the teams") }
+        }
+        if let schedule {
+            do { _ = try CronSchedule(schedule.cron) } catch let error as CronSchedule.ParseError {
+                throw bad("schedule.cron", error.description)
+            }
+            if let zone = schedule.timeZone, TimeZone(identifier: zone) == nil {
+                throw bad("schedule.timeZone", "\"\(zone)\" is not an IANA time zone (like \"Europe/Berlin\" or \"UTC\")")
+            }
+        }
+        if let limits {
+            for (key, value) in [("maxRunningJobs", limits.maxRunningJobs), ("maxAttempts", limits.maxAttempts),
+                                 ("leaseSeconds", limits.leaseSeconds), ("maxArchiveBytes", limits.maxArchiveBytes)] {
+                if let value, value <= 0 { throw bad("limits.\(key)", "must be a positive integer") }
+            }
+            if let lease = limits.leaseSeconds, lease < 10 { throw bad("limits.leaseSeconds", "must be at least 10 seconds") }
+        }
+        if let retentionDays, retentionDays <= 0 { throw bad("retentionDays", "must be a positive number of days") }
+    }
+
+    /// The team's name as it appears in dashboard URLs: lowercase ASCII letters, digits and dashes.
+    public static func slug(_ name: String) -> String {
+        var slug = ""
+        for scalar in name.lowercased().unicodeScalars {
+            if scalar.isASCII, CharacterSet.alphanumerics.contains(scalar) {
+                slug.unicodeScalars.append(scalar)
+            } else if !slug.isEmpty, slug.last != "-" {
+                slug.append("-")
+            }
+        }
+        while slug.hasSuffix("-") { slug.removeLast() }
+        return slug
+    }
+
+    private static func checkKeys(_ value: Any, schemaPath: String, displayPath: String, file: String) throws {
+        if let object = value as? [String: Any] {
+            if let allowed = schema[schemaPath] {
+                for key in object.keys.sorted() where !allowed.contains(key) {
+                    throw OrgConfigError.unknownKey(file: file, path: displayPath.isEmpty ? key : "\(displayPath).\(key)", allowed: allowed)
+                }
+            }
+            for (key, child) in object {
+                let childSchema = schemaPath.isEmpty ? key : "\(schemaPath).\(key)"
+                try checkKeys(child, schemaPath: childSchema, displayPath: displayPath.isEmpty ? key : "\(displayPath).\(key)", file: file)
+            }
+        } else if let array = value as? [Any] {
+            for (index, child) in array.enumerated() {
+                try checkKeys(child, schemaPath: schemaPath + "[]", displayPath: "\(displayPath)[\(index)]", file: file)
+            }
+        }
+    }
+
+    private static func path(_ codingPath: [any CodingKey]) -> String {
+        var text = ""
+        for key in codingPath {
+            if let index = key.intValue { text += "[\(index)]" } else { text += text.isEmpty ? key.stringValue : ".\(key.stringValue)" }
+        }
+        return text.isEmpty ? "(top level)" : text
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int.Type: "an integer"
+        case is Bool.Type: "true or false"
+        case is [Any].Type: "a list"
+        default: "a value of the documented kind"
+        }
+    }
+}

@@ -1,0 +1,268 @@
+import AuditModel
+import AuditStore
+import Foundation
+import OrgModel
+import PostgresClient
+import Testing
+
+/// An organisation of `count` repositories in two teams, saved to the database.
+func makeOrg(_ connection: PostgresConnection, repositories count: Int, maxAttempts: Int = 3) throws -> OrgConfig {
+    var config = OrgConfig(
+        org: "acme",
+        teams: [.init(name: "Payments", owners: ["@acme/payments"]), .init(name: "Platform", owners: ["@acme/platform"])],
+        repositories: (0..<count).map { index in
+            .init(name: "acme/app-\(index)", team: index % 2 == 0 ? "Payments" : "Platform", archive: "file:///archives/app-\(index).tar.gz")
+        })
+    config.limits = .init(maxRunningJobs: nil, maxAttempts: maxAttempts, leaseSeconds: nil, maxArchiveBytes: nil)
+    try OrgStore(connection: connection).sync(config)
+    return config
+}
+
+func schedule(_ connection: PostgresConnection, _ config: OrgConfig, date: String = "2026-11-30") throws -> ScheduleOutcome {
+    try OrgStore(connection: connection).scheduleRun(config, date: date, createdBy: "test") { repository, ref in
+        (repository.archive ?? "").replacingOccurrences(of: "{ref}", with: ref)
+    }
+}
+
+func jobState(_ connection: PostgresConnection, _ id: Int) throws -> (state: String, attempt: Int, lastError: String?) {
+    let row = try #require(try connection.query("SELECT state, attempt, last_error FROM jobs WHERE id = $1", [.int(id)], purpose: "read").first)
+    return (row.string("state") ?? "", row.int("attempt") ?? -1, row.string("last_error"))
+}
+
+func runState(_ connection: PostgresConnection, _ id: Int) throws -> String? {
+    try connection.query("SELECT state FROM runs WHERE id = $1", [.int(id)], purpose: "read").first?.string("state")
+}
+
+let fastRetries = QueuePolicy(leaseSeconds: 30, backoffBaseSeconds: 0.001, backoffMaxSeconds: 0.001)
+
+@Suite struct QueueTests {
+    @Test func claimsByPriorityThenAge() throws {
+        try TestDatabase.with { database in
+            let connection = try database.connect()
+            _ = try makeOrg(connection, repositories: 3)
+            let ids = try connection.query("SELECT id FROM repositories ORDER BY name", purpose: "read").compactMap { $0.int("id") }
+            let queue = JobQueue(connection: connection)
+            let old = try #require(try queue.enqueue(JobRequest(runID: nil, repositoryID: ids[0], kind: .nightly, commitRef: "main", archiveURL: "file:///a")))
+            let newer = try #require(try queue.enqueue(JobRequest(runID: nil, repositoryID: ids[1], kind: .nightly, commitRef: "main", archiveURL: "file:///b")))
+            let urgent = try #require(try queue.enqueue(JobRequest(runID: nil, repositoryID: ids[2], kind: .pr, commitRef: "abc", archiveURL: "file:///c", priority: 10)))
+            let order = try (0..<4).map { _ in try queue.claim(worker: "w1")?.id }
+            #expect(order == [urgent, old, newer, nil])
+        }
+    }
+
+    @Test func theSameRepositoryCommitAndKindIsNotQueuedTwice() throws {
+        try TestDatabase.with { database in
+            let connection = try database.connect()
+            _ = try makeOrg(connection, repositories: 1)
+            let repository = try #require(try connection.query("SELECT id FROM repositories", purpose: "read").first?.int("id"))
+            let queue = JobQueue(connection: connection)
+            let request = JobRequest(runID: nil, repositoryID: repository, kind: .pr, commitRef: "abc123", archiveURL: "file:///x")
+            let first = try queue.enqueue(request)
+            #expect(first != nil)
+            #expect(try queue.enqueue(request) == nil)
+            let job = try #require(try queue.claim(worker: "w"))
+            #expect(try queue.enqueue(request) == nil, "still running")
+            #expect(try queue.complete(job) { _ in } == .completed)
+            #expect(try queue.enqueue(request) != nil, "a finished job does not block a new one")
+        }
+    }
+
+    @Test func concurrentWorkersNeverClaimTheSameJob() throws {
+        try TestDatabase.with { database in
+            let setup = try database.connect()
+            let config = try makeOrg(setup, repositories: 120)
+            guard case .created(_, let jobs) = try schedule(setup, config) else { Issue.record("not created"); return }
+            #expect(jobs == 120)
+            let claimed = ClaimLog()
+            DispatchQueue.concurrentPerform(iterations: 8) { worker in
+                do {
+                    let queue = JobQueue(connection: try database.connect())
+                    while let job = try queue.claim(worker: "worker-\(worker)") {
+                        claimed.append(job.id)
+                        _ = try queue.complete(job) { _ in }
+                    }
+                } catch {
+                    claimed.fail("\(error)")
+                }
+            }
+            #expect(claimed.errors.isEmpty)
+            #expect(claimed.ids.count == 120)
+            #expect(Set(claimed.ids).count == 120, "a job was claimed twice")
+            let states = try setup.query("SELECT state, count(*) AS n FROM jobs GROUP BY state", purpose: "read")
+            #expect(states.count == 1 && states.first?.string("state") == "succeeded")
+            #expect(try setup.query("SELECT state FROM runs", purpose: "read").first?.string("state") == "succeeded")
+        }
+    }
+
+    @Test func anExpiredLeaseIsRescuedAndTheOldHolderCanWriteNothing() throws {
+        try TestDatabase.with { database in
+            let connection = try database.connect()
+            let config = try makeOrg(connection, repositories: 1)
+            _ = try schedule(connection, config)
+            let shortLease = JobQueue(connection: connection, policy: QueuePolicy(leaseSeconds: 0.3, backoffBaseSeconds: 0.001, backoffMaxSeconds: 0.001))
+            let zombie = try #require(try shortLease.claim(worker: "zombie"))
+            #expect(try shortLease.rescueExpiredLeases().isEmpty, "the lease has not expired yet")
+            Thread.sleep(forTimeInterval: 0.5)
+            #expect(try shortLease.rescueExpiredLeases() == [zombie.id])
+            let rescued = try jobState(connection, zombie.id)
+            #expect(rescued.state == "failed")
+            #expect(rescued.lastError?.contains("lease expired") == true)
+            #expect(try shortLease.heartbeat(zombie) == .lost)
+
+            Thread.sleep(forTimeInterval: 0.01)
+            let queue = JobQueue(connection: connection, policy: fastRetries)
+            let second = try #require(try queue.claim(worker: "healthy"))
+            #expect(second.id == zombie.id && second.attempt == 2)
+            #expect(try queue.complete(zombie) { _ in Issue.record("the zombie must not write") } == .leaseLost)
+            #expect(try queue.complete(second) { _ in } == .completed)
+            #expect(try queue.complete(second) { _ in Issue.record("written twice") } == .alreadyCompleted)
+            #expect(try jobState(connection, zombie.id).state == "succeeded")
+        }
+    }
+
+    @Test func heartbeatsKeepTheLease() throws {
+        try TestDatabase.with { database in
+            let connection = try database.connect()
+            let config = try makeOrg(connection, repositories: 1)
+            _ = try schedule(connection, config)
+            let queue = JobQueue(connection: connection, policy: QueuePolicy(leaseSeconds: 0.4))
+            let job = try #require(try queue.claim(worker: "w"))
+            for _ in 0..<4 {
+                Thread.sleep(forTimeInterval: 0.2)
+                #expect(try queue.heartbeat(job) == .held(cancelRequested: false))
+                #expect(try queue.rescueExpiredLeases().isEmpty)
+            }
+            #expect(try queue.complete(job) { _ in } == .completed)
+        }
+    }
+
+    @Test func failuresRetryWithBackoffThenDieKeepingTheErrors() throws {
+        try TestDatabase.with { database in
+            let connection = try database.connect()
+            let config = try makeOrg(connection, repositories: 1, maxAttempts: 2)
+            guard case .created(let runID, _) = try schedule(connection, config) else { Issue.record("not created"); return }
+            let slow = JobQueue(connection: connection, policy: QueuePolicy(backoffBaseSeconds: 60, backoffMaxSeconds: 60))
+            let first = try #require(try slow.claim(worker: "w"))
+            guard case .retryScheduled(let delay) = try slow.fail(first, error: "HTTP 503 from the archive host", retryable: true) else {
+                Issue.record("expected a retry"); return
+            }
+            #expect(delay >= 29 && delay <= 91, "60 s ± 50% jitter, got \(delay)")
+            #expect(try slow.claim(worker: "w") == nil, "not before its backoff")
+            try connection.query("UPDATE jobs SET run_after = now()", purpose: "skip the wait")
+            let second = try #require(try slow.claim(worker: "w"))
+            #expect(second.attempt == 2)
+            #expect(try slow.fail(second, error: "HTTP 503 again", retryable: true) == .dead)
+            let state = try jobState(connection, first.id)
+            #expect(state.state == "dead" && state.lastError == "HTTP 503 again")
+            let errors = try connection.query("SELECT jsonb_array_length(errors) AS n FROM jobs", purpose: "read").first?.int("n")
+            #expect(errors == 2)
+            #expect(try runState(connection, runID) == "failed")
+        }
+    }
+
+    @Test func aNonRetryableErrorIsDeadAtOnce() throws {
+        try TestDatabase.with { database in
+            let connection = try database.connect()
+            let config = try makeOrg(connection, repositories: 1, maxAttempts: 5)
+            _ = try schedule(connection, config)
+            let queue = JobQueue(connection: connection, policy: fastRetries)
+            let job = try #require(try queue.claim(worker: "w"))
+            #expect(try queue.fail(job, error: "archive entry ../../etc/passwd escapes the tree", retryable: false) == .dead)
+            #expect(try jobState(connection, job.id).attempt == 1)
+        }
+    }
+
+    @Test func cancellationStopsWaitingAndRunningJobs() throws {
+        try TestDatabase.with { database in
+            let connection = try database.connect()
+            let config = try makeOrg(connection, repositories: 2)
+            guard case .created(let runID, _) = try schedule(connection, config) else { Issue.record("not created"); return }
+            let queue = JobQueue(connection: connection)
+            let running = try #require(try queue.claim(worker: "w"))
+            let waiting = try #require(try connection.query("SELECT id FROM jobs WHERE state = 'queued'", purpose: "read").first?.int("id"))
+            #expect(try queue.cancel(jobID: waiting) == .queued)
+            #expect(try jobState(connection, waiting).state == "cancelled")
+            #expect(try queue.cancel(jobID: running.id) == .running)
+            #expect(try jobState(connection, running.id).state == "running", "a running job stops at its next heartbeat")
+            #expect(try queue.heartbeat(running) == .held(cancelRequested: true))
+            #expect(try queue.complete(running) { _ in Issue.record("a cancelled job must not write results") } == .cancelled)
+            #expect(try jobState(connection, running.id).state == "cancelled")
+            #expect(try queue.cancel(jobID: running.id) == nil, "already finished")
+            #expect(try runState(connection, runID) == "succeeded")
+        }
+    }
+
+    @Test func releaseGivesTheJobBackWithoutUsingAnAttempt() throws {
+        try TestDatabase.with { database in
+            let connection = try database.connect()
+            let config = try makeOrg(connection, repositories: 1)
+            _ = try schedule(connection, config)
+            let queue = JobQueue(connection: connection)
+            let job = try #require(try queue.claim(worker: "stopping"))
+            #expect(try queue.release(job))
+            let again = try #require(try queue.claim(worker: "other"))
+            #expect(again.id == job.id && again.attempt == 1)
+        }
+    }
+
+    @Test func theGlobalRunningLimitHoldsUnderConcurrentClaims() throws {
+        try TestDatabase.with { database in
+            let setup = try database.connect()
+            let config = try makeOrg(setup, repositories: 20)
+            _ = try schedule(setup, config)
+            let claimed = ClaimLog()
+            DispatchQueue.concurrentPerform(iterations: 8) { worker in
+                do {
+                    let queue = JobQueue(connection: try database.connect(), policy: QueuePolicy(maxRunningJobs: 3))
+                    for _ in 0..<3 { if let job = try queue.claim(worker: "w\(worker)") { claimed.append(job.id) } }
+                } catch { claimed.fail("\(error)") }
+            }
+            #expect(claimed.errors.isEmpty)
+            #expect(claimed.ids.count == 3)
+        }
+    }
+
+    @Test func twoCoordinatorsScheduleOneRunPerNight() throws {
+        try TestDatabase.with { database in
+            let setup = try database.connect()
+            let config = try makeOrg(setup, repositories: 30)
+            let outcomes = OutcomeLog()
+            DispatchQueue.concurrentPerform(iterations: 4) { _ in
+                do { outcomes.append(try schedule(try database.connect(), config)) } catch { outcomes.fail("\(error)") }
+            }
+            #expect(outcomes.errors.isEmpty)
+            let created = outcomes.values.filter { if case .created = $0 { return true } else { return false } }
+            #expect(created.count == 1)
+            #expect(outcomes.values.count == 4)
+            #expect(try setup.query("SELECT count(*) AS n FROM runs", purpose: "read").first?.int("n") == 1)
+            #expect(try setup.query("SELECT count(*) AS n FROM jobs", purpose: "read").first?.int("n") == 30)
+            guard case .created = try schedule(setup, config, date: "2026-12-01") else { Issue.record("the next night is a new run"); return }
+        }
+    }
+
+    @Test func aRunWithNoRepositoriesFinishesAtOnce() throws {
+        try TestDatabase.with { database in
+            let connection = try database.connect()
+            let config = try makeOrg(connection, repositories: 0)
+            guard case .created(let runID, let jobs) = try schedule(connection, config) else { Issue.record("not created"); return }
+            #expect(jobs == 0)
+            #expect(try runState(connection, runID) == "succeeded")
+        }
+    }
+}
+
+final class ClaimLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var ids: [Int] = []
+    private(set) var errors: [String] = []
+    func append(_ id: Int) { lock.lock(); ids.append(id); lock.unlock() }
+    func fail(_ error: String) { lock.lock(); errors.append(error); lock.unlock() }
+}
+
+final class OutcomeLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var values: [ScheduleOutcome] = []
+    private(set) var errors: [String] = []
+    func append(_ value: ScheduleOutcome) { lock.lock(); values.append(value); lock.unlock() }
+    func fail(_ error: String) { lock.lock(); errors.append(error); lock.unlock() }
+}
