@@ -83,9 +83,10 @@ CREATE INDEX jobs_claim ON jobs (priority DESC, id) WHERE state IN ('queued', 'f
 CREATE INDEX jobs_leases ON jobs (lease_expires_at) WHERE state = 'running';
 CREATE INDEX jobs_by_run ON jobs (run_id, state);
 CREATE INDEX jobs_by_repository ON jobs (repository_id, created_at DESC);
--- The same repository, commit and kind is never waiting or running twice.
+-- The same repository, commit and kind never waits twice. (One may wait while another runs:
+-- a branch audited again after the running audit started sees newer commits.)
 CREATE UNIQUE INDEX jobs_not_queued_twice ON jobs (repository_id, commit_ref, kind)
-    WHERE state IN ('queued', 'running', 'failed');
+    WHERE state IN ('queued', 'failed');
 
 -- One row per distinct finding of a repository, keyed by fingerprint; storage grows with
 -- distinct findings, not with nights.

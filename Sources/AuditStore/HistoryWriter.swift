@@ -47,6 +47,9 @@ public struct HistoryWriter {
         public var new: Int
         public var fixed: Int
         public var historyApplied: Bool
+        public init(open: Int, new: Int, fixed: Int, historyApplied: Bool) {
+            self.open = open; self.new = new; self.fixed = fixed; self.historyApplied = historyApplied
+        }
     }
 
     @discardableResult

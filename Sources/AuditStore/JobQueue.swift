@@ -109,14 +109,14 @@ public struct JobQueue {
     // MARK: Enqueue
 
     /// Returns the new job's id, or nil when the same repository, commit and kind is already
-    /// waiting or running (the partial unique index decides, race-free).
+    /// waiting (the partial unique index decides, race-free).
     @discardableResult
     public func enqueue(_ request: JobRequest) throws -> Int? {
         let rows = try connection.query("""
             INSERT INTO jobs (run_id, repository_id, kind, commit_ref, archive_url, priority, max_attempts,
                               pr_number, base_sha, base_ref)
             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-            ON CONFLICT (repository_id, commit_ref, kind) WHERE state IN ('queued', 'running', 'failed') DO NOTHING
+            ON CONFLICT (repository_id, commit_ref, kind) WHERE state IN ('queued', 'failed') DO NOTHING
             RETURNING id
             """, [.optional(request.runID), .int(request.repositoryID), .text(request.kind.rawValue), .text(request.commitRef),
                   .text(request.archiveURL), .int(request.priority), .int(request.maxAttempts), .optional(request.prNumber),

@@ -72,6 +72,19 @@ public struct OrgStore {
             let repositories = try connection.query("""
                 SELECT id, name FROM repositories WHERE org = $1 AND active ORDER BY name
                 """, [.text(config.org)], purpose: "list the repositories to audit")
+            // A nightly job of an earlier night still waiting (for its retry, or behind a long
+            // queue) is superseded: tonight's job audits a newer commit of the same branch.
+            let superseded = try connection.query("""
+                UPDATE jobs SET state = 'cancelled', finished_at = now(),
+                    last_error = 'superseded by the ' || $3 || ' run of ' || $2
+                WHERE kind = $3 AND state IN ('queued', 'failed')
+                  AND repository_id IN (SELECT id FROM repositories WHERE org = $1 AND active)
+                RETURNING run_id
+                """, [.text(config.org), .text(date), .text(kind.rawValue)], purpose: "supersede earlier waiting jobs")
+            let queue = JobQueue(connection: connection)
+            for run in Set(superseded.compactMap { $0.int("run_id") }).sorted() {
+                try queue.finishRunIfDone(run, in: connection)
+            }
             let byName = Dictionary(config.repositories.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
             var ids: [Int] = [], refs: [String] = [], urls: [String] = []
             for row in repositories {
@@ -83,14 +96,14 @@ public struct OrgStore {
                 INSERT INTO jobs (run_id, repository_id, kind, commit_ref, archive_url, priority, max_attempts)
                 SELECT $1, repository_id, $2, commit_ref, archive_url, 0, $3
                 FROM unnest($4::bigint[], $5::text[], $6::text[]) AS t (repository_id, commit_ref, archive_url)
-                ON CONFLICT (repository_id, commit_ref, kind) WHERE state IN ('queued', 'running', 'failed') DO NOTHING
+                ON CONFLICT (repository_id, commit_ref, kind) WHERE state IN ('queued', 'failed') DO NOTHING
                 RETURNING id
                 """, [.int(runID), .text(kind.rawValue), .int(config.maxAttempts), .intArray(ids), .textArray(refs), .textArray(urls)],
                 purpose: "enqueue the run's jobs")
             try connection.query("UPDATE runs SET jobs_total = $2 WHERE id = $1", [.int(runID), .int(jobs.count)],
                                  purpose: "count the run's jobs")
             // A run with nothing to do (no repositories, or all already queued) is finished at once.
-            try JobQueue(connection: connection).finishRunIfDone(runID, in: connection)
+            try queue.finishRunIfDone(runID, in: connection)
             try connection.notify(JobQueue.jobsChannel, payload: "run:\(runID)")
             return .created(runID: runID, jobs: jobs.count)
         }

@@ -61,9 +61,10 @@ let fastRetries = QueuePolicy(leaseSeconds: 30, backoffBaseSeconds: 0.001, backo
             #expect(first != nil)
             #expect(try queue.enqueue(request) == nil)
             let job = try #require(try queue.claim(worker: "w"))
-            #expect(try queue.enqueue(request) == nil, "still running")
+            let again = try queue.enqueue(request)
+            #expect(again != nil, "one may wait while another runs")
+            #expect(try queue.enqueue(request) == nil, "but not two")
             #expect(try queue.complete(job) { _ in } == .completed)
-            #expect(try queue.enqueue(request) != nil, "a finished job does not block a new one")
         }
     }
 
@@ -237,6 +238,26 @@ let fastRetries = QueuePolicy(leaseSeconds: 30, backoffBaseSeconds: 0.001, backo
             #expect(try setup.query("SELECT count(*) AS n FROM runs", purpose: "read").first?.int("n") == 1)
             #expect(try setup.query("SELECT count(*) AS n FROM jobs", purpose: "read").first?.int("n") == 30)
             guard case .created = try schedule(setup, config, date: "2026-12-01") else { Issue.record("the next night is a new run"); return }
+        }
+    }
+
+    @Test func tonightsRunSupersedesLastNightsWaitingJobs() throws {
+        try TestDatabase.with { database in
+            let connection = try database.connect()
+            let config = try makeOrg(connection, repositories: 2)
+            guard case .created(let night1, _) = try schedule(connection, config, date: "2026-11-29") else { throw TestFailure("no run") }
+            let queue = JobQueue(connection: connection, policy: QueuePolicy(backoffBaseSeconds: 3600, backoffMaxSeconds: 3600))
+            let running = try #require(try queue.claim(worker: "w"))
+            let retrying = try #require(try queue.claim(worker: "w"))
+            _ = try queue.fail(retrying, error: "HTTP 502", retryable: true)
+            guard case .created(let night2, let jobs) = try schedule(connection, config, date: "2026-11-30") else { throw TestFailure("no run") }
+            #expect(jobs == 2, "both repositories are audited tonight")
+            let old = try jobState(connection, retrying.id)
+            #expect(old.state == "cancelled" && old.lastError?.contains("superseded") == true)
+            #expect(try jobState(connection, running.id).state == "running", "a running job is left to finish")
+            #expect(try queue.complete(running) { _ in } == .completed)
+            #expect(try runState(connection, night1) == "succeeded")
+            #expect(try runState(connection, night2) == "running")
         }
     }
 

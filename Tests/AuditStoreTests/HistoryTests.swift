@@ -1,0 +1,156 @@
+import AuditModel
+import AuditStore
+import Foundation
+import OrgModel
+import PostgresClient
+import Testing
+
+func finding(_ rule: String, _ file: String, line: Int, snippet: String, severity: Severity = .error) -> Finding {
+    Finding(ruleID: rule, kind: severity == .error ? .requirement : .recommendation, severity: severity,
+            location: SourceLocation(file: file, line: line, column: 5), message: "\(rule) at \(file):\(line)",
+            fix: "fix it", citation: Citation("HIG", "quote"), platforms: PlatformSet(.iOS), snippet: snippet, sourceLine: "    " + snippet)
+}
+
+func results(_ findings: [Finding], teamID: Int? = nil) -> JobResults {
+    var list = findings
+    list.assignFingerprints()
+    return JobResults(findings: list.map { .init(finding: $0, teamID: teamID) }, filesScanned: 10, filesParsed: 10, cacheHits: 0)
+}
+
+/// Schedules the night, claims the repository's job and completes it with `findings`.
+@discardableResult
+func runNight(_ connection: PostgresConnection, _ config: OrgConfig, date: String, _ findings: [Finding]) throws -> (runID: Int, applied: HistoryWriter.Applied?) {
+    guard case .created(let runID, _) = try schedule(connection, config, date: date) else { throw TestFailure("night \(date) not created") }
+    let queue = JobQueue(connection: connection)
+    let job = try #require(try queue.claim(worker: "w"))
+    var applied: HistoryWriter.Applied?
+    let outcome = try queue.complete(job) { connection in
+        applied = try HistoryWriter(connection: connection).write(results(findings), for: job)
+    }
+    #expect(outcome == .completed)
+    return (runID, applied)
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+@Suite struct HistoryTests {
+    let a = finding("missing-accessibility-label", "App/Play.swift", line: 10, snippet: "Image(\"play\")")
+    let b = finding("fixed-font-size", "App/Title.swift", line: 4, snippet: ".font(.system(size: 14))", severity: .warning)
+    let c = finding("insufficient-contrast", "App/Badge.swift", line: 22, snippet: ".foregroundStyle(.gray)")
+
+    @Test func threeNightsRecordAFindingAddedKeptAndFixed() throws {
+        try TestDatabase.with { database in
+            let connection = try database.connect()
+            let config = try makeOrg(connection, repositories: 1)
+            let night1 = try runNight(connection, config, date: "2026-11-28", [a, b])
+            #expect(night1.applied == .init(open: 2, new: 2, fixed: 0, historyApplied: true))
+
+            // Night 2: `a` moved down two lines (same fingerprint), `c` appears.
+            var moved = a
+            moved.location.line = 12
+            let night2 = try runNight(connection, config, date: "2026-11-29", [moved, b, c])
+            #expect(night2.applied == .init(open: 3, new: 1, fixed: 0, historyApplied: true))
+
+            // Night 3: `b` is fixed.
+            let night3 = try runNight(connection, config, date: "2026-11-30", [moved, c])
+            #expect(night3.applied == .init(open: 2, new: 0, fixed: 1, historyApplied: true))
+
+            let rows = try connection.query("""
+                SELECT rule_id, line, first_seen_run, last_seen_run, fixed_in_run FROM findings ORDER BY rule_id
+                """, purpose: "read")
+            let byRule = Dictionary(uniqueKeysWithValues: rows.map { ($0.string("rule_id") ?? "", $0) })
+            let playRow = try #require(byRule["missing-accessibility-label"])
+            #expect(playRow.int("first_seen_run") == night1.runID && playRow.int("fixed_in_run") == nil && playRow.int("line") == 12)
+            let contrastRow = try #require(byRule["insufficient-contrast"])
+            #expect(contrastRow.int("first_seen_run") == night2.runID && contrastRow.int("fixed_in_run") == nil)
+            let fontRow = try #require(byRule["fixed-font-size"])
+            #expect(fontRow.int("first_seen_run") == night1.runID)
+            #expect(fontRow.int("fixed_in_run") == night3.runID)
+            #expect(fontRow.int("last_seen_run") == night2.runID)
+            #expect(rows.count == 3, "one row per distinct finding, not per night")
+
+            // The per-night counts the trend charts read.
+            let counts = try connection.query("""
+                SELECT run_id, sum(open_count) AS open, sum(new_count) AS new, sum(fixed_count) AS fixed
+                FROM job_summary_counts GROUP BY run_id ORDER BY run_id
+                """, purpose: "read")
+            #expect(counts.map { [$0.int("open"), $0.int("new"), $0.int("fixed")] } == [[2, 2, 0], [3, 1, 0], [2, 0, 1]])
+        }
+    }
+
+    @Test func aFixedFindingThatReturnsIsNewAgain() throws {
+        try TestDatabase.with { database in
+            let connection = try database.connect()
+            let config = try makeOrg(connection, repositories: 1)
+            try runNight(connection, config, date: "2026-11-28", [a])
+            try runNight(connection, config, date: "2026-11-29", [])
+            let night3 = try runNight(connection, config, date: "2026-11-30", [a])
+            #expect(night3.applied?.new == 1)
+            let row = try #require(try connection.query("SELECT first_seen_run, fixed_in_run FROM findings", purpose: "read").first)
+            #expect(row.int("first_seen_run") == night3.runID && row.int("fixed_in_run") == nil)
+        }
+    }
+
+    @Test func anOlderRunFinishingLateDoesNotRewindHistory() throws {
+        try TestDatabase.with { database in
+            let connection = try database.connect()
+            let config = try makeOrg(connection, repositories: 1)
+            guard case .created(let older, _) = try schedule(connection, config, date: "2026-11-29") else { throw TestFailure("no run") }
+            let queue = JobQueue(connection: connection)
+            let olderJob = try #require(try queue.claim(worker: "slow"))
+            try runNight(connection, config, date: "2026-11-30", [a, c])
+            var applied: HistoryWriter.Applied?
+            _ = try queue.complete(olderJob) { applied = try HistoryWriter(connection: $0).write(results([a]), for: olderJob) }
+            #expect(applied?.historyApplied == false)
+            let open = try connection.query("SELECT count(*) AS n FROM findings WHERE fixed_in_run IS NULL", purpose: "read").first?.int("n")
+            #expect(open == 2, "the late older run must not mark the newer run's finding fixed")
+            #expect(try runState(connection, older) == "succeeded")
+        }
+    }
+
+    @Test func aRetriedJobIsCountedExactlyOnce() throws {
+        try TestDatabase.with { database in
+            let connection = try database.connect()
+            let config = try makeOrg(connection, repositories: 1)
+            _ = try schedule(connection, config)
+            let expiring = JobQueue(connection: connection, policy: QueuePolicy(leaseSeconds: 0.2, backoffBaseSeconds: 0.001, backoffMaxSeconds: 0.001))
+            let first = try #require(try expiring.claim(worker: "first"))
+            Thread.sleep(forTimeInterval: 0.3)
+            #expect(try expiring.rescueExpiredLeases() == [first.id])
+            Thread.sleep(forTimeInterval: 0.01)
+            let queue = JobQueue(connection: connection)
+            let second = try #require(try queue.claim(worker: "second"))
+            #expect(try queue.complete(second) { try HistoryWriter(connection: $0).write(results([a, b]), for: second) } == .completed)
+            // The first attempt wakes up and tries to write its (identical) results.
+            #expect(try queue.complete(first) { try HistoryWriter(connection: $0).write(results([a, b]), for: first) } == .leaseLost)
+            let summaries = try connection.query("SELECT count(*) AS n, sum(findings_open) AS open FROM job_summaries", purpose: "read").first
+            #expect(summaries?.int("n") == 1 && summaries?.int("open") == 2)
+            #expect(try connection.query("SELECT sum(open_count) AS n FROM job_summary_counts", purpose: "read").first?.int("n") == 2)
+            // Writing the same job's summary twice is refused by the database itself.
+            #expect(throws: DatabaseError.self) {
+                try connection.transaction(purpose: "double write") { try HistoryWriter(connection: $0).write(results([a]), for: second) }
+            }
+        }
+    }
+
+    @Test func textIsStoredExactlyWhateverItHolds() throws {
+        try TestDatabase.with { database in
+            let connection = try database.connect()
+            let config = try makeOrg(connection, repositories: 1)
+            let tricky = finding("label-names-trait", "App/Ünïcödé \"quoted\", {braces}.swift", line: 1,
+                                 snippet: #"Text("NULL \\ \" , } { 🎉 \n")"#)
+            try runNight(connection, config, date: "2026-11-30", [tricky])
+            let row = try #require(try connection.query("SELECT path, snippet FROM findings", purpose: "read").first)
+            #expect(row.string("path") == tricky.location.file)
+            #expect(row.string("snippet") == tricky.snippet)
+            #expect(throws: DatabaseError.self) {
+                try connection.query("SELECT $1::text", [.text("a\u{0}b")], purpose: "pass a NUL")
+            }
+            let bytes: [UInt8] = [0, 1, 2, 255, 92, 120]
+            #expect(try connection.query("SELECT $1::bytea AS b", [.bytes(bytes)], purpose: "round-trip bytes").first?.bytes("b") == bytes)
+        }
+    }
+}
