@@ -83,9 +83,13 @@ let package = Package(
         // Storage: migrations, the job queue, results and history, the per-file cache.
         .target(name: "AuditStore", dependencies: ["AuditModel", "OrgModel", "PostgresClient", "AuditScanner"],
                 swiftSettings: importSyntax),
+        // The pipeline: the coordinator schedules runs; workers claim jobs, fetch archives, audit them, write results.
+        .target(name: "AuditPipeline", dependencies: ["AuditModel", "AuditScanner", "AuditStore", "PostgresClient", "OrgModel"],
+                swiftSettings: importSyntax),
         .executableTarget(
             name: "a11y-audit",
-            dependencies: ["AuditModel", "ColorAssets", "SwiftChecks", "AuditScanner", "AuditReport"],
+            dependencies: ["AuditModel", "ColorAssets", "SwiftChecks", "AuditScanner", "AuditReport", "OrgModel",
+                           "PostgresClient", "AuditStore", "AuditPipeline"],
             swiftSettings: importSyntax
         ),
         .executableTarget(

@@ -2,38 +2,101 @@ import AuditModel
 import Foundation
 import SwiftChecks
 
-/// Content-addressed per-file results: (tool build, config, project context, path, content)
-/// → that file's findings. A warm re-scan parses only the files that changed.
-struct ScanCache: Sendable {
-    let directory: String
-    let configDigest: String
+/// Where cache entries live: a directory for `scan --cache`, or memory filled from and flushed
+/// to PostgreSQL by the worker.
+public protocol ScanCacheStorage: Sendable {
+    /// Identifies the build whose entries this storage serves. Entries of another build never
+    /// match, so changed rules never serve stale findings.
+    var toolIdentity: String { get }
+    func entry(forKey key: String) -> [UInt8]?
+    func store(_ entry: [UInt8], forKey key: String)
+}
 
-    init(directory: String, configDigest: String) {
+/// One file per entry in a directory, for one machine.
+public struct DirectoryCacheStorage: ScanCacheStorage {
+    public let directory: String
+
+    public init(directory: String) {
         self.directory = directory
-        self.configDigest = configDigest
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     }
 
-    func key(path: String, bytes: [UInt8], contextDigest: String) -> String {
-        let content = Digest.sha256Hex(bytes)
-        return Digest.sha256Hex([ToolIdentity.digest, configDigest, contextDigest, path, content].joined(separator: "\u{0}"))
-    }
+    public var toolIdentity: String { ToolIdentity.digest }
 
-    func load(_ key: String) -> FileResult? {
+    public func entry(forKey key: String) -> [UInt8]? {
         // A missing or corrupt entry is a miss, not an error: the file is simply checked again.
-        guard let data = FileManager.default.contents(atPath: file(for: key)) else { return nil }
-        return Entry.decode([UInt8](data))
+        FileManager.default.contents(atPath: file(for: key)).map { [UInt8]($0) }
     }
 
     /// Written to a temporary name and renamed, so a reader never sees half an entry.
-    func store(_ result: FileResult, for key: String) {
+    public func store(_ entry: [UInt8], forKey key: String) {
         let target = file(for: key)
         let temporary = target + ".\(UUID().uuidString).tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(Entry.encode(result).utf8)) else { return }
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(entry)) else { return }
         if rename(temporary, target) != 0 { unlink(temporary) }
     }
 
     private func file(for key: String) -> String { directory + "/" + key + ".entry" }
+}
+
+/// Entries held in memory: loaded in bulk before a scan, and the new ones read back after it
+/// (the worker keeps them in PostgreSQL, shared by every worker machine).
+public final class MemoryCacheStorage: ScanCacheStorage, @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [String: [UInt8]]
+    private var added: [String: [UInt8]] = [:]
+    private var hits: Set<String> = []
+    public let toolIdentity: String
+
+    /// `toolIdentity` must be the same on every machine running this build: the worker uses
+    /// `ToolIdentity.contentDigest`, a hash of the executable.
+    public init(entries: [String: [UInt8]], toolIdentity: String = ToolIdentity.contentDigest) {
+        self.entries = entries
+        self.toolIdentity = toolIdentity
+    }
+
+    public func entry(forKey key: String) -> [UInt8]? {
+        lock.lock(); defer { lock.unlock() }
+        let entry = entries[key]
+        if entry != nil { hits.insert(key) }
+        return entry
+    }
+
+    public func store(_ entry: [UInt8], forKey key: String) {
+        lock.lock(); defer { lock.unlock() }
+        entries[key] = entry
+        added[key] = entry
+    }
+
+    /// Entries stored since the storage was made.
+    public var newEntries: [String: [UInt8]] { lock.lock(); defer { lock.unlock() }; return added }
+    /// Keys of loaded entries that the scan used.
+    public var usedKeys: Set<String> { lock.lock(); defer { lock.unlock() }; return hits }
+}
+
+/// Content-addressed per-file results: (tool build, config, project context, path, content)
+/// → that file's findings. A warm re-scan parses only the files that changed.
+struct ScanCache: Sendable {
+    let storage: any ScanCacheStorage
+    let configDigest: String
+
+    init(storage: any ScanCacheStorage, configDigest: String) {
+        self.storage = storage
+        self.configDigest = configDigest
+    }
+
+    func key(path: String, bytes: [UInt8], contextDigest: String) -> String {
+        let content = Digest.sha256Hex(bytes)
+        return Digest.sha256Hex([storage.toolIdentity, configDigest, contextDigest, path, content].joined(separator: "\u{0}"))
+    }
+
+    func load(_ key: String) -> FileResult? {
+        storage.entry(forKey: key).flatMap(Entry.decode)
+    }
+
+    func store(_ result: FileResult, for key: String) {
+        storage.store(Array(Entry.encode(result).utf8), forKey: key)
+    }
 
     static let rules: [String: RuleDescription] = Dictionary(
         uniqueKeysWithValues: RuleCatalog.descriptions.map { ($0.id, $0) })
@@ -42,7 +105,7 @@ struct ScanCache: Sendable {
     /// already holds (each rule's fix and citation). JSON decoding of the same data took most
     /// of a warm scan's time.
     enum Entry {
-        static let header = "a11y-audit cache 2"
+        static let header = "a11y-audit cache 3"
 
         static func encode(_ result: FileResult) -> String {
             var out = header + "\n"
@@ -56,6 +119,7 @@ struct ScanCache: Sendable {
                 out += (["N", note.kind.rawValue, note.file, note.line.map(String.init) ?? "", note.message]
                     .map(escape).joined(separator: "\t")) + "\n"
             }
+            if result.suppressedCount > 0 { out += "S\t\(result.suppressedCount)\n" }
             for use in result.colorUses {
                 out += (["U", use.name, String(use.line), String(use.column), use.viaSymbol ? "1" : "0"]
                     .map(escape).joined(separator: "\t")) + "\n"
@@ -84,6 +148,9 @@ struct ScanCache: Sendable {
                 case "N":
                     guard fields.count == 5, let kind = ScanNote.Kind(rawValue: fields[1]) else { return nil }
                     result.notes.append(ScanNote(kind: kind, file: fields[2], line: Int(fields[3]), message: fields[4]))
+                case "S":
+                    guard fields.count == 2, let count = Int(fields[1]) else { return nil }
+                    result.suppressedCount = count
                 case "U":
                     guard fields.count == 5, let line = Int(fields[2]), let column = Int(fields[3]) else { return nil }
                     result.colorUses.append(ColorNameUse(name: fields[1], line: line, column: column, viaSymbol: fields[4] == "1"))
@@ -135,15 +202,23 @@ struct ScanCache: Sendable {
 }
 
 /// Identifies this build of the tool, so a cache never serves results of older rules.
-enum ToolIdentity {
+public enum ToolIdentity {
     /// The executable's size and modification time: a rebuild changes them, and reading them
     /// costs nothing, where hashing the binary would cost more than a warm scan.
-    static let digest: String = {
+    public static let digest: String = {
         var info = stat()
         var identity = Scanner.toolVersion + "|" + RuleCatalog.allRuleIDs.joined(separator: ",")
         if stat("/proc/self/exe", &info) == 0 {
             identity += "|\(info.st_size)|\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)|\(info.st_ino)"
         }
         return Digest.sha256Hex(identity)
+    }()
+
+    /// A hash of the executable itself: the same on every machine the same build is deployed
+    /// to, for caches shared between machines. Read once per process.
+    public static let contentDigest: String = {
+        let identity = Scanner.toolVersion + "|" + RuleCatalog.allRuleIDs.joined(separator: ",")
+        guard let binary = FileManager.default.contents(atPath: "/proc/self/exe") else { return digest }
+        return Digest.sha256Hex(identity + "|" + Digest.sha256Hex([UInt8](binary)))
     }()
 }

@@ -10,6 +10,9 @@ public struct ScanOptions: Sendable {
     public var jobs: Int
     /// A directory for the content-addressed per-file cache; `nil` disables it.
     public var cacheDirectory: String?
+    /// Another home for the per-file cache (the worker's, kept in PostgreSQL); wins over
+    /// `cacheDirectory`.
+    public var cacheStorage: (any ScanCacheStorage)?
 
     public init(config: AuditConfig? = nil, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
                 cacheDirectory: String? = nil) {
@@ -28,6 +31,8 @@ public struct ScanStatistics: Codable, Sendable, Equatable {
     public var filesParsed = 0
     public var bytesParsed = 0
     public var cacheHits = 0
+    /// Findings that inline suppressions silenced.
+    public var findingsSuppressed = 0
     public var skippedVendored = 0
     public var skippedExcluded = 0
     public var skippedGenerated = 0
@@ -82,7 +87,8 @@ public struct Scanner: Sendable {
         }
         statistics.colorSets = project.colors.sets.count
         let checker = SourceChecker(config: config)
-        let cache = options.cacheDirectory.map { ScanCache(directory: $0, configDigest: config.digest) }
+        let storage = options.cacheStorage ?? options.cacheDirectory.map { DirectoryCacheStorage(directory: $0) }
+        let cache = storage.map { ScanCache(storage: $0, configDigest: config.digest) }
 
         // Choose the Swift files to read.
         var candidates: [InputFile] = []
@@ -132,6 +138,7 @@ public struct Scanner: Sendable {
             case .checked(let result, let parsedBytes):
                 statistics.filesChecked += 1
                 findings.append(contentsOf: result.findings)
+                statistics.findingsSuppressed += result.suppressedCount
                 usedColorNames.formUnion(result.colorUses.map(\.name))
                 notes.append(contentsOf: result.notes)
                 if let parsedBytes {

@@ -252,3 +252,29 @@ public struct OrgConfig: Sendable, Equatable, Codable {
         }
     }
 }
+
+extension OrgConfig {
+    /// The URL of a repository's archive at `ref`: GitHub's and GitLab's archive endpoints (API
+    /// base configurable for GitHub Enterprise and self-hosted GitLab), or the configured URL
+    /// with `{ref}` filled in.
+    public func archiveURL(for repository: Repository, ref: String) -> String {
+        let encodedRef = ref.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))) ?? ref
+        switch repository.resolvedProvider {
+        case .github:
+            let api = providers?.github?.api ?? "https://api.github.com"
+            return "\(Self.trimmedBase(api))/repos/\(repository.name)/tarball/\(encodedRef)"
+        case .gitlab:
+            let api = providers?.gitlab?.api ?? "https://gitlab.com/api/v4"
+            let project = repository.name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? repository.name
+            return "\(Self.trimmedBase(api))/projects/\(project)/repository/archive.tar.gz?sha=\(encodedRef)"
+        case .url:
+            return (repository.archive ?? "").replacingOccurrences(of: "{ref}", with: encodedRef)
+        }
+    }
+
+    private static func trimmedBase(_ url: String) -> String {
+        var base = url
+        while base.hasSuffix("/") { base.removeLast() }
+        return base
+    }
+}

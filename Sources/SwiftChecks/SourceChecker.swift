@@ -10,10 +10,13 @@ public struct FileResult: Codable, Sendable, Hashable {
     public var notes: [ScanNote]
     /// Colour sets the file names: the scan decides from all files which sets are unused.
     public var colorUses: [ColorNameUse]
-    public init(findings: [Finding] = [], notes: [ScanNote] = [], colorUses: [ColorNameUse] = []) {
+    /// Findings an inline directive suppressed (the repository page shows how many).
+    public var suppressedCount: Int
+    public init(findings: [Finding] = [], notes: [ScanNote] = [], colorUses: [ColorNameUse] = [], suppressedCount: Int = 0) {
         self.findings = findings
         self.notes = notes
         self.colorUses = colorUses
+        self.suppressedCount = suppressedCount
     }
 }
 
@@ -63,7 +66,10 @@ public struct SourceChecker: Sendable {
                 let platforms = (item.platforms ?? file.platforms(at: item.node)).intersection(description.platforms)
                 guard !platforms.isEmpty else { continue }
                 let position = lines.position(of: (item.position ?? item.node.positionAfterSkippingLeadingTrivia).utf8Offset)
-                if suppressions.suppresses(description.id, line: position.line) { continue }
+                if suppressions.suppresses(description.id, line: position.line) {
+                    result.suppressedCount += 1
+                    continue
+                }
                 result.findings.append(makeFinding(description, path: path, line: position.line, column: position.column,
                                                    message: item.message, platforms: platforms,
                                                    snippet: lines.snippet(of: item.node),

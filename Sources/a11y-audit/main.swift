@@ -166,11 +166,18 @@ func main() -> ExitCode {
             }
             print(markdown ? RulesReference.markdown() : RulesReference.text(), terminator: "")
             return .clean
+        case "migrate": return try runMigrate(arguments)
+        case "schedule": return try runSchedule(arguments)
+        case "coordinator": return try runCoordinator(arguments)
+        case "worker": return try runWorker(arguments)
+        case "status": return try runStatus(arguments)
+        case "cancel": return try runCancel(arguments)
+        case "prune": return try runPrune(arguments)
         case "version", "--version":
             print("a11y-audit \(Scanner.toolVersion)")
             return .clean
         case "help", "--help", "-h":
-            print(usage)
+            print(usage + "\n" + pipelineUsage)
             return .clean
         default:
             throw UsageError(description: "unknown command \"\(command)\"")

@@ -173,7 +173,7 @@ struct ScannerTests {
 
         // A damaged entry is a miss: the file is checked again, not trusted or fatal.
         for entry in try FileManager.default.contentsOfDirectory(atPath: cache.path) {
-            try Data("a11y-audit cache 2\nF\tbroken".utf8).write(to: cache.root.appendingPathComponent(entry))
+            try Data("a11y-audit cache 3\nF\tbroken".utf8).write(to: cache.root.appendingPathComponent(entry))
         }
         let repaired = try scan(repository, options: options)
         #expect(repaired.statistics.filesParsed == 6)

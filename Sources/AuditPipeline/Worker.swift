@@ -1,0 +1,344 @@
+import AuditModel
+import AuditScanner
+import AuditStore
+import Foundation
+import PostgresClient
+
+/// Fetches a job's repository archive into the worker's private work directory.
+public protocol ArchiveSource: Sendable {
+    /// Returns the archive's path (inside `directory`, or a local file a `file://` URL names).
+    func fetch(_ job: ClaimedJob, into directory: String) throws -> String
+}
+
+/// Why a job failed, and whether trying again could help.
+public struct JobFailure: Error, CustomStringConvertible {
+    public let description: String
+    public let retryable: Bool
+    public init(_ description: String, retryable: Bool) { self.description = description; self.retryable = retryable }
+}
+
+public struct WorkerOptions: Sendable {
+    public enum Mode: Sendable, Equatable {
+        /// Until stopped.
+        case forever
+        /// At most one job per slot, then exit (scripts and tests).
+        case once
+        /// Until no job is waiting, running or due for a retry.
+        case untilIdle
+    }
+
+    public var database: ConnectionSettings
+    public var name: String
+    public var concurrency: Int
+    public var mode: Mode
+    public var policy: QueuePolicy
+    /// How long an idle slot sleeps between claims when no NOTIFY wakes it.
+    public var pollInterval: Double
+    /// Parent of the per-job temporary directories; each is removed when its job ends.
+    public var workDirectory: String
+    /// Files checked in parallel within one job.
+    public var scanJobs: Int
+    /// Keep the per-file cache in PostgreSQL.
+    public var useCache: Bool
+
+    public init(database: ConnectionSettings, name: String = WorkerOptions.defaultName(), concurrency: Int = 1, mode: Mode = .forever,
+                policy: QueuePolicy = QueuePolicy(), pollInterval: Double = 5, workDirectory: String = NSTemporaryDirectory(),
+                scanJobs: Int = ProcessInfo.processInfo.activeProcessorCount, useCache: Bool = true) {
+        self.database = database; self.name = name; self.concurrency = max(1, concurrency); self.mode = mode
+        self.policy = policy; self.pollInterval = pollInterval; self.workDirectory = workDirectory
+        self.scanJobs = max(1, scanJobs); self.useCache = useCache
+    }
+
+    public static func defaultName() -> String {
+        "\(ProcessInfo.processInfo.hostName):\(getpid())"
+    }
+}
+
+public struct WorkerSummary: Sendable, Equatable {
+    public var succeeded = 0
+    public var failed = 0
+    public var cancelled = 0
+    public var lost = 0
+    public var released = 0
+}
+
+/// Claims jobs, fetches and audits their archives, and writes the results: `a11y-audit worker`.
+/// Each slot is a thread with its own connection; one more connection renews the leases of
+/// every job this process holds and rescues jobs whose workers died.
+public final class Worker: @unchecked Sendable {
+    let options: WorkerOptions
+    let source: any ArchiveSource
+    let log: WorkerLog
+    private let state = WorkerState()
+
+    public init(options: WorkerOptions, source: any ArchiveSource, log: WorkerLog = WorkerLog()) {
+        self.options = options
+        self.source = source
+        self.log = log
+    }
+
+    /// Stop claiming; jobs in hand are finished.
+    public func requestStop() { state.stopRequested = true }
+
+    /// Give jobs in hand back to the queue now, without using up an attempt, and return.
+    public func abandon() { state.stopRequested = true; state.abandonRequested = true }
+
+    /// Runs until stopped, or as `options.mode` says. Throws only when the database cannot be
+    /// reached at start.
+    public func run() throws -> WorkerSummary {
+        // Fail fast on a wrong DATABASE_URL, before starting threads.
+        _ = try PostgresConnection(options.database)
+        log.event("worker.started", [("worker", options.name), ("concurrency", options.concurrency), ("database", options.database.redactedTarget)])
+        let group = DispatchGroup()
+        for slot in 0..<options.concurrency {
+            group.enter()
+            let thread = Thread { [self] in
+                runSlot(slot)
+                group.leave()
+            }
+            thread.name = "a11y-worker-\(slot)"
+            thread.start()
+        }
+        let keeper = Thread { [self] in keepLeases() }
+        keeper.name = "a11y-worker-leases"
+        keeper.start()
+        while group.wait(timeout: .now() + 0.2) == .timedOut {
+            if state.abandonRequested { break }
+        }
+        if state.abandonRequested { releaseActiveJobs() }
+        state.finished = true
+        let summary = state.summary
+        log.event("worker.stopped", [("worker", options.name), ("succeeded", summary.succeeded), ("failed", summary.failed),
+                                     ("cancelled", summary.cancelled), ("lost", summary.lost), ("released", summary.released)])
+        return summary
+    }
+
+    // MARK: Slots
+
+    private func runSlot(_ slot: Int) {
+        let worker = options.concurrency == 1 ? options.name : "\(options.name)/\(slot)"
+        var connection: PostgresConnection?
+        var processed = 0
+        while !state.stopRequested {
+            do {
+                if connection == nil || connection?.isConnected == false {
+                    if let existing = connection { try existing.reconnect() } else { connection = try PostgresConnection(options.database) }
+                    try connection?.listen(JobQueue.jobsChannel)
+                }
+                guard let connection else { continue }
+                let queue = JobQueue(connection: connection, policy: options.policy)
+                if let job = try queue.claim(worker: worker) {
+                    process(job, connection: connection)
+                    processed += 1
+                    if options.mode == .once { return }
+                    continue
+                }
+                switch options.mode {
+                case .once: return
+                case .untilIdle: if try Self.isIdle(connection) { return }
+                case .forever: break
+                }
+                // Woken by NOTIFY when a job is enqueued; the poll catches retries coming due.
+                _ = try connection.waitForNotifications(timeout: options.mode == .untilIdle ? min(options.pollInterval, 0.5) : options.pollInterval)
+            } catch let error as DatabaseError where error.isConnectionLoss {
+                log.event("database.unreachable", .warn, [("worker", worker), ("error", error.description)])
+                Thread.sleep(forTimeInterval: 1)
+                connection = nil
+            } catch {
+                log.event("worker.error", .error, [("worker", worker), ("error", "\(error)")])
+                Thread.sleep(forTimeInterval: 1)
+            }
+        }
+        _ = processed
+    }
+
+    static func isIdle(_ connection: PostgresConnection) throws -> Bool {
+        let rows = try connection.query("""
+            SELECT count(*) AS n FROM jobs WHERE state IN ('queued', 'running', 'failed')
+            """, purpose: "check whether jobs are left")
+        return rows.first?.int("n") == 0
+    }
+
+    private func process(_ job: ClaimedJob, connection: PostgresConnection) {
+        let started = Date()
+        let control = state.register(job)
+        defer { state.unregister(job) }
+        log.event("job.claimed", [("job", job.id), ("repo", job.repositoryName), ("attempt", job.attempt), ("worker", job.worker),
+                                  ("kind", job.kind.rawValue), ("ref", job.commitRef)])
+        let directory = options.workDirectory + "/a11y-audit-job-\(job.id)-\(job.attempt)-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+            let audit = try JobAudit(job: job, connection: connection, source: source, directory: directory,
+                                     scanJobs: options.scanJobs, useCache: options.useCache).run(cancelled: { control.shouldStop })
+            if control.lost {
+                log.event("job.lost", .warn, [("job", job.id), ("repo", job.repositoryName), ("attempt", job.attempt),
+                                              ("reason", "lease taken away; results discarded")])
+                state.count { $0.lost += 1 }
+                return
+            }
+            if control.cancelRequested {
+                try connection.retryingAfterReconnect { try JobQueue(connection: $0).acknowledgeCancellation(job) }
+                log.event("job.cancelled", [("job", job.id), ("repo", job.repositoryName)])
+                state.count { $0.cancelled += 1 }
+                return
+            }
+            let writeStarted = Date()
+            var applied: HistoryWriter.Applied?
+            let outcome = try connection.retryingAfterReconnect { connection in
+                try JobQueue(connection: connection, policy: options.policy).complete(job, commitSHA: audit.results.commitSHA) { connection in
+                    applied = try HistoryWriter(connection: connection).write(
+                        audit.results, for: job, writeMilliseconds: Int(Date().timeIntervalSince(writeStarted) * 1000))
+                }
+            }
+            switch outcome {
+            case .completed, .alreadyCompleted:
+                log.event("job.succeeded", [("job", job.id), ("repo", job.repositoryName), ("attempt", job.attempt),
+                                            ("duration_ms", Int(Date().timeIntervalSince(started) * 1000)),
+                                            ("fetch_ms", audit.results.fetchMilliseconds), ("scan_ms", audit.results.scanMilliseconds),
+                                            ("files", audit.results.filesScanned), ("parsed", audit.results.filesParsed),
+                                            ("findings", audit.results.findings.count), ("new", applied?.new), ("fixed", applied?.fixed)])
+                state.count { $0.succeeded += 1 }
+            case .leaseLost:
+                log.event("job.lost", .warn, [("job", job.id), ("repo", job.repositoryName), ("attempt", job.attempt),
+                                              ("reason", "lease taken away before the results were written")])
+                state.count { $0.lost += 1 }
+            case .cancelled:
+                log.event("job.cancelled", [("job", job.id), ("repo", job.repositoryName)])
+                state.count { $0.cancelled += 1 }
+            }
+        } catch {
+            let failure = Self.classify(error)
+            if control.lost { state.count { $0.lost += 1 }; return }
+            if state.abandonRequested { return }
+            do {
+                let outcome = try connection.retryingAfterReconnect {
+                    try JobQueue(connection: $0, policy: options.policy).fail(job, error: failure.description, retryable: failure.retryable)
+                }
+                let retry: String? = if case .retryScheduled(let delay) = outcome { String(format: "%.1f", delay) } else { nil }
+                log.event("job.failed", .error, [("job", job.id), ("repo", job.repositoryName), ("attempt", job.attempt),
+                                                 ("retryable", failure.retryable), ("retry_in_s", retry),
+                                                 ("dead", outcome == .dead ? "true" : nil), ("error", failure.description)])
+                state.count { $0.failed += 1 }
+            } catch {
+                log.event("job.fail-unrecorded", .error, [("job", job.id), ("error", "\(error)")])
+            }
+        }
+    }
+
+    /// Input problems (a hostile or corrupt archive, a bad repository config) fail the same way
+    /// every time: no retry. Network and server trouble may pass: retry.
+    static func classify(_ error: Error) -> JobFailure {
+        switch error {
+        case let failure as JobFailure: return failure
+        case let scan as ScanError: return JobFailure(scan.description, retryable: false)
+        case let database as DatabaseError: return JobFailure(database.description, retryable: true)
+        default: return JobFailure(String(describing: error), retryable: true)
+        }
+    }
+
+    // MARK: Leases
+
+    /// Renews the lease of every job in hand at a third of the lease time, turns a lost lease
+    /// or a cancellation request into a flag the job's slot checks, and rescues other workers'
+    /// expired jobs.
+    private func keepLeases() {
+        var connection: PostgresConnection?
+        let interval = max(0.05, options.policy.leaseSeconds / 3)
+        var lastRescue = Date.distantPast
+        while !state.finished {
+            Thread.sleep(forTimeInterval: min(interval, 0.5))
+            do {
+                if connection == nil { connection = try PostgresConnection(options.database) }
+                guard let connection else { continue }
+                let queue = JobQueue(connection: connection, policy: options.policy)
+                for control in state.activeJobs where Date().timeIntervalSince(control.lastBeat) >= interval {
+                    switch try queue.heartbeat(control.job) {
+                    case .held(let cancel):
+                        control.lastBeat = Date()
+                        if cancel { control.cancelRequested = true }
+                    case .lost:
+                        control.lost = true
+                    }
+                }
+                if Date().timeIntervalSince(lastRescue) >= max(1, options.policy.leaseSeconds / 2) {
+                    lastRescue = Date()
+                    let rescued = try queue.rescueExpiredLeases()
+                    if !rescued.isEmpty { log.event("jobs.rescued", .warn, [("jobs", rescued.map(String.init).joined(separator: ","))]) }
+                }
+            } catch {
+                log.event("lease.error", .warn, [("error", "\(error)")])
+                connection = nil
+            }
+        }
+    }
+
+    private func releaseActiveJobs() {
+        guard let connection = try? PostgresConnection(options.database) else { return }
+        let queue = JobQueue(connection: connection, policy: options.policy)
+        for control in state.activeJobs {
+            if (try? queue.release(control.job)) == true {
+                log.event("job.released", [("job", control.job.id), ("repo", control.job.repositoryName)])
+                state.count { $0.released += 1 }
+            }
+        }
+    }
+}
+
+/// A job in hand: flags set by the lease keeper, read by the job's slot.
+final class JobControl: @unchecked Sendable {
+    let job: ClaimedJob
+    private let lock = NSLock()
+    private var _lost = false
+    private var _cancel = false
+    private var _lastBeat = Date()
+
+    init(job: ClaimedJob) { self.job = job }
+
+    var lost: Bool {
+        get { lock.lock(); defer { lock.unlock() }; return _lost }
+        set { lock.lock(); _lost = newValue; lock.unlock() }
+    }
+    var cancelRequested: Bool {
+        get { lock.lock(); defer { lock.unlock() }; return _cancel }
+        set { lock.lock(); _cancel = newValue; lock.unlock() }
+    }
+    var lastBeat: Date {
+        get { lock.lock(); defer { lock.unlock() }; return _lastBeat }
+        set { lock.lock(); _lastBeat = newValue; lock.unlock() }
+    }
+    var shouldStop: Bool { lost || cancelRequested }
+}
+
+final class WorkerState: @unchecked Sendable {
+    private let lock = NSLock()
+    private var active: [Int: JobControl] = [:]
+    private var _summary = WorkerSummary()
+    private var _stop = false
+    private var _abandon = false
+    private var _finished = false
+
+    var stopRequested: Bool {
+        get { lock.lock(); defer { lock.unlock() }; return _stop }
+        set { lock.lock(); _stop = newValue; lock.unlock() }
+    }
+    var abandonRequested: Bool {
+        get { lock.lock(); defer { lock.unlock() }; return _abandon }
+        set { lock.lock(); _abandon = newValue; lock.unlock() }
+    }
+    var finished: Bool {
+        get { lock.lock(); defer { lock.unlock() }; return _finished }
+        set { lock.lock(); _finished = newValue; lock.unlock() }
+    }
+    var summary: WorkerSummary { lock.lock(); defer { lock.unlock() }; return _summary }
+    var activeJobs: [JobControl] { lock.lock(); defer { lock.unlock() }; return Array(active.values) }
+
+    func register(_ job: ClaimedJob) -> JobControl {
+        let control = JobControl(job: job)
+        lock.lock(); active[job.id] = control; lock.unlock()
+        return control
+    }
+    func unregister(_ job: ClaimedJob) { lock.lock(); active[job.id] = nil; lock.unlock() }
+    func count(_ change: (inout WorkerSummary) -> Void) { lock.lock(); change(&_summary); lock.unlock() }
+}

@@ -1,0 +1,191 @@
+import AuditPipeline
+import AuditStore
+import Foundation
+import OrgModel
+import PostgresClient
+
+let pipelineUsage = """
+    Pipeline (PostgreSQL from DATABASE_URL, or libpq's PG* variables):
+      a11y-audit migrate [--migrations DIR]
+      a11y-audit schedule --config ORG.json (--now | --date YYYY-MM-DD) [--manual]
+      a11y-audit coordinator --config ORG.json [--tick SECONDS]
+      a11y-audit worker [--concurrency N] [--once | --until-idle] [--lease SECONDS] [--poll SECONDS]
+                        [--grace SECONDS] [--name NAME] [--work-dir DIR] [--scan-jobs N] [--no-cache]
+      a11y-audit status [--run ID]
+      a11y-audit cancel JOB-ID
+      a11y-audit prune --config ORG.json
+    """
+
+/// Flags of one subcommand: `--name value` pairs and bare switches, nothing else.
+struct Flags {
+    private var values: [String: String] = [:]
+    private var switches: Set<String> = []
+    var positional: [String] = []
+
+    init(_ arguments: [String], valued: Set<String>, switches allowedSwitches: Set<String>, positional maximum: Int = 0) throws {
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if valued.contains(argument) {
+                guard index + 1 < arguments.count else { throw UsageError(description: "\(argument) needs a value") }
+                values[argument] = arguments[index + 1]
+                index += 2
+            } else if allowedSwitches.contains(argument) {
+                switches.insert(argument)
+                index += 1
+            } else if !argument.hasPrefix("-"), positional.count < maximum {
+                positional.append(argument)
+                index += 1
+            } else {
+                throw UsageError(description: "unexpected argument \"\(argument)\"")
+            }
+        }
+    }
+
+    func value(_ flag: String) -> String? { values[flag] }
+    func has(_ flag: String) -> Bool { switches.contains(flag) }
+
+    func number(_ flag: String, default fallback: Double, minimum: Double = 0) throws -> Double {
+        guard let text = values[flag] else { return fallback }
+        guard let number = Double(text), number.isFinite, number >= minimum else {
+            throw UsageError(description: "\(flag) needs a number of at least \(minimum), got \"\(text)\"")
+        }
+        return number
+    }
+
+    func integer(_ flag: String, default fallback: Int, minimum: Int = 1) throws -> Int {
+        guard let text = values[flag] else { return fallback }
+        guard let number = Int(text), number >= minimum else {
+            throw UsageError(description: "\(flag) needs a whole number of at least \(minimum), got \"\(text)\"")
+        }
+        return number
+    }
+
+    func required(_ flag: String) throws -> String {
+        guard let value = values[flag] else { throw UsageError(description: "\(flag) is required") }
+        return value
+    }
+}
+
+/// First SIGTERM or SIGINT: `graceful` (stop taking work, finish what is in hand); a second
+/// one, or `grace` seconds later: `immediate`.
+final class ShutdownSignals: @unchecked Sendable {
+    private let lock = NSLock()
+    private var received = 0
+    private var sources: [DispatchSourceSignal] = []
+
+    init(grace: Double, graceful: @escaping @Sendable () -> Void, immediate: @escaping @Sendable () -> Void) {
+        for number in [SIGTERM, SIGINT] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [self] in
+                lock.lock(); received += 1; let count = received; lock.unlock()
+                if count == 1 {
+                    standardError("a11y-audit: stopping after the jobs in hand (again to stop now; \(Int(grace)) s at most)")
+                    graceful()
+                    DispatchQueue.global().asyncAfter(deadline: .now() + grace) { immediate() }
+                } else {
+                    immediate()
+                }
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+}
+
+func connect() throws -> PostgresConnection {
+    try PostgresConnection(ConnectionSettings.fromEnvironment())
+}
+
+func runMigrate(_ arguments: [String]) throws -> ExitCode {
+    let flags = try Flags(arguments, valued: ["--migrations"], switches: [])
+    let directory = flags.value("--migrations") ?? Migrations.defaultDirectory()
+    let migrations = try Migrations.load(from: directory)
+    let applied = try Migrator(connection: try connect()).migrate(migrations)
+    if applied.isEmpty {
+        print("schema is current (\(migrations.count) migrations)")
+    } else {
+        for migration in applied { print("applied \(migration.fileName)") }
+    }
+    return .clean
+}
+
+func runSchedule(_ arguments: [String]) throws -> ExitCode {
+    let flags = try Flags(arguments, valued: ["--config", "--date"], switches: ["--now", "--manual"])
+    let config = try flags.required("--config")
+    guard flags.has("--now") != (flags.value("--date") != nil) else {
+        throw UsageError(description: "schedule needs exactly one of --now or --date YYYY-MM-DD")
+    }
+    if let date = flags.value("--date") {
+        let parts = date.split(separator: "-")
+        guard parts.count == 3, parts.allSatisfy({ Int($0) != nil }) else {
+            throw UsageError(description: "--date needs YYYY-MM-DD, got \"\(date)\"")
+        }
+    }
+    let coordinator = Coordinator(configPath: config, database: ConnectionSettings.fromEnvironment())
+    switch try coordinator.scheduleNow(date: flags.value("--date"), kind: flags.has("--manual") ? .manual : .nightly) {
+    case .created(let run, let jobs): print("scheduled run \(run) with \(jobs) jobs")
+    case .alreadyScheduled(let run): print("run \(run) was already scheduled for that night; nothing to do")
+    }
+    return .clean
+}
+
+func runCoordinator(_ arguments: [String]) throws -> ExitCode {
+    let flags = try Flags(arguments, valued: ["--config", "--tick"], switches: [])
+    let coordinator = Coordinator(configPath: try flags.required("--config"), database: ConnectionSettings.fromEnvironment())
+    let tick = try flags.number("--tick", default: 30, minimum: 1)
+    _ = try OrgConfig.load(path: coordinator.configPath)
+    let signals = ShutdownSignals(grace: 0, graceful: { coordinator.stop() }, immediate: { coordinator.stop() })
+    try withExtendedLifetime(signals) { try coordinator.run(tick: tick) }
+    return .clean
+}
+
+func runWorker(_ arguments: [String]) throws -> ExitCode {
+    let flags = try Flags(arguments, valued: ["--concurrency", "--lease", "--poll", "--grace", "--name", "--work-dir", "--scan-jobs"],
+                          switches: ["--once", "--until-idle", "--no-cache"])
+    guard !(flags.has("--once") && flags.has("--until-idle")) else {
+        throw UsageError(description: "--once and --until-idle exclude each other")
+    }
+    var options = WorkerOptions(database: ConnectionSettings.fromEnvironment())
+    options.concurrency = try flags.integer("--concurrency", default: 1)
+    options.mode = flags.has("--once") ? .once : flags.has("--until-idle") ? .untilIdle : .forever
+    options.policy.leaseSeconds = try flags.number("--lease", default: 300, minimum: 1)
+    options.pollInterval = try flags.number("--poll", default: 5, minimum: 0.05)
+    options.name = flags.value("--name") ?? options.name
+    options.workDirectory = flags.value("--work-dir") ?? options.workDirectory
+    options.scanJobs = try flags.integer("--scan-jobs", default: options.scanJobs)
+    options.useCache = !flags.has("--no-cache")
+    let grace = try flags.number("--grace", default: 60)
+    let worker = Worker(options: options, source: LocalArchiveSource())
+    let signals = ShutdownSignals(grace: grace, graceful: { worker.requestStop() }, immediate: { worker.abandon() })
+    let summary = try withExtendedLifetime(signals) { try worker.run() }
+    return summary.failed > 0 && options.mode != .forever ? .findings : .clean
+}
+
+func runStatus(_ arguments: [String]) throws -> ExitCode {
+    let flags = try Flags(arguments, valued: ["--run"], switches: [])
+    let connection = try connect()
+    let report = try PipelineStatus(connection: connection).render(runID: flags.value("--run").flatMap { Int($0) })
+    print(report, terminator: "")
+    return .clean
+}
+
+func runCancel(_ arguments: [String]) throws -> ExitCode {
+    let flags = try Flags(arguments, valued: [], switches: [], positional: 1)
+    guard let text = flags.positional.first, let id = Int(text) else { throw UsageError(description: "cancel needs a job id") }
+    switch try JobQueue(connection: try connect()).cancel(jobID: id) {
+    case .running?: print("job \(id) is running: its worker stops it at the next heartbeat")
+    case .some: print("job \(id) cancelled")
+    case nil: print("job \(id) is already finished or does not exist")
+    }
+    return .clean
+}
+
+func runPrune(_ arguments: [String]) throws -> ExitCode {
+    let flags = try Flags(arguments, valued: ["--config"], switches: [])
+    let config = try OrgConfig.load(path: try flags.required("--config"))
+    let removed = try OrgStore(connection: try connect()).applyRetention(org: config.org)
+    print("removed \(removed) runs older than \(config.retentionDays ?? 400) days")
+    return .clean
+}
