@@ -107,9 +107,18 @@ let package = Package(
             dependencies: ["AuditModel", "SwiftChecks", "AuditScanner", "AuditReport"],
             swiftSettings: importSyntax
         ),
+        // Test support: a fresh migrated database per test on the server DATABASE_URL names.
+        .target(name: "DatabaseTestSupport", dependencies: ["PostgresClient", "AuditStore"], path: "Tests/DatabaseTestSupport",
+                swiftSettings: importSyntax),
         .testTarget(
             name: "AuditStoreTests",
-            dependencies: ["AuditModel", "OrgModel", "PostgresClient", "AuditStore"],
+            dependencies: ["AuditModel", "OrgModel", "PostgresClient", "AuditStore", "DatabaseTestSupport"],
+            swiftSettings: importSyntax
+        ),
+        .testTarget(
+            name: "AuditPipelineTests",
+            dependencies: ["AuditModel", "OrgModel", "PostgresClient", "AuditStore", "AuditPipeline", "AuditScanner",
+                           "DatabaseTestSupport"],
             swiftSettings: importSyntax
         ),
         .testTarget(

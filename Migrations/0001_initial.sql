@@ -190,13 +190,15 @@ CREATE TABLE pr_checks (
 
 -- The scanner's per-file cache: (tool build, rules, config, platform context, path, content)
 -- -> that file's findings. `last_used` is refreshed at most weekly, so hits cost no writes.
+-- Rows belong to one repository (loaded together before its scan); the same file in two
+-- repositories is two rows.
 CREATE TABLE file_cache (
-    cache_key     text PRIMARY KEY,
-    repository_id bigint REFERENCES repositories (id) ON DELETE CASCADE,
+    repository_id bigint NOT NULL REFERENCES repositories (id) ON DELETE CASCADE,
+    cache_key     text NOT NULL,
     entry         bytea NOT NULL,
-    last_used     date NOT NULL DEFAULT current_date
+    last_used     date NOT NULL DEFAULT current_date,
+    PRIMARY KEY (repository_id, cache_key)
 );
-CREATE INDEX file_cache_by_repository ON file_cache (repository_id);
 CREATE INDEX file_cache_by_last_use ON file_cache (last_used);
 
 -- Settings an organisation's config sets that the database needs (retention).

@@ -15,7 +15,11 @@ struct JobAudit {
     let scanJobs: Int
     let useCache: Bool
 
-    struct Outcome { var results: JobResults }
+    struct Outcome {
+        var results: JobResults
+        /// Why the new cache rows were not stored, if they were not.
+        var cacheError: String?
+    }
 
     func run(cancelled: () -> Bool) throws -> Outcome {
         let fetchStarted = Date()
@@ -24,12 +28,18 @@ struct JobAudit {
         if cancelled() { throw JobFailure("stopped: the job was cancelled or its lease lost", retryable: true) }
 
         let scanStarted = Date()
+        var cacheError: String?
         let input = try ScanInput.archive(archive, maxFileBytes: ScanInput.archiveEntryCap)
         let cache = useCache ? try FileCacheStore(connection: connection).load(repositoryID: job.repositoryID) : nil
         var options = ScanOptions(jobs: scanJobs)
         options.cacheStorage = cache
         let report = try Scanner(options: options).scan(input, root: job.repositoryName)
-        if let cache { try FileCacheStore(connection: connection).save(cache, repositoryID: job.repositoryID) }
+        if let cache {
+            // The cache only saves time: failing to store it must not fail the audit.
+            do { try FileCacheStore(connection: connection).save(cache, repositoryID: job.repositoryID) } catch {
+                cacheError = "\(error)"
+            }
+        }
         let scanMilliseconds = Int(Date().timeIntervalSince(scanStarted) * 1000)
 
         let attribution = try TeamAttribution.load(for: job.repositoryID, input: input, connection: connection)
@@ -42,7 +52,7 @@ struct JobAudit {
             findings: findings, notes: report.notes.filter { $0.kind != .summary }, filesScanned: report.statistics.filesChecked,
             filesParsed: report.statistics.filesParsed, cacheHits: report.statistics.cacheHits, suppressed: suppressed,
             fetchMilliseconds: fetchMilliseconds, scanMilliseconds: scanMilliseconds,
-            commitSHA: Self.looksLikeCommit(job.commitRef) ? job.commitRef : nil, configJSON: configJSON))
+            commitSHA: Self.looksLikeCommit(job.commitRef) ? job.commitRef : nil, configJSON: configJSON), cacheError: cacheError)
     }
 
     static func looksLikeCommit(_ ref: String) -> Bool {
@@ -65,8 +75,9 @@ struct FileCacheStore {
     }
 
     func save(_ storage: MemoryCacheStorage, repositoryID: Int) throws {
-        // Bytes travel as binary parameters, many rows per statement.
-        let added = Array(storage.newEntries)
+        // Bytes travel as binary parameters, many rows per statement, in key order so two jobs of
+        // the same repository (a nightly and a pull request) lock rows in the same order.
+        let added = storage.newEntries.sorted { $0.key < $1.key }
         var start = 0
         while start < added.count {
             let batch = added[start..<min(start + 500, added.count)]
@@ -78,7 +89,7 @@ struct FileCacheStore {
             }
             try connection.query("""
                 INSERT INTO file_cache (cache_key, repository_id, entry) VALUES \(rows.joined(separator: ", "))
-                ON CONFLICT (cache_key) DO UPDATE SET last_used = current_date
+                ON CONFLICT (repository_id, cache_key) DO UPDATE SET last_used = current_date
                 """, parameters, purpose: "store \(batch.count) file cache rows")
             start += batch.count
         }
@@ -86,8 +97,9 @@ struct FileCacheStore {
         let used = storage.usedKeys
         if !used.isEmpty {
             try connection.query("""
-                UPDATE file_cache SET last_used = current_date WHERE cache_key = ANY($1::text[]) AND last_used < current_date - 7
-                """, [.textArray(Array(used))], purpose: "mark file cache rows used")
+                UPDATE file_cache SET last_used = current_date
+                WHERE repository_id = $1 AND cache_key = ANY($2::text[]) AND last_used < current_date - 7
+                """, [.int(repositoryID), .textArray(used.sorted())], purpose: "mark file cache rows used")
         }
     }
 }

@@ -184,12 +184,24 @@ public final class Worker: @unchecked Sendable {
                 state.count { $0.cancelled += 1 }
                 return
             }
+            if let cacheError = audit.cacheError {
+                log.event("cache.unsaved", .warn, [("job", job.id), ("repo", job.repositoryName), ("error", cacheError)])
+            }
             let writeStarted = Date()
             var applied: HistoryWriter.Applied?
-            let outcome = try connection.retryingAfterReconnect { connection in
-                try JobQueue(connection: connection, policy: options.policy).complete(job, commitSHA: audit.results.commitSHA) { connection in
-                    applied = try HistoryWriter(connection: connection).write(
-                        audit.results, for: job, writeMilliseconds: Int(Date().timeIntervalSince(writeStarted) * 1000))
+            // A deadlock or serialization failure rolled the whole transaction back: run it again.
+            var outcome: CompletionOutcome = .leaseLost
+            for attempt in 1...3 {
+                do {
+                    outcome = try connection.retryingAfterReconnect { connection in
+                        try JobQueue(connection: connection, policy: options.policy).complete(job, commitSHA: audit.results.commitSHA) { connection in
+                            applied = try HistoryWriter(connection: connection).write(
+                                audit.results, for: job, writeMilliseconds: Int(Date().timeIntervalSince(writeStarted) * 1000))
+                        }
+                    }
+                    break
+                } catch let error as DatabaseError where error.isTransient && !error.isConnectionLoss && attempt < 3 {
+                    Thread.sleep(forTimeInterval: Double.random(in: 0.01...0.1))
                 }
             }
             switch outcome {

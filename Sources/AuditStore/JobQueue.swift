@@ -317,10 +317,12 @@ public struct JobQueue {
     }
 
     /// Marks a run finished once none of its jobs can still run. Locks the run row first, so of
-    /// two jobs finishing at once the second sees the first's commit and closes the run.
+    /// two jobs finishing at once the second sees the first's commit and closes the run. The
+    /// lock is NO KEY UPDATE: it must not wait for the KEY SHARE locks that the foreign keys of
+    /// other jobs' summaries hold on the same run, or two completions deadlock.
     func finishRunIfDone(_ runID: Int?, in connection: PostgresConnection) throws {
         guard let runID else { return }
-        try connection.query("SELECT id FROM runs WHERE id = $1 FOR UPDATE", [.int(runID)], purpose: "lock run \(runID)")
+        try connection.query("SELECT id FROM runs WHERE id = $1 FOR NO KEY UPDATE", [.int(runID)], purpose: "lock run \(runID)")
         let rows = try connection.query("""
             UPDATE runs SET finished_at = now(),
                 state = CASE WHEN EXISTS (SELECT 1 FROM jobs WHERE run_id = $1 AND state = 'dead') THEN 'failed' ELSE 'succeeded' END

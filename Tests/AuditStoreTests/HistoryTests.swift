@@ -2,6 +2,7 @@ import AuditModel
 import AuditStore
 import Foundation
 import OrgModel
+import DatabaseTestSupport
 import PostgresClient
 import Testing
 

@@ -1,5 +1,6 @@
 import AuditStore
 import Foundation
+import DatabaseTestSupport
 import PostgresClient
 import Testing
 

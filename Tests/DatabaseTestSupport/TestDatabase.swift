@@ -1,16 +1,15 @@
 import AuditStore
 import Foundation
 import PostgresClient
-import Testing
 
 /// A fresh database on the test server (DATABASE_URL, started by Tests/run or .ci/run) for each
 /// test, migrated with the repository's Migrations/, dropped afterwards.
-struct TestDatabase {
-    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+public struct TestDatabase: Sendable {
+    public static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().path
-    static let migrationsDirectory = repositoryRoot + "/Migrations"
+    public static let migrationsDirectory = repositoryRoot + "/Migrations"
 
-    static var serverSettings: ConnectionSettings {
+    public static var serverSettings: ConnectionSettings {
         get throws {
             guard let url = ProcessInfo.processInfo.environment["DATABASE_URL"], !url.isEmpty else {
                 throw DatabaseError.connectionFailed(target: "(none)", reason: "DATABASE_URL is not set: run the tests with Tests/run, which starts a PostgreSQL server")
@@ -19,11 +18,11 @@ struct TestDatabase {
         }
     }
 
-    let name: String
-    let settings: ConnectionSettings
+    public let name: String
+    public let settings: ConnectionSettings
 
     /// Runs `body` with a new migrated database, and drops it afterwards whatever happens.
-    static func with<T>(migrated: Bool = true, _ body: (TestDatabase) throws -> T) throws -> T {
+    public static func with<T>(migrated: Bool = true, _ body: (TestDatabase) throws -> T) throws -> T {
         let server = try serverSettings
         let name = "a11y_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
         let admin = try PostgresConnection(server)
@@ -36,5 +35,14 @@ struct TestDatabase {
         return try body(database)
     }
 
-    func connect() throws -> PostgresConnection { try PostgresConnection(settings) }
+    public func connect() throws -> PostgresConnection { try PostgresConnection(settings) }
+}
+
+/// A thread-safe list, for results gathered from several threads.
+public final class LockedList<Element: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [Element] = []
+    public init() {}
+    public func append(_ item: Element) { lock.lock(); items.append(item); lock.unlock() }
+    public var values: [Element] { lock.lock(); defer { lock.unlock() }; return items }
 }
