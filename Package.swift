@@ -76,6 +76,16 @@ let package = Package(
             dependencies: ["AuditModel", "AuditScanner"],
             swiftSettings: importSyntax
         ),
+        // A small HTTP server over libmicrohttpd (webhooks, dashboard, and test servers).
+        .target(
+            name: "HTTPServer",
+            dependencies: ["CMicroHTTPD"]
+        ),
+        // Downloads repository archives with libcurl (GitHub, GitLab, any https or file URL).
+        .target(
+            name: "ArchiveFetch",
+            dependencies: ["CCurl"]
+        ),
         .executableTarget(
             name: "a11y-audit",
             dependencies: ["AuditModel", "ColorAssets", "SwiftChecks", "AuditScanner", "AuditReport"],
@@ -95,6 +105,18 @@ let package = Package(
             name: "AuditScannerTests",
             dependencies: ["AuditModel", "SwiftChecks", "AuditScanner", "AuditReport"],
             swiftSettings: importSyntax
+        ),
+        .testTarget(
+            name: "HTTPServerTests",
+            dependencies: ["HTTPServer", "CCurl"]
+        ),
+        .testTarget(
+            name: "ArchiveFetchTests",
+            dependencies: ["ArchiveFetch", "HTTPServer"]
+        ),
+        .testTarget(
+            name: "AuditModelTests",
+            dependencies: ["AuditModel"]
         ),
         .testTarget(
             name: "ColorAssetsTests",
