@@ -84,8 +84,19 @@ let package = Package(
         .target(name: "AuditStore", dependencies: ["AuditModel", "OrgModel", "PostgresClient", "AuditScanner"],
                 swiftSettings: importSyntax),
         // The pipeline: the coordinator schedules runs; workers claim jobs, fetch archives, audit them, write results.
-        .target(name: "AuditPipeline", dependencies: ["AuditModel", "AuditScanner", "AuditStore", "PostgresClient", "OrgModel"],
+        .target(name: "AuditPipeline", dependencies: ["AuditModel", "AuditScanner", "AuditStore", "PostgresClient", "OrgModel",
+                                                      "ArchiveFetch"],
                 swiftSettings: importSyntax),
+        // A small HTTP server over libmicrohttpd (webhooks, dashboard, and test servers).
+        .target(
+            name: "HTTPServer",
+            dependencies: ["CMicroHTTPD"]
+        ),
+        // Downloads repository archives with libcurl (GitHub, GitLab, any https or file URL).
+        .target(
+            name: "ArchiveFetch",
+            dependencies: ["CCurl"]
+        ),
         .executableTarget(
             name: "a11y-audit",
             dependencies: ["AuditModel", "ColorAssets", "SwiftChecks", "AuditScanner", "AuditReport", "OrgModel",
@@ -120,6 +131,18 @@ let package = Package(
             dependencies: ["AuditModel", "OrgModel", "PostgresClient", "AuditStore", "AuditPipeline", "AuditScanner",
                            "DatabaseTestSupport"],
             swiftSettings: importSyntax
+        ),
+        .testTarget(
+            name: "HTTPServerTests",
+            dependencies: ["HTTPServer", "CCurl"]
+        ),
+        .testTarget(
+            name: "ArchiveFetchTests",
+            dependencies: ["ArchiveFetch", "HTTPServer"]
+        ),
+        .testTarget(
+            name: "AuditModelTests",
+            dependencies: ["AuditModel"]
         ),
         .testTarget(
             name: "ColorAssetsTests",

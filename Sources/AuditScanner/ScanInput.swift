@@ -6,6 +6,11 @@ public enum ScanError: Error, CustomStringConvertible {
     case notFound(String)
     case unreadable(path: String, reason: String)
     case archive(path: String, reason: String)
+    /// The archive's data ends early or does not decompress; `entry` is the entry being read
+    /// (or the last one read, when the next header is what broke).
+    case corruptArchive(path: String, entry: String?, reason: String)
+    /// An archive refused as unsafe to take in: nothing of it is scanned.
+    case unsafeArchive(path: String, reason: ArchiveRejection)
     case config(AuditConfigError)
 
     public var description: String {
@@ -13,6 +18,11 @@ public enum ScanError: Error, CustomStringConvertible {
         case .notFound(let path): "\(path): no such file or directory"
         case .unreadable(let path, let reason): "\(path): cannot be read (\(reason))"
         case .archive(let path, let reason): "\(path): not a readable archive (\(reason))"
+        case .corruptArchive(let path, let entry?, let reason):
+            "\(path): archive is truncated or corrupt at entry \(entry) (\(reason))"
+        case .corruptArchive(let path, nil, let reason):
+            "\(path): archive is truncated or corrupt before its first entry (\(reason))"
+        case .unsafeArchive(let path, let reason): "\(path): archive refused, \(reason)"
         case .config(let error): error.description
         }
     }
@@ -51,13 +61,14 @@ public struct ScanInput: Sendable {
     }
 
     /// Which files the scanner needs to see at all: Swift sources and the project files that
-    /// decide platforms, localisation and configuration.
+    /// decide platforms, localisation, colours, configuration and code ownership.
     static func isRelevant(_ path: String) -> Bool {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         return name.hasSuffix(".swift") || name.hasSuffix(".strings") || name.hasSuffix(".xcstrings")
             || path.hasSuffix(".xcodeproj/project.pbxproj") || name == AuditConfig.fileName
             || (name == "Contents.json" && path.contains(".xcassets/"))
             || name.hasSuffix(".storyboard") || name.hasSuffix(".xib") || name.hasSuffix("Info.plist")
+            || name == "CODEOWNERS"
     }
 
     /// Walks a checkout on disk. Symlinked directories are followed once (a loop is reported,
@@ -136,97 +147,36 @@ public struct ScanInput: Sendable {
     /// Reads a tar archive (plain, gzip, bzip2, xz, zstd) or a zip straight from the file,
     /// without extracting to disk. A single top-level folder shared by every entry (as in
     /// GitHub's tarballs) is stripped, so paths match a checkout's.
-    public static func archive(_ path: String, maxFileBytes: Int) throws -> ScanInput {
+    public static func archive(_ path: String, maxFileBytes: Int, limits: ArchiveLimits = ArchiveLimits()) throws -> ScanInput {
         guard FileManager.default.fileExists(atPath: path) else { throw ScanError.notFound(path) }
-        guard let reader = archive_read_new() else { throw ScanError.archive(path: path, reason: "libarchive: out of memory") }
-        defer { archive_read_free(reader) }
-        archive_read_support_filter_all(reader)
-        // Only real archive formats: libarchive's catch-all would read any text file as mtree.
-        archive_read_support_format_tar(reader)
-        archive_read_support_format_gnutar(reader)
-        archive_read_support_format_zip(reader)
-        guard archive_read_open_filename(reader, path, 1 << 16) == ARCHIVE_OK else {
-            throw ScanError.archive(path: path, reason: Self.errorString(reader))
+        var limits = limits
+        limits.maxFileBytes = maxFileBytes
+        return try ArchiveReader.read(name: path, limits: limits) { reader in
+            archive_read_open_filename(reader, path, 1 << 16)
         }
-        var entries: [(path: String, bytes: [UInt8])] = []
-        var notes: [ScanNote] = []
-        var tops: Set<Substring> = []
-        var everyEntryInAFolder = true
-        var entryCount = 0
-        var entry: OpaquePointer?
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let status = archive_read_next_header(reader, &entry)
-            if status == ARCHIVE_EOF { break }
-            guard status == ARCHIVE_OK || status == ARCHIVE_WARN, let entry else {
-                throw ScanError.archive(path: path, reason: Self.errorString(reader))
-            }
-            entryCount += 1
-            guard let rawName = archive_entry_pathname(entry) else { continue }
-            let name = Self.normalize(String(cString: rawName))
-            // Every entry, relevant or not, decides whether there is one top folder to strip.
-            if let slash = name.firstIndex(of: "/") {
-                tops.insert(name[..<slash])
-            } else if !name.isEmpty {
-                tops.insert(Substring(name))
-                if archive_entry_filetype(entry) != S_IFDIR { everyEntryInAFolder = false }
-            }
-            guard archive_entry_filetype(entry) == S_IFREG, !name.isEmpty, isRelevant(name) else { continue }
-            let declared = archive_entry_size_is_set(entry) != 0 ? Int(archive_entry_size(entry)) : 0
-            let limit = min(maxFileBytes, archiveEntryCap)
-            if declared > limit {
-                notes.append(ScanNote(kind: .skipped, file: name,
-                                      message: "file is \(declared) bytes, over the \(limit)-byte limit (maxFileBytes)"))
-                continue
-            }
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(declared)
-            while true {
-                let read = buffer.withUnsafeMutableBytes { raw in archive_read_data(reader, raw.baseAddress, raw.count) }
-                if read < 0 { throw ScanError.archive(path: path, reason: "\(name): \(Self.errorString(reader))") }
-                if read == 0 { break }
-                bytes.append(contentsOf: buffer[0..<read])
-                if bytes.count > limit { break }
-            }
-            if bytes.count > limit {
-                notes.append(ScanNote(kind: .skipped, file: name, message: "file is over the \(limit)-byte limit (maxFileBytes)"))
-                continue
-            }
-            if declared > 0, bytes.count < declared {
-                throw ScanError.archive(path: path, reason: "\(name): entry is truncated (\(bytes.count) of \(declared) bytes)")
-            }
-            entries.append((name, bytes))
-        }
-        guard entryCount > 0 else { throw ScanError.archive(path: path, reason: "it holds no entries") }
-        let strip = tops.count == 1 && everyEntryInAFolder
-        func relative(_ path: String) -> String { strip ? String(path.drop { $0 != "/" }.dropFirst()) : path }
-        let files = entries.map { InputFile(path: relative($0.path), bytes: $0.bytes) }.sorted { $0.path < $1.path }
-        let strippedNotes = notes.map { note -> ScanNote in
-            var note = note
-            note.file = relative(note.file)
-            return note
-        }
-        var input = ScanInput(files: files, notes: strippedNotes)
-        input.isArchive = true
-        return input
     }
 
-    /// `./a//b/../c` → `a/c`; an entry that climbs out of the archive is dropped (empty).
-    static func normalize(_ path: String) -> String {
+    /// Reads an archive held in memory (a worker's download), with the same rules as a file.
+    /// `name` (the URL or file name) is what errors call the archive.
+    public static func archive(bytes: [UInt8], name: String, limits: ArchiveLimits = ArchiveLimits()) throws -> ScanInput {
+        try bytes.withUnsafeBytes { buffer in
+            // libarchive only reads the buffer, and only during this call.
+            try ArchiveReader.read(name: name, limits: limits) { reader in
+                archive_read_open_memory(reader, UnsafeMutableRawPointer(mutating: buffer.baseAddress), buffer.count)
+            }
+        }
+    }
+
+    /// `./a//b/c` → `a/b/c`; nil for a path that is absolute or has a `..` component, which a
+    /// repository snapshot never needs and an attacker uses to climb out of the work area.
+    static func normalize(_ path: String) -> String? {
+        if path.hasPrefix("/") { return nil }
         var parts: [Substring] = []
         for part in path.split(separator: "/") {
+            if part == ".." { return nil }
             if part == "." || part.isEmpty { continue }
-            if part == ".." {
-                if parts.isEmpty { return "" }
-                parts.removeLast()
-            } else {
-                parts.append(part)
-            }
+            parts.append(part)
         }
         return parts.joined(separator: "/")
-    }
-
-    private static func errorString(_ reader: OpaquePointer) -> String {
-        archive_error_string(reader).map { String(cString: $0) } ?? "unknown libarchive error"
     }
 }

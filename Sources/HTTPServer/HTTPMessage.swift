@@ -1,0 +1,86 @@
+/// Header fields in arrival order. Lookups ignore case, as HTTP field names do (RFC 9110 §5.1).
+public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
+    public private(set) var fields: [(name: String, value: String)] = []
+
+    public init(_ fields: [(name: String, value: String)] = []) {
+        self.fields = fields
+    }
+
+    public init(dictionaryLiteral elements: (String, String)...) {
+        fields = elements.map { (name: $0.0, value: $0.1) }
+    }
+
+    /// The first value of a field, whatever the case of its name.
+    public subscript(name: String) -> String? {
+        let wanted = name.lowercased()
+        return fields.first { $0.name.lowercased() == wanted }?.value
+    }
+
+    public func values(for name: String) -> [String] {
+        let wanted = name.lowercased()
+        return fields.filter { $0.name.lowercased() == wanted }.map(\.value)
+    }
+
+    public mutating func add(_ name: String, _ value: String) {
+        fields.append((name: name, value: value))
+    }
+
+    /// Replaces every field of that name with one.
+    public mutating func set(_ name: String, _ value: String) {
+        let wanted = name.lowercased()
+        fields.removeAll { $0.name.lowercased() == wanted }
+        fields.append((name: name, value: value))
+    }
+
+    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
+        fields.makeIterator()
+    }
+}
+
+public struct HTTPRequest: Sendable {
+    public var method: String
+    /// The path without the query string, percent-decoded.
+    public var path: String
+    /// Query arguments, decoded; for a repeated name the last value wins.
+    public var query: [String: String]
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+
+    public init(method: String, path: String, query: [String: String] = [:], headers: HTTPHeaders = HTTPHeaders(),
+                body: [UInt8] = []) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+    }
+}
+
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    public var headers: HTTPHeaders
+    /// Sent with a Content-Length, unless `stream` is set.
+    public var body: [UInt8]
+    /// Produces the body chunk by chunk until it returns nil; sent without a Content-Length
+    /// (chunked). Runs on the server's thread for that connection, so it may block.
+    public var stream: (@Sendable () -> [UInt8]?)?
+
+    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.stream = nil
+    }
+
+    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), stream: @escaping @Sendable () -> [UInt8]?) {
+        self.status = status
+        self.headers = headers
+        self.body = []
+        self.stream = stream
+    }
+
+    /// A plain-text response.
+    public static func text(_ text: String, status: Int = 200) -> HTTPResponse {
+        HTTPResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Array(text.utf8))
+    }
+}

@@ -1,0 +1,277 @@
+import CMicroHTTPD
+import Foundation
+
+public enum HTTPServerError: Error, CustomStringConvertible {
+    case invalidAddress(String)
+    case startFailed(host: String, port: UInt16, reason: String)
+
+    public var description: String {
+        switch self {
+        case .invalidAddress(let host):
+            "\(host): not an IPv4 or IPv6 address to listen on (give a numeric address such as 127.0.0.1 or ::1)"
+        case .startFailed(let host, let port, let reason):
+            "cannot listen on \(host):\(port == 0 ? "any free port" : String(port)) (\(reason))"
+        }
+    }
+}
+
+public struct HTTPServerOptions: Sendable {
+    /// Numeric address to bind; loopback unless the caller asks otherwise.
+    public var host: String
+    /// 0 picks a free port; `HTTPServer.port` tells which.
+    public var port: UInt16
+    /// Requests served at once (libmicrohttpd's internal thread pool).
+    public var threads: Int
+    /// Larger request bodies get 413 without reaching the handler.
+    public var maxBodyBytes: Int
+    /// Idle connections are closed after this long.
+    public var connectionTimeoutSeconds: Int
+
+    public init(host: String = "127.0.0.1", port: UInt16 = 0, threads: Int = 4, maxBodyBytes: Int = 1 << 20,
+                connectionTimeoutSeconds: Int = 30) {
+        self.host = host
+        self.port = port
+        self.threads = max(1, threads)
+        self.maxBodyBytes = max(0, maxBodyBytes)
+        self.connectionTimeoutSeconds = max(1, connectionTimeoutSeconds)
+    }
+}
+
+public typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
+
+/// A small HTTP/1.1 server over libmicrohttpd: the daemon runs its own thread pool and calls
+/// `handler` once per request with the whole body read. Stops on `stop()` or when released.
+public final class HTTPServer: @unchecked Sendable {
+    public let host: String
+    /// The port actually bound (the picked one when asked for port 0).
+    public let port: UInt16
+    // Guarded by `lock`; nil once stopped.
+    private var daemon: OpaquePointer?
+    private let context: Unmanaged<ServerContext>
+    private let lock = NSLock()
+
+    public init(options: HTTPServerOptions = HTTPServerOptions(), handler: @escaping HTTPHandler) throws {
+        var address = try SocketAddress(host: options.host, port: options.port)
+        let context = Unmanaged.passRetained(ServerContext(handler: handler, maxBodyBytes: options.maxBodyBytes))
+        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_AUTO.rawValue
+        if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+        let started: OpaquePointer? = address.withPointer { sockaddrPointer in
+            var items = [
+                MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: sockaddrPointer),
+                MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: options.connectionTimeoutSeconds, ptr_value: nil),
+            ]
+            if options.threads > 1 {
+                items.append(MHD_OptionItem(option: .THREAD_POOL_SIZE, value: options.threads, ptr_value: nil))
+            }
+            items.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
+            return items.withUnsafeBufferPointer { buffer in
+                a11y_mhd_start(flags, options.port, accessHandler, context.toOpaque(),
+                               requestCompleted, nil, buffer.baseAddress)
+            }
+        }
+        guard let started else {
+            let reason = errno != 0 ? String(cString: strerror(errno)) : "libmicrohttpd refused the options"
+            context.release()
+            throw HTTPServerError.startFailed(host: options.host, port: options.port, reason: reason)
+        }
+        let bound = a11y_mhd_bound_port(started)
+        guard bound != 0 else {
+            MHD_stop_daemon(started)
+            context.release()
+            throw HTTPServerError.startFailed(host: options.host, port: options.port, reason: "the bound port cannot be read")
+        }
+        self.host = options.host
+        self.port = bound
+        self.daemon = started
+        self.context = context
+    }
+
+    /// `http://host:port`, with IPv6 hosts in brackets.
+    public var baseURL: String {
+        host.contains(":") ? "http://[\(host)]:\(port)" : "http://\(host):\(port)"
+    }
+
+    /// Stops listening and waits for requests in flight to finish. Safe to call more than once.
+    public func stop() {
+        lock.lock()
+        let running = daemon
+        daemon = nil
+        lock.unlock()
+        guard let running else { return }
+        MHD_stop_daemon(running)
+        context.release()
+    }
+
+    deinit { stop() }
+}
+
+/// What every request of one server shares. Immutable, so any pool thread may read it.
+private final class ServerContext: Sendable {
+    let handler: HTTPHandler
+    let maxBodyBytes: Int
+
+    init(handler: @escaping HTTPHandler, maxBodyBytes: Int) {
+        self.handler = handler
+        self.maxBodyBytes = maxBodyBytes
+    }
+}
+
+/// One request's upload in progress. libmicrohttpd calls back for a connection on one thread at
+/// a time, so this needs no lock; it lives from the first callback to the completion notice.
+private final class RequestState {
+    var body: [UInt8] = []
+    var tooLarge = false
+    var answered = false
+}
+
+/// A chunked body being sent: the producer's chunks, handed out in pieces as large as libmicrohttpd asks.
+private final class StreamState {
+    let produce: @Sendable () -> [UInt8]?
+    var pending: [UInt8] = []
+    var offset = 0
+
+    init(produce: @escaping @Sendable () -> [UInt8]?) { self.produce = produce }
+}
+
+private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadSize, requestContext in
+    guard let cls, let connection, let uploadSize, let requestContext else { return .NO }
+    let server = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
+    guard let stateRaw = requestContext.pointee else {
+        // First call: headers only. A declared body over the cap is refused before it is read.
+        let state = RequestState()
+        requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
+        if let declared = connectionValue(connection, .HEADER_KIND, "Content-Length").flatMap(Int.init),
+           declared > server.maxBodyBytes {
+            state.answered = true
+            return queue(tooLargeResponse(server.maxBodyBytes), on: connection)
+        }
+        return .YES
+    }
+    let state = Unmanaged<RequestState>.fromOpaque(stateRaw).takeUnretainedValue()
+    if uploadSize.pointee > 0 {
+        let count = uploadSize.pointee
+        if !state.tooLarge, !state.answered, let uploadData {
+            if state.body.count + count > server.maxBodyBytes {
+                // Keep reading (and dropping) the rest so the client gets a clean 413.
+                state.tooLarge = true
+                state.body = []
+            } else {
+                uploadData.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
+                    state.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
+                }
+            }
+        }
+        uploadSize.pointee = 0
+        return .YES
+    }
+    if state.answered { return .YES }
+    state.answered = true
+    if state.tooLarge { return queue(tooLargeResponse(server.maxBodyBytes), on: connection) }
+    let request = HTTPRequest(
+        method: method.map { String(cString: $0) } ?? "GET",
+        path: url.map { String(cString: $0) } ?? "/",
+        query: Dictionary(connectionValues(connection, .GET_ARGUMENT_KIND).map { ($0.name, $0.value) },
+                          uniquingKeysWith: { _, last in last }),
+        headers: HTTPHeaders(connectionValues(connection, .HEADER_KIND)),
+        body: state.body)
+    state.body = []
+    return queue(server.handler(request), on: connection)
+}
+
+private let requestCompleted: MHD_RequestCompletedCallback = { _, _, requestContext, _ in
+    guard let requestContext, let raw = requestContext.pointee else { return }
+    Unmanaged<RequestState>.fromOpaque(raw).release()
+    requestContext.pointee = nil
+}
+
+private func tooLargeResponse(_ limit: Int) -> HTTPResponse {
+    .text("request body is over the \(limit)-byte limit\n", status: 413)
+}
+
+private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+    let made: OpaquePointer?
+    if let produce = response.stream {
+        let stream = Unmanaged.passRetained(StreamState(produce: produce))
+        made = MHD_create_response_from_callback(UInt64.max, 32 * 1024, streamReader, stream.toOpaque(), streamFree)
+        if made == nil { stream.release() }
+    } else {
+        made = response.body.withUnsafeBytes { bytes in
+            MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
+                                            .RESPMEM_MUST_COPY)
+        }
+    }
+    guard let made else { return .NO }
+    defer { MHD_destroy_response(made) }
+    for field in response.headers {
+        // libmicrohttpd writes the framing headers itself.
+        let lowered = field.name.lowercased()
+        if lowered == "content-length" || lowered == "transfer-encoding" { continue }
+        _ = MHD_add_response_header(made, field.name, field.value)
+    }
+    return MHD_queue_response(connection, UInt32(clamping: response.status), made)
+}
+
+private let streamReader: MHD_ContentReaderCallback = { cls, _, buffer, capacity in
+    guard let cls, let buffer else { return -2 }                // end with error
+    let stream = Unmanaged<StreamState>.fromOpaque(cls).takeUnretainedValue()
+    while stream.offset >= stream.pending.count {
+        guard let next = stream.produce() else { return -1 }    // end of stream
+        stream.pending = next
+        stream.offset = 0
+    }
+    let count = min(capacity, stream.pending.count - stream.offset)
+    stream.pending.withUnsafeBytes { bytes in
+        guard let base = bytes.baseAddress else { return }
+        UnsafeMutableRawPointer(buffer).copyMemory(from: base + stream.offset, byteCount: count)
+    }
+    stream.offset += count
+    return count
+}
+
+private let streamFree: MHD_ContentReaderFreeCallback = { cls in
+    guard let cls else { return }
+    Unmanaged<StreamState>.fromOpaque(cls).release()
+}
+
+private func connectionValues(_ connection: OpaquePointer, _ kind: MHD_ValueKind) -> [(name: String, value: String)] {
+    var pairs: [(name: String, value: String)] = []
+    withUnsafeMutablePointer(to: &pairs) { pointer in
+        _ = MHD_get_connection_values(connection, kind, { cls, _, key, value in
+            guard let cls, let key else { return .YES }
+            let pairs = cls.assumingMemoryBound(to: [(name: String, value: String)].self)
+            pairs.pointee.append((name: String(cString: key), value: value.map { String(cString: $0) } ?? ""))
+            return .YES
+        }, pointer)
+    }
+    return pairs
+}
+
+private func connectionValue(_ connection: OpaquePointer, _ kind: MHD_ValueKind, _ name: String) -> String? {
+    MHD_lookup_connection_value(connection, kind, name).map { String(cString: $0) }
+}
+
+/// A numeric IPv4 or IPv6 listening address.
+private struct SocketAddress {
+    private var v4 = sockaddr_in()
+    private var v6 = sockaddr_in6()
+    let isIPv6: Bool
+
+    init(host: String, port: UInt16) throws {
+        if inet_pton(AF_INET, host, &v4.sin_addr) == 1 {
+            v4.sin_family = sa_family_t(AF_INET)
+            v4.sin_port = port.bigEndian
+            isIPv6 = false
+        } else if inet_pton(AF_INET6, host, &v6.sin6_addr) == 1 {
+            v6.sin6_family = sa_family_t(AF_INET6)
+            v6.sin6_port = port.bigEndian
+            isIPv6 = true
+        } else {
+            throw HTTPServerError.invalidAddress(host)
+        }
+    }
+
+    mutating func withPointer<T>(_ body: (UnsafeMutableRawPointer) -> T) -> T {
+        if isIPv6 { return withUnsafeMutablePointer(to: &v6) { body(UnsafeMutableRawPointer($0)) } }
+        return withUnsafeMutablePointer(to: &v4) { body(UnsafeMutableRawPointer($0)) }
+    }
+}

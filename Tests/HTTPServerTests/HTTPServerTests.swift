@@ -1,0 +1,148 @@
+import Foundation
+import HTTPServer
+import Synchronization
+import Testing
+
+@Suite struct HTTPServerTests {
+    @Test func passesMethodPathQueryAndHeadersToTheHandler() throws {
+        let server = try HTTPServer { request in
+            let lines = [
+                request.method, request.path, request.query["name"] ?? "-", request.query["empty"] ?? "-",
+                request.headers["x-custom-header"] ?? "-", request.headers["X-CUSTOM-HEADER"] ?? "-",
+            ]
+            var response = HTTPResponse.text(lines.joined(separator: "\n"), status: 201)
+            response.headers.add("X-Reply", "yes")
+            return response
+        }
+        defer { server.stop() }
+        let response = try request(server.baseURL + "/some/path%20here?name=a%20b&empty", method: "PUT",
+                                   headers: ["X-Custom-Header: Value 1"], body: [])
+        #expect(response.status == 201)
+        #expect(response.header("x-reply") == "yes")
+        #expect(response.text.split(separator: "\n", omittingEmptySubsequences: false)
+            == ["PUT", "/some/path here", "a b", "", "Value 1", "Value 1"])
+    }
+
+    @Test func accumulatesALargeBodyAcrossUploadCallbacks() throws {
+        let server = try HTTPServer(options: HTTPServerOptions(maxBodyBytes: 4 << 20)) { request in
+            // Echo the body so the test compares every byte.
+            HTTPResponse(status: 200, body: request.body)
+        }
+        defer { server.stop() }
+        let body = (0..<(1_500_000)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) }
+        let response = try request(server.baseURL + "/upload", method: "POST", body: body)
+        #expect(response.status == 200)
+        #expect(response.body == body)
+        #expect(response.header("content-length") == String(body.count))
+    }
+
+    @Test func refusesADeclaredBodyOverTheCapWithoutCallingTheHandler() throws {
+        let calls = Atomic<Int>(0)
+        let server = try HTTPServer(options: HTTPServerOptions(maxBodyBytes: 1000)) { _ in
+            calls.add(1, ordering: .relaxed)
+            return .text("ok")
+        }
+        defer { server.stop() }
+        let small = try request(server.baseURL + "/", method: "POST", body: [UInt8](repeating: 1, count: 1000))
+        let large = try request(server.baseURL + "/", method: "POST", body: [UInt8](repeating: 1, count: 1001))
+        #expect(small.status == 200)
+        #expect(large.status == 413)
+        #expect(large.text.contains("1000-byte limit"))
+        #expect(calls.load(ordering: .relaxed) == 1)
+    }
+
+    @Test func refusesAChunkedBodyThatGrowsOverTheCap() throws {
+        let calls = Atomic<Int>(0)
+        let server = try HTTPServer(options: HTTPServerOptions(maxBodyBytes: 10_000)) { request in
+            calls.add(1, ordering: .relaxed)
+            return .text("\(request.body.count)")
+        }
+        defer { server.stop() }
+        let within = try sendChunked(port: server.port, path: "/", chunks: Array(repeating: [UInt8](repeating: 7, count: 2000), count: 5))
+        let over = try sendChunked(port: server.port, path: "/", chunks: Array(repeating: [UInt8](repeating: 7, count: 2000), count: 6))
+        #expect(within.hasPrefix("HTTP/1.1 200"))
+        #expect(over.hasPrefix("HTTP/1.1 413"))
+        #expect(calls.load(ordering: .relaxed) == 1)
+    }
+
+    @Test func streamsAResponseWithoutContentLength() throws {
+        let server = try HTTPServer { _ in
+            let remaining = Mutex(5)
+            return HTTPResponse(status: 200) {
+                remaining.withLock { count -> [UInt8]? in
+                    guard count > 0 else { return nil }
+                    count -= 1
+                    return [UInt8](repeating: UInt8(ascii: "a") + UInt8(count), count: 50_000)
+                }
+            }
+        }
+        defer { server.stop() }
+        let response = try request(server.baseURL + "/stream")
+        #expect(response.status == 200)
+        #expect(response.header("content-length") == nil)
+        #expect(response.header("transfer-encoding")?.lowercased() == "chunked")
+        #expect(response.body.count == 250_000)
+        #expect(response.body.first == UInt8(ascii: "e") && response.body.last == UInt8(ascii: "a"))
+    }
+
+    @Test func picksAFreePortAndReportsIt() throws {
+        let first = try HTTPServer { _ in .text("first") }
+        let second = try HTTPServer { _ in .text("second") }
+        defer { first.stop(); second.stop() }
+        #expect(first.port != 0 && second.port != 0 && first.port != second.port)
+        #expect(try request(first.baseURL + "/").text == "first")
+        #expect(try request(second.baseURL + "/").text == "second")
+        // The port is taken now: a third server asking for it by number fails with a clear error.
+        #expect {
+            _ = try HTTPServer(options: HTTPServerOptions(port: first.port)) { _ in .text("third") }
+        } throws: { error in
+            guard let error = error as? HTTPServerError, case .startFailed(_, let port, _) = error else { return false }
+            return port == first.port && error.description.contains("\(first.port)")
+        }
+    }
+
+    @Test func rejectsANonNumericAddress() {
+        #expect(throws: HTTPServerError.self) {
+            _ = try HTTPServer(options: HTTPServerOptions(host: "localhost.example")) { _ in .text("") }
+        }
+    }
+
+    @Test func servesIPv6Loopback() throws {
+        let server: HTTPServer
+        do { server = try HTTPServer(options: HTTPServerOptions(host: "::1")) { _ in .text("six") } } catch {
+            // A host without IPv6 cannot bind ::1; that is the machine, not the server.
+            withKnownIssue("IPv6 loopback unavailable here: \(error)") { throw error }
+            return
+        }
+        defer { server.stop() }
+        #expect(server.baseURL.hasPrefix("http://[::1]:"))
+        #expect(try request(server.baseURL + "/").text == "six")
+    }
+
+    @Test func stopClosesTheListeningSocket() throws {
+        let server = try HTTPServer { _ in .text("up") }
+        let url = server.baseURL + "/"
+        #expect(try request(url).text == "up")
+        server.stop()
+        server.stop()
+        #expect(throws: ClientError.self) { _ = try request(url) }
+    }
+
+    @Test func servesRequestsInParallelOnItsThreadPool() throws {
+        let server = try HTTPServer(options: HTTPServerOptions(threads: 4)) { _ in
+            Thread.sleep(forTimeInterval: 0.5)
+            return .text("slow")
+        }
+        defer { server.stop() }
+        let started = Date()
+        let statuses = Mutex<[Int]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            let status = (try? request(server.baseURL + "/"))?.status ?? -1
+            statuses.withLock { $0.append(status) }
+        }
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(statuses.withLock { $0 } == [200, 200, 200, 200])
+        // One at a time would take 2 s.
+        #expect(elapsed < 1.6, "4 requests of 0.5 s took \(elapsed) s")
+    }
+}
