@@ -100,7 +100,7 @@ let package = Package(
         .executableTarget(
             name: "a11y-audit",
             dependencies: ["AuditModel", "ColorAssets", "SwiftChecks", "AuditScanner", "AuditReport", "OrgModel",
-                           "PostgresClient", "AuditStore", "AuditPipeline"],
+                           "PostgresClient", "AuditStore", "AuditPipeline", "ArchiveFetch"],
             swiftSettings: importSyntax
         ),
         .executableTarget(
@@ -129,7 +129,7 @@ let package = Package(
         .testTarget(
             name: "AuditPipelineTests",
             dependencies: ["AuditModel", "OrgModel", "PostgresClient", "AuditStore", "AuditPipeline", "AuditScanner",
-                           "DatabaseTestSupport"],
+                           "DatabaseTestSupport", "HTTPServer", "ArchiveFetch"],
             swiftSettings: importSyntax
         ),
         .testTarget(

@@ -1,3 +1,4 @@
+import ArchiveFetch
 import AuditModel
 import AuditScanner
 import AuditStore
@@ -29,7 +30,13 @@ struct JobAudit {
 
         let scanStarted = Date()
         var cacheError: String?
-        let input = try ScanInput.archive(archive, maxFileBytes: ScanInput.archiveEntryCap)
+        let input: ScanInput
+        do {
+            input = try ScanInput.archive(archive, maxFileBytes: ScanInput.archiveEntryCap)
+        } catch let error as ScanError {
+            // Name the archive by its URL, not by the worker's temporary copy.
+            throw JobFailure(error.description.replacingOccurrences(of: archive, with: redactedURL(job.archiveURL)), retryable: false)
+        }
         let cache = useCache ? try FileCacheStore(connection: connection).load(repositoryID: job.repositoryID) : nil
         var options = ScanOptions(jobs: scanJobs)
         options.cacheStorage = cache

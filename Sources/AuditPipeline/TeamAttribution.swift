@@ -36,9 +36,13 @@ struct TeamAttribution {
     }
 }
 
-/// Reads the repository's CODEOWNERS (GitHub looks in .github/, the root, then docs/).
+/// Reads the repository's CODEOWNERS (GitHub uses the first of .github/, the root, docs/).
 enum CodeOwnersLookup {
     static func make(from input: ScanInput) -> ((String) -> [String])? {
-        nil
+        guard let path = CodeOwners.governingFile(among: input.files.map(\.path)),
+              let file = input.files.first(where: { $0.path == path }),
+              let bytes = try? file.bytes(), let text = String(bytes: bytes, encoding: .utf8) else { return nil }
+        let owners = CodeOwners(text: text, file: path)
+        return { owners.owners(of: $0) }
     }
 }

@@ -1,3 +1,4 @@
+import ArchiveFetch
 import AuditPipeline
 import AuditStore
 import Foundation
@@ -11,6 +12,7 @@ let pipelineUsage = """
       a11y-audit coordinator --config ORG.json [--tick SECONDS]
       a11y-audit worker [--concurrency N] [--once | --until-idle] [--lease SECONDS] [--poll SECONDS]
                         [--grace SECONDS] [--name NAME] [--work-dir DIR] [--scan-jobs N] [--no-cache]
+                        [--max-archive-bytes N]   (tokens: GITHUB_TOKEN, GITLAB_TOKEN)
       a11y-audit status [--run ID]
       a11y-audit cancel JOB-ID
       a11y-audit prune --config ORG.json
@@ -142,7 +144,8 @@ func runCoordinator(_ arguments: [String]) throws -> ExitCode {
 }
 
 func runWorker(_ arguments: [String]) throws -> ExitCode {
-    let flags = try Flags(arguments, valued: ["--concurrency", "--lease", "--poll", "--grace", "--name", "--work-dir", "--scan-jobs"],
+    let flags = try Flags(arguments, valued: ["--concurrency", "--lease", "--poll", "--grace", "--name", "--work-dir", "--scan-jobs",
+                                               "--max-archive-bytes"],
                           switches: ["--once", "--until-idle", "--no-cache"])
     guard !(flags.has("--once") && flags.has("--until-idle")) else {
         throw UsageError(description: "--once and --until-idle exclude each other")
@@ -157,7 +160,13 @@ func runWorker(_ arguments: [String]) throws -> ExitCode {
     options.scanJobs = try flags.integer("--scan-jobs", default: options.scanJobs)
     options.useCache = !flags.has("--no-cache")
     let grace = try flags.number("--grace", default: 60)
-    let worker = Worker(options: options, source: LocalArchiveSource())
+    var fetch = FetchOptions()
+    fetch.maxBytes = try flags.integer("--max-archive-bytes", default: fetch.maxBytes)
+    let log = WorkerLog()
+    let source = FetchingArchiveSource(options: fetch) { retry in
+        log.event("fetch.retry", .warn, [("attempt", retry.attempt), ("delay_s", retry.delaySeconds), ("error", retry.error.description)])
+    }
+    let worker = Worker(options: options, source: source, log: log)
     let signals = ShutdownSignals(grace: grace, graceful: { worker.requestStop() }, immediate: { worker.abandon() })
     let summary = try withExtendedLifetime(signals) { try worker.run() }
     return summary.failed > 0 && options.mode != .forever ? .findings : .clean

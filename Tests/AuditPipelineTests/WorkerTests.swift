@@ -70,7 +70,7 @@ func workerOptions(_ database: TestDatabase, _ workspace: Workspace, concurrency
 }
 
 func runWorker(_ database: TestDatabase, _ workspace: Workspace, concurrency: Int = 2) throws -> WorkerSummary {
-    try Worker(options: workerOptions(database, workspace, concurrency: concurrency), source: LocalArchiveSource(), log: .silent).run()
+    try Worker(options: workerOptions(database, workspace, concurrency: concurrency), source: FetchingArchiveSource(), log: .silent).run()
 }
 
 func scheduleNight(_ database: TestDatabase, config: String, date: String) throws -> Int {
@@ -195,7 +195,7 @@ func value(_ connection: PostgresConnection, _ sql: String, _ parameters: [Postg
             DispatchQueue.concurrentPerform(iterations: 3) { index in
                 var options = workerOptions(database, workspace)
                 options.name = "worker-\(index)"
-                if let summary = try? Worker(options: options, source: LocalArchiveSource(), log: .silent).run() { summaries.append(summary) }
+                if let summary = try? Worker(options: options, source: FetchingArchiveSource(), log: .silent).run() { summaries.append(summary) }
             }
             #expect(summaries.values.map(\.succeeded).reduce(0, +) == 12)
             let connection = try database.connect()
