@@ -37,19 +37,25 @@ struct JobAudit {
             // Name the archive by its URL, not by the worker's temporary copy.
             throw JobFailure(error.description.replacingOccurrences(of: archive, with: redactedURL(job.archiveURL)), retryable: false)
         }
-        let cache = useCache ? try FileCacheStore(connection: connection).load(repositoryID: job.repositoryID) : nil
+        // The database reads and cache writes of a job are idempotent: after a lost connection
+        // (a server restart, a failover) they are simply run again on a new one.
+        let cache = useCache ? try connection.retryingAfterReconnect { try FileCacheStore(connection: $0).load(repositoryID: job.repositoryID) } : nil
         var options = ScanOptions(jobs: scanJobs)
         options.cacheStorage = cache
         let report = try Scanner(options: options).scan(input, root: job.repositoryName)
         if let cache {
             // The cache only saves time: failing to store it must not fail the audit.
-            do { try FileCacheStore(connection: connection).save(cache, repositoryID: job.repositoryID) } catch {
+            do {
+                try connection.retryingAfterReconnect { try FileCacheStore(connection: $0).save(cache, repositoryID: job.repositoryID) }
+            } catch {
                 cacheError = "\(error)"
             }
         }
         let scanMilliseconds = Int(Date().timeIntervalSince(scanStarted) * 1000)
 
-        let attribution = try TeamAttribution.load(for: job.repositoryID, input: input, connection: connection)
+        let attribution = try connection.retryingAfterReconnect {
+            try TeamAttribution.load(for: job.repositoryID, input: input, connection: $0)
+        }
         let findings = report.findings.map { JobResults.AttributedFinding(finding: $0, teamID: attribution.team(for: $0.location.file)) }
         let suppressed = report.statistics.findingsSuppressed
         let configJSON = input.files.first { $0.path == AuditConfig.fileName }
