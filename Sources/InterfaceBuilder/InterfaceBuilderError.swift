@@ -32,18 +32,26 @@ public enum InterfaceBuilderError: Error, CustomStringConvertible, Equatable, Se
 
     public var description: String {
         switch self {
-        case .tooLarge(let path, let bytes, let limit):
-            "\(path): Interface Builder file is \(bytes) bytes, over the \(limit)-byte limit; it was not checked"
-        case .declarationNotAllowed(let path, let declaration, let line):
-            "\(path):\(line): \(declaration) declaration in an Interface Builder file; Xcode never writes one and entity expansion can exhaust memory, so the file was not checked"
-        case .tooDeep(let path, let limit, let line):
-            "\(path):\(line): elements nested more than \(limit) deep; Xcode documents are far shallower, so the file was not checked"
-        case .tooManyElements(let path, let limit, let line):
-            "\(path):\(line): more than \(limit) elements; the file was not checked"
-        case .malformed(let path, let line, let column, let reason):
-            "\(path):\(line):\(column): not well-formed XML (\(reason)); open it in Xcode to repair it. The file was not checked"
-        case .notInterfaceBuilder(let path, let root):
-            "\(path): root element is <\(root)>, not Interface Builder's <document>; the file was not checked"
+        case .malformed(let path, let line, let column, _): "\(path):\(line):\(column): \(reason)"
+        default: "\(path)\(line.map { ":\($0)" } ?? ""): \(reason)"
+        }
+    }
+
+    /// What is wrong and what happens, without the location (a scan note carries that).
+    public var reason: String {
+        switch self {
+        case .tooLarge(_, let bytes, let limit):
+            "Interface Builder file is \(bytes) bytes, over the \(limit)-byte limit; it was not checked"
+        case .declarationNotAllowed(_, let declaration, _):
+            "\(declaration) declaration in an Interface Builder file; Xcode never writes one and entity expansion can exhaust memory, so the file was not checked"
+        case .tooDeep(_, let limit, _):
+            "elements nested more than \(limit) deep; Xcode documents are far shallower, so the file was not checked"
+        case .tooManyElements(_, let limit, _):
+            "more than \(limit) elements; the file was not checked"
+        case .malformed(_, _, let column, let reason):
+            "not well-formed XML at column \(column) (\(reason)); open it in Xcode to repair it. The file was not checked"
+        case .notInterfaceBuilder(_, let root):
+            "root element is <\(root)>, not Interface Builder's <document>; the file was not checked"
         }
     }
 }

@@ -69,12 +69,15 @@ public struct DocumentChecker: Sendable {
         self.limits = limits
     }
 
+    /// Storyboards and xibs.
+    public static func handles(_ path: String) -> Bool { InterfaceBuilderDocument.isInterfaceBuilderPath(path) }
+
     public func check(path: String, bytes: [UInt8], context: ProjectContext) -> FileResult {
         let document: InterfaceBuilderDocument
         do {
             document = try InterfaceBuilderDocument(bytes: bytes, path: path, limits: limits)
         } catch {
-            return FileResult(notes: [ScanNote(kind: .skipped, file: path, line: error.line, message: error.description)])
+            return FileResult(notes: [ScanNote(kind: .skipped, file: path, line: error.line, message: error.reason)])
         }
         let file = DocumentFile(document: document, context: context, platformOverride: config.platforms, reference: reference)
         var result = FileResult()
