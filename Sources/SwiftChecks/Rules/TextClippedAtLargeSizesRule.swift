@@ -89,7 +89,11 @@ struct TextClippedAtLargeSizesRule: SourceRule {
     static let containers: Set<String> = ["HStack", "VStack", "ZStack", "Group"]
 
     func check(_ file: SourceFile, _ sink: inout FindingSink) {
-        for frame in file.index.calls(named: "frame") where frame.isMemberCallWithBase {
+        let frames = file.index.calls(named: "frame")
+        guard !frames.isEmpty else { return }
+        // Looked up once per file, not once per stack.
+        let texts = file.index.calls(named: SwiftUITextStyle.textViews)
+        for frame in frames where frame.isMemberCallWithBase {
             guard let height = (frame.argument("height") ?? frame.argument("maxHeight"))?.numberValue,
                   let member = frame.calledExpression.as(MemberAccessExprSyntax.self) else { continue }
             let chain = ModifierChain(containing: ExprSyntax(frame))
@@ -105,7 +109,7 @@ struct TextClippedAtLargeSizesRule: SourceRule {
             } else if Self.containers.contains(name), let closure = root.trailingClosure {
                 let range = closure.position.utf8Offset..<closure.endPosition.utf8Offset
                 let stackFont = SwiftUITextStyle.font(in: chain)
-                for text in file.index.calls(named: SwiftUITextStyle.textViews) where range.contains(text.position.utf8Offset) {
+                for text in texts where range.contains(text.position.utf8Offset) {
                     let textChain = ModifierChain(containing: ExprSyntax(text))
                     if textChain.has("minimumScaleFactor") { continue }
                     consider(SwiftUITextStyle.font(in: textChain) ?? stackFont)
