@@ -51,10 +51,16 @@ let package = Package(
             dependencies: ["CCrypto"],
             resources: [.copy("Reference")]
         ),
-        // Pure checks over one Swift file's syntax tree: the rule catalog.
+        // Pure Interface Builder model: storyboards and xibs parsed from bytes (XMLParser, no DTDs,
+        // bounded), with each element's line, the runtime's platform, frames, fonts, accessibility.
+        .target(
+            name: "InterfaceBuilder",
+            dependencies: ["AuditModel"]
+        ),
+        // Pure checks over one Swift file's syntax tree, and over Interface Builder documents: the rule catalog.
         .target(
             name: "SwiftChecks",
-            dependencies: ["AuditModel", "ColorAssets"],
+            dependencies: ["AuditModel", "ColorAssets", "InterfaceBuilder"],
             swiftSettings: importSyntax,
             linkerSettings: linkSyntax
         ),
@@ -110,7 +116,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SwiftChecksTests",
-            dependencies: ["AuditModel", "SwiftChecks", "ColorAssets"],
+            dependencies: ["AuditModel", "SwiftChecks", "ColorAssets", "InterfaceBuilder"],
             swiftSettings: importSyntax
         ),
         .testTarget(
@@ -143,6 +149,10 @@ let package = Package(
         .testTarget(
             name: "AuditModelTests",
             dependencies: ["AuditModel"]
+        ),
+        .testTarget(
+            name: "InterfaceBuilderTests",
+            dependencies: ["AuditModel", "InterfaceBuilder"]
         ),
         .testTarget(
             name: "ColorAssetsTests",

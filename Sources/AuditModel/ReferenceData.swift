@@ -31,6 +31,9 @@ public struct ReferenceData: Sendable {
     public let iosTextStyleSizes: [String: [String: Double]]
     /// macOS built-in text styles, fixed sizes (macOS has no Dynamic Type).
     public let macosTextStyleSizes: [String: Double]
+    /// Padding around controls (HIG › Accessibility, Mobility): about 12 pt with a bezel, 24 pt without.
+    public let controlPaddingBezeled: Double?
+    public let controlPaddingPlain: Double?
 
     /// The one shared copy, loaded on first use.
     public static let shared: ReferenceData = {
@@ -73,6 +76,10 @@ public struct ReferenceData: Sendable {
         var buttonHit: [Platform: Double] = [:]
         for platform in Platform.allCases { buttonHit[platform] = platform == .visionOS ? vision : general }
 
+        let spacing = try dictionary(controlSizes["spacing_guidance"], "control-sizes", "spacing_guidance")
+        let paddingBezeled = try number(spacing["padding_bezeled_pt"], "control-sizes", "padding_bezeled_pt")
+        let paddingPlain = try number(spacing["padding_unbezeled_pt"], "control-sizes", "padding_unbezeled_pt")
+
         var styleSizes: [String: [String: Double]] = [:]
         let ios = try dictionary(dynamicType["ios_ipados"], "dynamic-type", "ios_ipados")
         let sizes = try dictionary(ios["sizes"], "dynamic-type", "ios_ipados.sizes")
@@ -94,7 +101,8 @@ public struct ReferenceData: Sendable {
         return ReferenceData(minimumTextSize: minimumText, defaultTextSize: defaultText,
                              buttonHitRegion: buttonHit, defaultControlSize: defaultControl,
                              minimumControlSize: minimumControl, iosTextStyleSizes: styleSizes,
-                             macosTextStyleSizes: macSizes)
+                             macosTextStyleSizes: macSizes, controlPaddingBezeled: paddingBezeled,
+                             controlPaddingPlain: paddingPlain)
     }
 
     /// The raw bytes of a bundled table, for tests that compare against `shared/reference/`.

@@ -44,8 +44,9 @@ public enum RulesReference {
     static func codeBlock(_ example: RuleExample) -> String {
         var out = ""
         if let platforms = example.platforms { out += "On \(platforms):\n\n" }
-        let language = example.file.hasSuffix(".json") ? "json" : "swift"
-        if language == "json" { out += "`\(example.file)`:\n\n" }
+        let isXML = example.file.hasSuffix(".storyboard") || example.file.hasSuffix(".xib")
+        let language = example.file.hasSuffix(".json") ? "json" : isXML ? "xml" : "swift"
+        if language != "swift" { out += "`\(example.file)`:\n\n" }
         out += "```\(language)\n" + example.code.replacingOccurrences(of: "↓", with: "") + "\n```\n\n"
         return out
     }

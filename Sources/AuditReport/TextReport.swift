@@ -50,6 +50,8 @@ public enum TextReport {
         if stats.skippedUnreadable > 0 { skipped.append("\(stats.skippedUnreadable) unreadable") }
         let skippedText = skipped.isEmpty ? "" : "; skipped " + skipped.joined(separator: ", ")
         let cache = stats.cacheHits > 0 ? ", \(stats.cacheHits) from cache" : ""
-        return "\(found) in \(stats.filesChecked) of \(stats.swiftFiles) Swift files (\(stats.filesParsed) parsed\(cache)\(skippedText))"
+        let files = stats.interfaceBuilderFiles > 0
+            ? "\(stats.swiftFiles) Swift and \(stats.interfaceBuilderFiles) Interface Builder files" : "\(stats.swiftFiles) Swift files"
+        return "\(found) in \(stats.filesChecked) of \(files) (\(stats.filesParsed) parsed\(cache)\(skippedText))"
     }
 }

@@ -18,11 +18,14 @@ struct FileOutcome: Sendable {
 
 /// Reads, prefilters, and checks one file. Runs on a Dispatch worker.
 enum FileProcessor {
-    static func process(_ file: InputFile, checker: SourceChecker, project: ProjectIndex, cache: ScanCache?,
-                        reexporting: Set<String>) -> FileOutcome {
+    static func process(_ file: InputFile, checker: SourceChecker, documentChecker: DocumentChecker, project: ProjectIndex,
+                        cache: ScanCache?, reexporting: Set<String>) -> FileOutcome {
         let bytes: [UInt8]
         do { bytes = try file.bytes() } catch {
             return FileOutcome(status: .unreadable, notes: [ScanNote(kind: .skipped, file: file.path, message: "\(error)")])
+        }
+        if DocumentChecker.handles(file.path) {
+            return processInterfaceBuilder(file, bytes, documentChecker, project, cache)
         }
         if bytes.prefix(8192).contains(0) {
             return FileOutcome(status: .unreadable,
@@ -46,6 +49,24 @@ enum FileProcessor {
         let result = checker.check(path: file.path, source: source, context: project.context(for: file.path))
         if let cache, let key { cache.store(result, for: key) }
         return FileOutcome(status: .checked(result, parsedBytes: bytes.count), reexportedModules: reexported)
+    }
+}
+
+extension FileProcessor {
+    /// A storyboard or xib: parsed once into the document model, checked by the document rules,
+    /// cached like a Swift file. One that cannot be read is a note, and the scan goes on.
+    static func processInterfaceBuilder(_ file: InputFile, _ bytes: [UInt8], _ checker: DocumentChecker,
+                                        _ project: ProjectIndex, _ cache: ScanCache?) -> FileOutcome {
+        let key = cache?.key(path: file.path, bytes: bytes, contextDigest: project.digest(for: file.path))
+        if let cache, let key, let cached = cache.load(key) {
+            return FileOutcome(status: .checked(cached, parsedBytes: nil))
+        }
+        let result = checker.check(path: file.path, bytes: bytes, context: project.context(for: file.path))
+        if result.findings.isEmpty, result.notes.contains(where: { $0.kind == .skipped }) {
+            return FileOutcome(status: .unreadable, notes: result.notes)
+        }
+        if let cache, let key { cache.store(result, for: key) }
+        return FileOutcome(status: .checked(result, parsedBytes: bytes.count))
     }
 }
 

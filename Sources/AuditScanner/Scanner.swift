@@ -25,6 +25,8 @@ public struct ScanOptions: Sendable {
 public struct ScanStatistics: Codable, Sendable, Equatable {
     /// Swift files in the snapshot.
     public var swiftFiles = 0
+    /// Storyboards and xibs in the snapshot.
+    public var interfaceBuilderFiles = 0
     /// Files whose findings were computed or taken from the cache.
     public var filesChecked = 0
     /// Files parsed in this run (cache misses), and their bytes.
@@ -87,13 +89,17 @@ public struct Scanner: Sendable {
         }
         statistics.colorSets = project.colors.sets.count
         let checker = SourceChecker(config: config)
+        let documentChecker = DocumentChecker(config: config)
         let storage = options.cacheStorage ?? options.cacheDirectory.map { DirectoryCacheStorage(directory: $0) }
         let cache = storage.map { ScanCache(storage: $0, configDigest: config.digest) }
 
-        // Choose the Swift files to read.
+        // Choose the Swift and Interface Builder files to read; both go through the same workers.
         var candidates: [InputFile] = []
-        for file in input.files where file.path.hasSuffix(".swift") {
-            statistics.swiftFiles += 1
+        for file in input.files where file.path.hasSuffix(".swift") || DocumentChecker.handles(file.path) {
+            let isSwift = file.path.hasSuffix(".swift")
+            if isSwift { statistics.swiftFiles += 1 } else { statistics.interfaceBuilderFiles += 1 }
+            // The skip counts and their summary notes are about Swift files.
+            if !isSwift, Self.skipReason(file.path, config) != nil { continue }
             switch Self.skipReason(file.path, config) {
             case .excluded?:
                 statistics.skippedExcluded += 1
@@ -116,7 +122,8 @@ public struct Scanner: Sendable {
         // First pass: read, prefilter, check. Files without a UI import are remembered with
         // their imports, in case another module re-exports a UI framework.
         var outcomes = run(candidates) { file in
-            FileProcessor.process(file, checker: checker, project: project, cache: cache, reexporting: [])
+            FileProcessor.process(file, checker: checker, documentChecker: documentChecker, project: project, cache: cache,
+                                  reexporting: [])
         }
         let reexporting = Set(outcomes.flatMap(\.reexportedModules))
         if !reexporting.isEmpty {
@@ -125,7 +132,8 @@ public struct Scanner: Sendable {
                 return false
             }
             let second = run(retry.map { candidates[$0] }) { file in
-                FileProcessor.process(file, checker: checker, project: project, cache: cache, reexporting: reexporting)
+                FileProcessor.process(file, checker: checker, documentChecker: documentChecker, project: project, cache: cache,
+                                      reexporting: reexporting)
             }
             for (index, outcome) in zip(retry, second) { outcomes[index] = outcome }
         }

@@ -28,6 +28,25 @@ public enum RuleCatalog {
         ContrastReliesOnIncreaseContrastRule(),
         ColorNameMissingRule(),
         UnusedSuppressionRule(),
+        HitRegionTooSmallRule(),
+        ControlBelowDefaultSizeRule(),
+        TextClippedAtLargeSizesRule(),
+        LineLimitTruncatesRule(),
+        HStackNeverRestacksRule(),
+    ]
+
+    /// Rules over Interface Builder documents (storyboards, xibs). The hit-region rules check
+    /// SwiftUI and Interface Builder alike and appear in both lists under one id.
+    public static let documentRules: [any DocumentRule] = [
+        HitRegionTooSmallRule(),
+        ControlBelowDefaultSizeRule(),
+        InterfaceBuilderImageLabelRule(),
+        InterfaceBuilderLabelNamesTraitRule(),
+        InterfaceBuilderFixedFontRule(),
+        InterfaceBuilderFontNotAdjustingRule(),
+        InterfaceBuilderLabelTruncatesRule(),
+        InterfaceBuilderHiddenControlRule(),
+        InterfaceBuilderControlsTooCloseRule(),
     ]
 
     /// Rules over the repository's asset catalogs, run once per scan.
@@ -38,7 +57,9 @@ public enum RuleCatalog {
     ]
 
     public static var descriptions: [RuleDescription] {
-        sourceRules.map(\.description) + catalogRules.map(\.description)
+        var seen: Set<String> = []
+        return (sourceRules.map(\.description) + documentRules.map(\.description) + catalogRules.map(\.description))
+            .filter { seen.insert($0.id).inserted }
     }
     public static var allRuleIDs: [String] { descriptions.map(\.id) }
 

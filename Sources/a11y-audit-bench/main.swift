@@ -27,7 +27,7 @@ func parseOptions() -> Options {
         case "--corpus": options.corpus = iterator.next()
         case "--only": options.only = iterator.next()
         default:
-            FileHandle.standardError.write(Data("usage: a11y-audit-bench [--files N] [--rounds R] [--corpus DIR] [--only parse|scan|setup|colors|colors-plain|colors-setup]\n".utf8))
+            FileHandle.standardError.write(Data("usage: a11y-audit-bench [--files N] [--rounds R] [--corpus DIR] [--only parse|scan|setup|layout-off|colors|colors-plain|colors-setup]\n".utf8))
             exit(2)
         }
     }
@@ -114,6 +114,12 @@ case "scan":
     exit(0)
 case "setup":
     exit(0) // what both of the above share, to subtract
+case "layout-off":
+    // The cold scan with the layout rules off: `scan` minus this is what they cost.
+    var config = AuditConfig()
+    config.disabled = Set(RuleCatalog.descriptions.filter { $0.category == .layout }.map(\.id))
+    _ = try Scanner(options: ScanOptions(config: config, jobs: 1)).scan(input, root: corpusRoot)
+    exit(0)
 case "colors", "colors-plain", "colors-setup":
     break // measured below, once
 default:
@@ -180,6 +186,24 @@ for round in stride(from: 1, through: options.only?.hasPrefix("colors") == true 
     try? FileManager.default.removeItem(at: cache)
 
     swiftFormat.append(try seconds { _ = try runChild(formatter, ["lint", "--parallel"] + parsedAbsolute) })
+}
+
+// Layout rules: the same files scanned with the layout rules off and with every rule, side by side.
+var layoutOff = AuditConfig()
+layoutOff.disabled = Set(RuleCatalog.descriptions.filter { $0.category == .layout }.map(\.id))
+var withoutLayout: [Double] = [], withLayout: [Double] = []
+var layoutFindings = 0
+for round in stride(from: 1, through: options.only?.hasPrefix("colors") == true ? 0 : options.rounds, by: 1) {
+    let measureOff = {
+        withoutLayout.append(try seconds { _ = try Scanner(options: ScanOptions(config: layoutOff, jobs: 1)).scan(input, root: corpusRoot) })
+    }
+    let measureOn = {
+        withLayout.append(try seconds {
+            let report = try Scanner(options: ScanOptions(config: AuditConfig(), jobs: 1)).scan(input, root: corpusRoot)
+            layoutFindings = report.findings.filter { RuleCatalog.description(of: $0.ruleID)?.category == .layout }.count
+        })
+    }
+    if round % 2 == 0 { try measureOff(); try measureOn() } else { try measureOn(); try measureOff() }
 }
 
 // Colour assets: the same Swift files scanned without a catalog and with colour rules off, and
@@ -252,6 +276,11 @@ print("""
     | scan without catalog, colour rules off, 1 core | \(format(best(plain))) | 1.00 | |
     | scan with 200 colour sets, all rules, 1 core | \(format(best(colored))) | \(String(format: "%.3f", best(colored) / best(plain)))x | <= 1.10x |
     colour-asset findings in that corpus: \(colorFindings)
+    """)
+print("""
+    | scan with layout rules off, 1 core | \(format(best(withoutLayout))) | 1.00 | |
+    | scan with every rule (layout included), 1 core | \(format(best(withLayout))) | \(String(format: "%.3f", best(withLayout) / max(best(withoutLayout), 1e-9)))x | <= 1.05x |
+    layout findings in that corpus: \(layoutFindings)
     """)
 for entry in memory {
     print("peak RSS of `a11y-audit scan` on \(entry.files) generated files: \(entry.kib / 1024) MiB")

@@ -25,8 +25,35 @@ struct SampleAppTests {
         Expected(file: "Resources/Assets.xcassets/Legacy.colorset/Contents.json", line: 3, rule: "color-set-unused"),
     ]
 
+    /// Storyboards and xibs: XML comments cannot sit on a tag's line the way Xcode writes it, so
+    /// the expected findings are listed by the element's object id.
+    static let interfaceBuilderExpectations: [(file: String, id: String, rule: String)] = [
+        ("iOS/Base.lproj/Cart.storyboard", "Crt-PR-001", "ib-font-not-adjusting"),
+        ("iOS/Base.lproj/Cart.storyboard", "Crt-PR-001", "ib-label-truncates"),
+        ("iOS/Base.lproj/Cart.storyboard", "Crt-SM-001", "ib-fixed-font"),
+        ("iOS/Base.lproj/Cart.storyboard", "Crt-RM-001", "hit-region-too-small"),
+        ("iOS/Base.lproj/Cart.storyboard", "Crt-RM-001", "ib-image-control-label"),
+        // 44x44 pt meets iOS; the project also builds for visionOS, where 60x60 pt is the rule.
+        ("iOS/Base.lproj/Cart.storyboard", "Crt-SV-001", "hit-region-too-small"),
+        ("iOS/Base.lproj/Cart.storyboard", "Crt-SV-001", "ib-controls-too-close"),
+        ("iOS/Base.lproj/Cart.storyboard", "Crt-SV-001", "ib-label-names-trait"),
+        ("iOS/Base.lproj/Cart.storyboard", "Crt-GW-001", "ib-control-hidden-from-accessibility"),
+        // The 28x28 pt toolbar buttons are the Mac's own size; only the 16 pt pin is too small.
+        ("macOS/Toolbar.xib", "Tbr-PN-001", "hit-region-too-small"),
+    ]
+
+    /// The line of the element with `id` in a sample file.
+    static func line(of id: String, in file: String) throws -> Int {
+        let text = try String(contentsOfFile: root + "/" + file, encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        return try #require(lines.firstIndex { $0.contains("id=\"\(id)\"") }) + 1
+    }
+
     static func expectations() throws -> Set<Expected> {
         var expected = catalogExpectations
+        for entry in interfaceBuilderExpectations {
+            expected.insert(Expected(file: entry.file, line: try line(of: entry.id, in: entry.file), rule: entry.rule))
+        }
         let enumerator = FileManager.default.enumerator(atPath: root)
         while let path = enumerator?.nextObject() as? String {
             guard path.hasSuffix(".swift"), !path.hasPrefix("Pods/") else { continue }
@@ -72,6 +99,27 @@ struct SampleAppTests {
         #expect(platforms("iOS/OrderViewController.swift") == [PlatformSet([.iOS, .visionOS])])
         #expect(platforms("visionOS/ImmersiveControls.swift") == [PlatformSet(.visionOS)])
         #expect(platforms("macOS/InspectorWindowController.swift").isEmpty)
+    }
+
+    @Test func macOSToolbarSizedButtonsAreNotFlaggedButTheSameOnIOSAre() throws {
+        let report = try Scanner().scan(try ScanInput.directory(Self.root, maxFileBytes: 2_000_000), root: Self.root)
+        let hitRegion = report.findings.filter { $0.ruleID == "hit-region-too-small" }
+        // `#if os(iOS)` 28x28 pt: flagged for iOS; the `#if os(macOS)` twin is not flagged at all.
+        let refresh = hitRegion.filter { $0.location.file == "Shared/RefreshButtons.swift" }
+        #expect(refresh.map(\.platforms) == [PlatformSet(.iOS)])
+        // Shared code built for iOS, macOS and visionOS: the finding names iOS and visionOS, not macOS.
+        let shared = try #require(hitRegion.first { $0.location.file == "Shared/DeliveryLayoutView.swift" })
+        #expect(shared.platforms == PlatformSet([.iOS, .visionOS]))
+        #expect(shared.message.contains("44x44 pt on iOS/iPadOS, 60x60 pt on visionOS"))
+        // No Mac xib finding for the 28x28 pt buttons, and none from control-below-default-size.
+        #expect(!report.findings.contains { $0.location.file == "macOS/Toolbar.xib" && $0.ruleID != "hit-region-too-small" })
+        #expect(report.findings.filter { $0.location.file == "macOS/Toolbar.xib" }.map(\.location.line)
+                == [try Self.line(of: "Tbr-PN-001", in: "macOS/Toolbar.xib")])
+        #expect(report.statistics.interfaceBuilderFiles == 3)
+        // No Dynamic Type finding is about macOS.
+        let dynamicType: Set<String> = ["text-clipped-at-large-sizes", "line-limit-truncates", "hstack-never-restacks",
+                                        "ib-fixed-font", "ib-font-not-adjusting", "ib-label-truncates", "fixed-font-size"]
+        #expect(!report.findings.contains { dynamicType.contains($0.ruleID) && $0.platforms.contains(.macOS) })
     }
 
     @Test func archiveOfTheSampleGivesTheSameFindings() throws {

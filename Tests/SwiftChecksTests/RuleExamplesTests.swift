@@ -1,5 +1,6 @@
 import AuditModel
 import ColorAssets
+import InterfaceBuilder
 import SwiftChecks
 import Testing
 
@@ -64,6 +65,10 @@ struct RuleExamplesTests {
                 used.formUnion(SourceChecker(config: config).check(path: path, source: source, context: context).colorUses.map(\.name))
             }
             return CatalogChecker(rules: [rule]).check(CatalogFacts(catalog: catalog, usedNames: used))
+        }
+        if InterfaceBuilderDocument.isInterfaceBuilderPath(example.file) {
+            let rules = RuleCatalog.documentRules.filter { $0.description.id == id }
+            return DocumentChecker(rules: rules, config: config).check(path: example.file, bytes: Array(code.utf8), context: context).findings
         }
         let checker = SourceChecker(config: config)
         return checker.check(path: example.file, source: code, context: context).findings

@@ -1,0 +1,317 @@
+import AuditModel
+
+/// A storyboard or xib: its XML elements with their lines, the platform its runtime names, and
+/// every view with what the accessibility rules ask about it. Pure: bytes in, model out.
+public struct InterfaceBuilderDocument: Sendable {
+    public let path: String
+    public let tree: XMLTree
+    /// `iOS.CocoaTouch`, `MacOSX.Cocoa`, `AppleTV`, `watchKit`.
+    public let targetRuntime: String?
+    /// Every element with a frame, in document order.
+    public let views: [InterfaceBuilderView]
+
+    public static func isInterfaceBuilderPath(_ path: String) -> Bool {
+        path.hasSuffix(".storyboard") || path.hasSuffix(".xib")
+    }
+
+    public init(bytes: [UInt8], path: String, limits: InterfaceBuilderLimits = InterfaceBuilderLimits()) throws(InterfaceBuilderError) {
+        let tree = try XMLTree.parse(bytes, path: path, limits: limits)
+        guard let root = tree.elements.first, root.name == "document" else {
+            throw .notInterfaceBuilder(path: path, root: tree.elements.first?.name ?? "")
+        }
+        self.path = path
+        self.tree = tree
+        targetRuntime = root["targetRuntime"]
+        views = ViewCollector(tree).views
+    }
+
+    /// The platforms the document's runtime builds for: UIKit documents also run on visionOS
+    /// (and Mac Catalyst, which reads iOS's numbers).
+    public var runtimePlatforms: PlatformSet? {
+        guard let runtime = targetRuntime?.lowercased() else { return nil }
+        if runtime.hasPrefix("ios") { return PlatformSet([.iOS, .visionOS]) }
+        if runtime.hasPrefix("macosx") || runtime.hasPrefix("macos") { return PlatformSet(.macOS) }
+        if runtime.hasPrefix("appletv") || runtime.hasPrefix("tvos") { return PlatformSet(.tvOS) }
+        if runtime.hasPrefix("watch") { return PlatformSet(.watchOS) }
+        if runtime.hasPrefix("xros") || runtime.hasPrefix("visionos") { return PlatformSet(.visionOS) }
+        return nil
+    }
+
+    public var isAppKit: Bool { targetRuntime?.lowercased().hasPrefix("macosx") == true }
+
+    /// The text of a line, for a finding's caret display.
+    public func text(ofLine line: Int) -> String { tree.text.text(ofLine: line) }
+
+    public func element(_ view: InterfaceBuilderView) -> XMLElementRecord { tree.elements[view.element] }
+}
+
+public struct InterfaceBuilderRect: Sendable, Equatable {
+    public var x, y, width, height: Double
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+    public var maxX: Double { x + width }
+    public var maxY: Double { y + height }
+}
+
+/// `<fontDescription>` (UIKit) or `<font>` (AppKit).
+public struct InterfaceBuilderFont: Sendable, Equatable {
+    /// `system`, `boldSystem`, `italicSystem`, … for system fonts at a point size.
+    public var type: String?
+    /// `UICTFontTextStyleBody` and friends: a text style.
+    public var style: String?
+    public var pointSize: Double?
+    /// A custom font's PostScript name.
+    public var name: String?
+    /// AppKit's `metaFont` (`system`, `smallSystem`, …).
+    public var metaFont: String?
+
+    public init(type: String?, style: String?, pointSize: Double?, name: String?, metaFont: String?) {
+        self.type = type
+        self.style = style
+        self.pointSize = pointSize
+        self.name = name
+        self.metaFont = metaFont
+    }
+
+    /// The Dynamic Type style (`body`, `title1`, …) as the reference tables name it.
+    public var textStyle: String? {
+        guard let style, style.hasPrefix("UICTFontTextStyle") else { return nil }
+        let name = String(style.dropFirst("UICTFontTextStyle".count))
+        let mapped: [String: String] = [
+            "Title0": "largeTitle", "Title1": "title1", "Title2": "title2", "Title3": "title3",
+            "Headline": "headline", "Body": "body", "Callout": "callout", "Subhead": "subheadline",
+            "Footnote": "footnote", "Caption1": "caption1", "Caption2": "caption2",
+        ]
+        return mapped[name] ?? (name.prefix(1).lowercased() + name.dropFirst())
+    }
+
+    /// A point size with no text style: it does not scale with Dynamic Type.
+    public var isFixedSize: Bool { style == nil && pointSize != nil }
+}
+
+/// `<accessibility key="accessibilityConfiguration" label="…">` (UIKit) or
+/// `<accessibility description="…"/>` (AppKit).
+public struct InterfaceBuilderAccessibility: Sendable, Equatable {
+    public var label: String?
+    public var hint: String?
+    public var identifier: String?
+    /// `<bool key="isElement" value="…"/>`, or an `isAccessibilityElement` attribute.
+    public var isElement: Bool?
+    /// Traits set to YES (`button`, `image`, `notEnabled`, …).
+    public var traits: Set<String> = []
+    /// Line of the `<accessibility>` element, when there is one.
+    public var line: Int?
+}
+
+/// A view, control or image in the document, with the facts the layout rules read.
+public struct InterfaceBuilderView: Sendable {
+    /// Index into `tree.elements`.
+    public let element: Int
+    /// The element name: `button`, `label`, `imageView`, `switch`, `popUpButton`, …
+    public let kind: String
+    /// Interface Builder's object id (`abc-12-xyz`), stable across edits.
+    public let id: String
+    public let line: Int
+    public let column: Int
+    /// Index into `views` of the enclosing view.
+    public let superview: Int?
+    public let frame: InterfaceBuilderRect?
+    /// Constant size constraints on the view itself (`relation` equal).
+    public let fixedWidth: Double?
+    public let fixedHeight: Double?
+    public let font: InterfaceBuilderFont?
+    public let accessibility: InterfaceBuilderAccessibility
+    /// Visible text: a label's text, a button's title, an AppKit cell's title.
+    public let title: String?
+    public let image: String?
+    /// An SF Symbol (`catalog="system"`) or an AppKit system image (`NSAddTemplate`): these
+    /// come with a label of their own.
+    public let imageIsSystem: Bool
+    /// The element's attributes, and its AppKit cell's (`buttonCell`, `textFieldCell`, …).
+    public let attributes: [String: String]
+    public let cellAttributes: [String: String]
+    /// Whether the element carries `<connections>` with an action or the cell has an action.
+    public let hasAction: Bool
+    /// Gesture recognizers attached in the document (`outletCollection property="gestureRecognizers"`).
+    public let hasGestureRecognizers: Bool
+
+    public var width: Double? { fixedWidth ?? frame?.width }
+    public var height: Double? { fixedHeight ?? frame?.height }
+    public var isHidden: Bool { attributes["hidden"] == "YES" }
+    public var isEnabled: Bool { attributes["enabled"] != "NO" && cellAttributes["enabled"] != "NO" }
+    public var isInteractionEnabled: Bool { attributes["userInteractionEnabled"] != "NO" }
+    /// UILabel's `numberOfLines`, 1 when Xcode leaves the default out.
+    public var numberOfLines: Int { Int(attributes["numberOfLines"] ?? "1") ?? 1 }
+    public var adjustsFontForContentSizeCategory: Bool { attributes["adjustsFontForContentSizeCategory"] == "YES" }
+    public var shrinksToFit: Bool { attributes["adjustsFontSizeToFit"] == "YES" || cellAttributes["adjustsFontSizeToFit"] == "YES" }
+
+    /// Controls people operate: the rules about size, spacing and reachability apply to them.
+    public static let controlKinds: Set<String> = [
+        "button", "switch", "segmentedControl", "slider", "stepper", "popUpButton", "comboBox", "colorWell",
+    ]
+    public var isControl: Bool { Self.controlKinds.contains(kind) }
+
+    /// A button that shows an image and no title.
+    public var isImageOnly: Bool {
+        guard kind == "button", image != nil else { return false }
+        if cellAttributes["imagePosition"] == "only" { return true }
+        return (title ?? "").allSatisfy(\.isWhitespace)
+    }
+
+    /// Drawn with a bezel or background (UIKit configurations other than plain, AppKit push
+    /// and bevel styles), where about 12 pt of padding is enough; plain icons need about 24.
+    public var hasBezel: Bool {
+        switch kind {
+        case "switch", "segmentedControl", "stepper", "popUpButton", "comboBox", "slider", "colorWell": return true
+        case "button":
+            if let style = attributes["configurationStyle"] { return style != "plain" }
+            if cellAttributes["bordered"] == "NO" { return false }
+            if cellAttributes["type"] == "push" { return true }
+            return ["rounded", "texturedRounded", "roundRect", "push"].contains(cellAttributes["bezelStyle"] ?? "")
+                || attributes["buttonType"] == "roundedRect"
+        default: return false
+        }
+    }
+}
+
+/// One pass over the elements: views are the elements with a `<rect key="frame">` child.
+private struct ViewCollector {
+    var views: [InterfaceBuilderView] = []
+
+    init(_ tree: XMLTree) {
+        let elements = tree.elements
+        // Constant width/height constraints, by the id of the view they size.
+        var widths: [String: Double] = [:], heights: [String: Double] = [:]
+        var systemImages: Set<String> = []
+        for element in elements {
+            if element.name == "image", element["catalog"] == "system", let name = element["name"] { systemImages.insert(name) }
+            guard element.name == "constraint", element["secondItem"] == nil,
+                  element["relation"] == nil || element["relation"] == "equal",
+                  let constant = element["constant"].flatMap(Double.init) else { continue }
+            // `<view><constraints><constraint firstAttribute="width" …/>`: the owner is two up.
+            let owner = element.firstItemOrOwner(in: elements)
+            guard let owner else { continue }
+            switch element["firstAttribute"] {
+            case "width": widths[owner] = constant
+            case "height": heights[owner] = constant
+            default: break
+            }
+        }
+        var viewIndexByElement: [Int: Int] = [:]
+        for (index, element) in elements.enumerated() {
+            guard let frameElement = element.children.first(where: { elements[$0].name == "rect" && elements[$0]["key"] == "frame" })
+            else { continue }
+            let frameRecord = elements[frameElement]
+            let frame = frameRecord["width"].flatMap(Double.init).flatMap { width in
+                frameRecord["height"].flatMap(Double.init).map { height in
+                    InterfaceBuilderRect(x: Double(frameRecord["x"] ?? "0") ?? 0, y: Double(frameRecord["y"] ?? "0") ?? 0,
+                                         width: width, height: height)
+                }
+            }
+            var superview: Int?
+            var ancestor = element.parent
+            while let current = ancestor {
+                if let view = viewIndexByElement[current] { superview = view; break }
+                ancestor = elements[current].parent
+            }
+            let id = element["id"] ?? ""
+            var font: InterfaceBuilderFont?
+            var accessibility = InterfaceBuilderAccessibility()
+            var title = element["text"] ?? element["title"]
+            var image = element["image"]
+            var imageIsSystem = element["catalog"] == "system"
+            var configurationStyle: String?
+            var cellAttributes: [String: String] = [:]
+            var hasAction = false
+            var hasGestureRecognizers = false
+            if let value = element["isAccessibilityElement"] { accessibility.isElement = value == "YES" }
+            for child in element.children {
+                let record = elements[child]
+                switch record.name {
+                case "fontDescription" where record["key"] == "fontDescription":
+                    font = InterfaceBuilderFont(record)
+                case "accessibility":
+                    accessibility.read(record, elements)
+                case "state" where record["key"] == "normal":
+                    title = title ?? record["title"]
+                    if let name = record["image"] {
+                        image = image ?? name
+                        imageIsSystem = imageIsSystem || record["catalog"] == "system"
+                    }
+                case "buttonConfiguration":
+                    configurationStyle = record["style"]
+                    title = title ?? record["title"]
+                    if let name = record["image"] {
+                        image = image ?? name
+                        imageIsSystem = imageIsSystem || record["catalog"] == "system"
+                    }
+                case "connections":
+                    hasAction = hasAction || record.children.contains { elements[$0].name == "action" }
+                    hasGestureRecognizers = hasGestureRecognizers || record.children.contains {
+                        elements[$0].name == "outletCollection" && elements[$0]["property"] == "gestureRecognizers"
+                    }
+                default:
+                    // AppKit draws controls with a cell: `<buttonCell key="cell" …>`.
+                    if record["key"] == "cell" {
+                        cellAttributes = record.attributes
+                        title = title ?? record["title"]
+                        if let name = record["image"] { image = image ?? name }
+                        hasAction = hasAction || record["action"] != nil
+                        for grandchild in record.children where elements[grandchild].name == "font" {
+                            font = InterfaceBuilderFont(elements[grandchild])
+                        }
+                    }
+                }
+            }
+            if let image, systemImages.contains(image) || (cellAttributes.isEmpty == false && image.hasPrefix("NS")) {
+                imageIsSystem = true
+            }
+            var attributes = element.attributes
+            if let configurationStyle { attributes["configurationStyle"] = configurationStyle }
+            viewIndexByElement[index] = views.count
+            views.append(InterfaceBuilderView(
+                element: index, kind: element.name, id: id, line: element.line, column: element.column,
+                superview: superview, frame: frame, fixedWidth: widths[id], fixedHeight: heights[id], font: font,
+                accessibility: accessibility, title: title, image: image, imageIsSystem: imageIsSystem,
+                attributes: attributes, cellAttributes: cellAttributes, hasAction: hasAction,
+                hasGestureRecognizers: hasGestureRecognizers))
+        }
+    }
+}
+
+private extension XMLElementRecord {
+    /// The view a `<constraint>` without a second item sizes: its `firstItem`, else the view
+    /// whose `<constraints>` list holds it.
+    func firstItemOrOwner(in elements: [XMLElementRecord]) -> String? {
+        if let first = self["firstItem"] { return first }
+        guard let list = parent, elements[list].name == "constraints", let owner = elements[list].parent else { return nil }
+        return elements[owner]["id"]
+    }
+}
+
+private extension InterfaceBuilderFont {
+    init(_ record: XMLElementRecord) {
+        self.init(type: record["type"], style: record["style"], pointSize: record["pointSize"].flatMap(Double.init) ?? record["size"].flatMap(Double.init),
+                  name: record["name"], metaFont: record["metaFont"])
+    }
+}
+
+private extension InterfaceBuilderAccessibility {
+    mutating func read(_ record: XMLElementRecord, _ elements: [XMLElementRecord]) {
+        line = record.line
+        label = record["label"] ?? record["description"]
+        hint = record["hint"] ?? record["help"]
+        identifier = record["identifier"]
+        for child in record.children {
+            let element = elements[child]
+            if element.name == "bool", element["key"] == "isElement" { isElement = element["value"] == "YES" }
+            if element.name == "accessibilityTraits" {
+                for (trait, value) in element.attributes where value == "YES" { traits.insert(trait) }
+            }
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import AuditModel
+import InterfaceBuilder
+
+/// A check over one Interface Builder document (storyboard or xib), parsed once and shared by
+/// every document rule. Findings point at an element's start tag.
+public protocol DocumentRule: Sendable {
+    var description: RuleDescription { get }
+    func check(_ file: DocumentFile, _ sink: inout DocumentFindingSink)
+}
+
+/// What a document rule reports: the view, a specific message, optionally the platforms it
+/// concerns (default: the document's platforms, within the rule's).
+public struct DocumentFindingSink {
+    struct Item {
+        let view: InterfaceBuilderView
+        let message: String
+        let platforms: PlatformSet?
+        /// Names the finding in fingerprints beyond the view's own id (the other control of a pair).
+        let detail: String
+    }
+    private(set) var items: [Item] = []
+
+    public mutating func report(_ view: InterfaceBuilderView, _ message: String, platforms: PlatformSet? = nil,
+                                detail: String = "") {
+        items.append(Item(view: view, message: message, platforms: platforms, detail: detail))
+    }
+}
+
+/// One parsed document with its platforms, handed to every document rule.
+public struct DocumentFile: Sendable {
+    public let path: String
+    public let document: InterfaceBuilderDocument
+    /// The runtime's platforms within the project's (the config's platforms when it sets them).
+    public let platforms: PlatformSet
+    let reference: ReferenceData
+    let context: ProjectContext
+
+    init(document: InterfaceBuilderDocument, context: ProjectContext, platformOverride: PlatformSet?, reference: ReferenceData) {
+        path = document.path
+        self.document = document
+        self.reference = reference
+        self.context = context
+        if let platformOverride {
+            platforms = platformOverride
+        } else {
+            let runtime = document.runtimePlatforms ?? context.platforms ?? .all
+            let narrowed = runtime.intersection(context.platforms ?? .all)
+            // A project that says iOS for a folder holding a Mac xib: trust the document.
+            platforms = narrowed.isEmpty ? runtime : narrowed
+        }
+    }
+
+    func isLocalizedKey(_ key: String) -> Bool { context.localizedKeys.contains(key) }
+}
+
+/// Parses one Interface Builder file once and runs every enabled document rule over it. An
+/// unreadable file becomes a note naming the file and the reason; nothing else is affected.
+public struct DocumentChecker: Sendable {
+    public let rules: [any DocumentRule]
+    public let config: AuditConfig
+    let reference: ReferenceData
+    let limits: InterfaceBuilderLimits
+
+    public init(rules: [any DocumentRule] = RuleCatalog.documentRules, config: AuditConfig = AuditConfig(),
+                reference: ReferenceData = .shared, limits: InterfaceBuilderLimits = InterfaceBuilderLimits()) {
+        self.rules = rules.filter { config.isEnabled($0.description.id) }
+        self.config = config
+        self.reference = reference
+        self.limits = limits
+    }
+
+    /// Storyboards and xibs.
+    public static func handles(_ path: String) -> Bool { InterfaceBuilderDocument.isInterfaceBuilderPath(path) }
+
+    public func check(path: String, bytes: [UInt8], context: ProjectContext) -> FileResult {
+        let document: InterfaceBuilderDocument
+        do {
+            document = try InterfaceBuilderDocument(bytes: bytes, path: path, limits: limits)
+        } catch {
+            return FileResult(notes: [ScanNote(kind: .skipped, file: path, line: error.line, message: error.reason)])
+        }
+        let file = DocumentFile(document: document, context: context, platformOverride: config.platforms, reference: reference)
+        var result = FileResult()
+        for rule in rules {
+            let description = rule.description
+            var sink = DocumentFindingSink()
+            rule.check(file, &sink)
+            for item in sink.items {
+                let platforms = (item.platforms ?? file.platforms).intersection(description.platforms)
+                guard !platforms.isEmpty else { continue }
+                let view = item.view
+                result.findings.append(Finding(
+                    ruleID: description.id, kind: description.kind,
+                    severity: config.severityOverrides[description.id] ?? description.severity,
+                    location: SourceLocation(file: path, line: view.line, column: view.column), message: item.message,
+                    fix: description.fix, citation: description.citation, platforms: platforms,
+                    // Interface Builder's object ids survive edits elsewhere in the document.
+                    snippet: "<\(view.kind) id=\"\(view.id)\">" + (item.detail.isEmpty ? "" : " " + item.detail),
+                    sourceLine: document.text(ofLine: view.line)))
+            }
+        }
+        result.findings.assignFingerprints()
+        return result
+    }
+}

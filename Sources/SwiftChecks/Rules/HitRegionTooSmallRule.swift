@@ -1,0 +1,275 @@
+import AuditModel
+import InterfaceBuilder
+import SwiftSyntax
+
+/// A control whose frame or constraints make it smaller than the platform's hit region: 44x44
+/// pt, 60x60 pt on visionOS, and on macOS the 20x20 pt minimum of a drawn control. SwiftUI code
+/// and Interface Builder documents alike.
+struct HitRegionTooSmallRule: SourceRule, DocumentRule {
+    let description = RuleDescription(
+        id: "hit-region-too-small",
+        title: "Control smaller than the platform's hit region",
+        category: .layout,
+        platforms: PlatformSet([.iOS, .macOS, .visionOS, .watchOS]),
+        kind: .requirement,
+        rationale: """
+            A control people cannot hit reliably fails everyone with limited dexterity, and anyone \
+            using a pointer, their eyes or a remote. The number is the platform's: a 44x44 pt hit \
+            region on iOS, iPadOS and watchOS, 60x60 pt on visionOS. macOS's own controls are \
+            drawn at 28x28 pt, so a drawn Mac control is held to Apple's 20x20 pt minimum here and \
+            to the 28x28 pt default by control-below-default-size. In SwiftUI the size is the \
+            control's innermost `.frame` plus the padding and frames applied after it; in \
+            storyboards and xibs it is the control's size constraints, else its frame. System \
+            UIKit controls drawn at their own size (a 51x31 pt switch) are held to the minimum \
+            control size only, because Apple draws them that way. tvOS is focus-driven and not checked.
+            """,
+        citations: [
+            Citation("HIG › Buttons",
+                     "As a general rule, a button needs a hit region of at least 44x44 pt — in visionOS, 60x60 pt — to ensure that people can select it easily, whether they use a fingertip, a pointer, their eyes, or a remote."),
+            Citation("HIG › Accessibility, Mobility", "Strive to meet the recommended minimum control size for each platform."),
+            Citation("WWDC23 › Design for spatial user interfaces",
+                     "Interactive elements must have a tap target area with at least 60 points of space, so they can be easily selected. This means that your UI element can be visually smaller, like the standard button, which is 44 points, as long as you add enough space around it."),
+        ],
+        fix: """
+            Grow the tappable area, not necessarily the drawing: in SwiftUI add padding or an outer \
+            `.frame(minWidth: 44, minHeight: 44)` with `.contentShape(Rectangle())`; in Interface \
+            Builder raise the width and height constraints (or the frame) to the platform's size and \
+            keep the image small with content insets. Use `@ScaledMetric` for sizes that should grow \
+            with text.
+            """,
+        limitations: """
+            Sizes given by variables are not known and not flagged (a `@ScaledMetric` size scales); \
+            a default `.padding()` has no published amount, so a chain with one is not measured. \
+            Hit-test extensions in code (`point(inside:with:)` overrides) are not seen. A visionOS \
+            control may be smaller than 60 pt when the space around it completes the target area; \
+            check the spacing by hand. Findings in storyboards and xibs can be turned off or re-graded \
+            only in `.a11y-audit.json`: XML has no inline suppression comment.
+            """,
+        triggering: [
+            RuleExample("""
+                import SwiftUI
+                struct Toolbar: View {
+                    var body: some View {
+                        Button { close() } label: { Image(systemName: "xmark") }↓.frame(width: 28, height: 28)
+                    }
+                    func close() {}
+                }
+                """, platforms: PlatformSet(.iOS)),
+            // The image is the whole label, so the button is as large as its frame plus padding.
+            RuleExample("""
+                import SwiftUI
+                struct Row: View {
+                    var body: some View {
+                        Button(action: {}) {
+                            Image(systemName: "trash")↓.frame(width: 20, height: 20)
+                        }
+                        .padding(4)
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
+            RuleExample("""
+                import SwiftUI
+                struct Chip: View {
+                    var body: some View {
+                        Text("Tag")↓.frame(height: 30).onTapGesture { }
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
+            // 44 pt meets iOS but not visionOS's 60 pt.
+            RuleExample("""
+                import SwiftUI
+                struct Controls: View {
+                    var body: some View {
+                        Button("Play") { }↓.frame(width: 44, height: 44)
+                    }
+                }
+                """, platforms: PlatformSet(.visionOS)),
+            RuleExample("""
+                import SwiftUI
+                #if os(macOS)
+                struct Sidebar: View {
+                    var body: some View { Button("Add") { }↓.frame(width: 16, height: 16) }
+                }
+                #endif
+                """),
+            RuleExample("""
+                <?xml version="1.0" encoding="UTF-8"?>
+                <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="22505" targetRuntime="iOS.CocoaTouch" useAutolayout="YES">
+                    <objects>
+                        <view contentMode="scaleToFill" id="root-vw-001">
+                            <rect key="frame" x="0.0" y="0.0" width="393" height="120"/>
+                            <subviews>
+                                ↓<button opaque="NO" contentMode="scaleToFill" buttonType="system" translatesAutoresizingMaskIntoConstraints="NO" id="cls-bt-001">
+                                    <rect key="frame" x="16" y="16" width="30" height="30"/>
+                                    <constraints>
+                                        <constraint firstAttribute="width" constant="30" id="cls-cw-001"/>
+                                        <constraint firstAttribute="height" constant="30" id="cls-ch-001"/>
+                                    </constraints>
+                                    <state key="normal" image="xmark" catalog="system"/>
+                                    <accessibility key="accessibilityConfiguration" label="Close"/>
+                                </button>
+                                ↓<segmentedControl opaque="NO" contentMode="scaleToFill" segmentControlStyle="plain" selectedSegmentIndex="0" translatesAutoresizingMaskIntoConstraints="NO" id="seg-sc-001">
+                                    <rect key="frame" x="60" y="16" width="200" height="22"/>
+                                    <segments>
+                                        <segment title="Day"/>
+                                        <segment title="Week"/>
+                                    </segments>
+                                </segmentedControl>
+                            </subviews>
+                        </view>
+                    </objects>
+                </document>
+                """, platforms: PlatformSet(.iOS), file: "Main.storyboard"),
+            RuleExample("""
+                <?xml version="1.0" encoding="UTF-8"?>
+                <document type="com.apple.InterfaceBuilder3.Cocoa.XIB" version="3.0" toolsVersion="22505" targetRuntime="MacOSX.Cocoa" useAutolayout="YES">
+                    <objects>
+                        <customView id="c22-O7-iKe">
+                            <rect key="frame" x="0.0" y="0.0" width="480" height="60"/>
+                            <subviews>
+                                ↓<button translatesAutoresizingMaskIntoConstraints="NO" id="rem-bt-001">
+                                    <rect key="frame" x="20" y="20" width="16" height="16"/>
+                                    <buttonCell key="cell" type="bevel" bezelStyle="regularSquare" image="NSRemoveTemplate" imagePosition="only" alignment="center" imageScaling="proportionallyDown" inset="2" id="rem-cl-001">
+                                        <behavior key="behavior" pushIn="YES" lightByBackground="YES" lightByGray="YES"/>
+                                        <font key="font" metaFont="system"/>
+                                    </buttonCell>
+                                </button>
+                            </subviews>
+                        </customView>
+                    </objects>
+                </document>
+                """, file: "Inspector.xib"),
+        ],
+        nonTriggering: [
+            // macOS's native toolbar size is 28x28 pt.
+            RuleExample("""
+                import SwiftUI
+                #if os(macOS)
+                struct Toolbar: View {
+                    var body: some View { Button { } label: { Image(systemName: "plus") }.frame(width: 28, height: 28) }
+                }
+                #endif
+                """),
+            RuleExample("""
+                import SwiftUI
+                struct Row: View {
+                    var body: some View {
+                        Button(action: {}) {
+                            Image(systemName: "trash").frame(width: 20, height: 20)
+                        }
+                        .padding(12)
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
+            RuleExample("""
+                import SwiftUI
+                struct Row: View {
+                    var body: some View {
+                        Button { } label: { Image(systemName: "info").frame(width: 20, height: 20).frame(width: 44, height: 44).contentShape(Rectangle()) }
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
+            // The label holds more than the framed image: the button is larger than the frame.
+            RuleExample("""
+                import SwiftUI
+                struct Row: View {
+                    @ScaledMetric private var side: CGFloat = 24
+                    var body: some View {
+                        Button { } label: {
+                            Image(systemName: "star").frame(width: 20, height: 20)
+                            Text("Favorite")
+                        }
+                        Button("Save") { }.frame(width: side, height: side)
+                        Button("Wide") { }.frame(maxWidth: .infinity, minHeight: 44)
+                        Image("divider").frame(height: 1)
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
+            RuleExample("""
+                import SwiftUI
+                struct Tag: View {
+                    var body: some View { Text("Tag").frame(height: 30).padding().onTapGesture { } }
+                }
+                """, platforms: PlatformSet(.iOS)),
+            // A native switch is drawn 51x31 pt by UIKit; a 28x28 AppKit toolbar button is the Mac default.
+            RuleExample("""
+                <?xml version="1.0" encoding="UTF-8"?>
+                <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="22505" targetRuntime="iOS.CocoaTouch" useAutolayout="YES">
+                    <objects>
+                        <view contentMode="scaleToFill" id="root-vw-001">
+                            <rect key="frame" x="0.0" y="0.0" width="393" height="120"/>
+                            <subviews>
+                                <switch opaque="NO" contentMode="scaleToFill" contentHorizontalAlignment="center" contentVerticalAlignment="center" on="YES" translatesAutoresizingMaskIntoConstraints="NO" id="swi-sw-001">
+                                    <rect key="frame" x="326" y="20" width="51" height="31"/>
+                                </switch>
+                                <button opaque="NO" contentMode="scaleToFill" buttonType="system" translatesAutoresizingMaskIntoConstraints="NO" id="add-bt-001">
+                                    <rect key="frame" x="16" y="16" width="44" height="44"/>
+                                    <state key="normal" image="plus" catalog="system"/>
+                                </button>
+                                <button hidden="YES" opaque="NO" contentMode="scaleToFill" buttonType="system" id="hid-bt-001">
+                                    <rect key="frame" x="80" y="16" width="10" height="10"/>
+                                </button>
+                            </subviews>
+                        </view>
+                    </objects>
+                </document>
+                """, platforms: PlatformSet(.iOS), file: "Main.storyboard"),
+            RuleExample("""
+                <?xml version="1.0" encoding="UTF-8"?>
+                <document type="com.apple.InterfaceBuilder3.Cocoa.XIB" version="3.0" toolsVersion="22505" targetRuntime="MacOSX.Cocoa" useAutolayout="YES">
+                    <objects>
+                        <customView id="c22-O7-iKe">
+                            <rect key="frame" x="0.0" y="0.0" width="480" height="60"/>
+                            <subviews>
+                                <button translatesAutoresizingMaskIntoConstraints="NO" id="add-bt-002">
+                                    <rect key="frame" x="20" y="20" width="28" height="28"/>
+                                    <buttonCell key="cell" type="bevel" bezelStyle="texturedRounded" image="NSAddTemplate" imagePosition="only" alignment="center" imageScaling="proportionallyDown" inset="2" id="add-cl-002">
+                                        <behavior key="behavior" pushIn="YES" lightByBackground="YES" lightByGray="YES"/>
+                                        <font key="font" metaFont="system"/>
+                                    </buttonCell>
+                                </button>
+                                <button translatesAutoresizingMaskIntoConstraints="NO" id="chk-bt-001">
+                                    <rect key="frame" x="60" y="20" width="120" height="18"/>
+                                    <buttonCell key="cell" type="check" title="Show hidden files" bezelStyle="regularSquare" imagePosition="left" state="on" inset="2" id="chk-cl-001">
+                                        <behavior key="behavior" changeContents="YES" doesNotDimImage="YES" lightByContents="YES"/>
+                                        <font key="font" metaFont="system"/>
+                                    </buttonCell>
+                                </button>
+                            </subviews>
+                        </customView>
+                    </objects>
+                </document>
+                """, file: "Inspector.xib"),
+        ]
+    )
+
+    func check(_ file: SourceFile, _ sink: inout FindingSink) {
+        for region in SwiftUIHitRegion.measure(file) {
+            var missed: [(Platform, Double)] = []
+            for platform in file.platforms(at: region.frame).platforms {
+                guard let threshold = ControlSizeThreshold.required(platform, file.reference),
+                      ControlSizeThreshold.misses(width: region.width, height: region.height, threshold) else { continue }
+                missed.append((platform, threshold))
+            }
+            guard !missed.isEmpty, let member = region.frame.calledExpression.as(MemberAccessExprSyntax.self) else { continue }
+            sink.report(region.frame, at: member.period,
+                        "\(region.control) can be hit in \(ControlSizeThreshold.size(width: region.width, height: region.height)), below \(ControlSizeThreshold.thresholds(missed)); people with limited dexterity will miss it",
+                        platforms: PlatformSet(missed.map(\.0)))
+        }
+    }
+
+    func check(_ file: DocumentFile, _ sink: inout DocumentFindingSink) {
+        for view in file.document.views where InterfaceBuilderHitRegion.isMeasured(view, in: file.document) {
+            var missed: [(Platform, Double)] = []
+            for platform in file.platforms.platforms {
+                guard let threshold = InterfaceBuilderHitRegion.required(view, platform, file.reference),
+                      ControlSizeThreshold.misses(width: view.width, height: view.height, threshold) else { continue }
+                missed.append((platform, threshold))
+            }
+            guard !missed.isEmpty else { continue }
+            let what = view.kind == "button" || file.document.isAppKit ? "" : " (system controls are held to the minimum control size)"
+            sink.report(view, "\(InterfaceBuilderHitRegion.name(view)) is \(ControlSizeThreshold.size(width: view.width, height: view.height)), below \(ControlSizeThreshold.thresholds(missed))\(what); people with limited dexterity will miss it",
+                        platforms: PlatformSet(missed.map(\.0)))
+        }
+    }
+}

@@ -1,0 +1,263 @@
+import AuditModel
+import InterfaceBuilder
+import SwiftSyntax
+
+/// Size thresholds of the layout rules, from Apple's tables (ReferenceData), per platform.
+enum ControlSizeThreshold {
+    /// The floor whose miss is a requirement-level finding: the 44x44 pt hit region (60x60 pt on
+    /// visionOS) of HIG › Buttons; on macOS the 20x20 pt minimum of a drawn control (a 44 pt
+    /// rule would flag every native Mac toolbar). tvOS is driven by focus, not touch: none.
+    static func required(_ platform: Platform, _ reference: ReferenceData) -> Double? {
+        switch platform {
+        case .macOS: reference.minimumControlSize[.macOS]
+        case .tvOS: nil
+        default: reference.buttonHitRegion[platform]
+        }
+    }
+
+    /// A system control drawn at Apple's own size (a 51x31 switch) is not a hit-region defect;
+    /// only one squeezed below the platform's minimum control size is.
+    static func squeezed(_ platform: Platform, _ reference: ReferenceData) -> Double? {
+        platform == .tvOS ? nil : reference.minimumControlSize[platform]
+    }
+
+    /// macOS's 28x28 pt default control size: below it (and at or above the minimum) is a
+    /// recommendation.
+    static func macOSDefault(_ reference: ReferenceData) -> Double? { reference.defaultControlSize[.macOS] }
+
+    static func misses(width: Double?, height: Double?, _ threshold: Double) -> Bool {
+        (width.map { $0 < threshold } ?? false) || (height.map { $0 < threshold } ?? false)
+    }
+
+    /// "30x30 pt"; a dimension the layout decides is "flexible".
+    static func size(width: Double?, height: Double?) -> String {
+        "\(width.map(\.points) ?? "flexible")x\(height.map(\.points) ?? "flexible") pt"
+    }
+
+    /// "44x44 pt on iOS/iPadOS, 60x60 pt on visionOS".
+    static func thresholds(_ entries: [(Platform, Double)]) -> String {
+        var groups: [(Double, [Platform])] = []
+        for (platform, value) in entries {
+            if let index = groups.firstIndex(where: { $0.0 == value }) { groups[index].1.append(platform) } else { groups.append((value, [platform])) }
+        }
+        return groups.map { "\($0.0.points)x\($0.0.points) pt on \($0.1.map(\.displayName).joined(separator: ", "))" }
+            .joined(separator: ", ")
+    }
+}
+
+/// The size of a SwiftUI control's tappable area as the code fixes it: the innermost
+/// `.frame(…)` of the control (or of its only label view), grown by the padding and frames
+/// applied after it.
+struct SwiftUIHitRegion {
+    /// The `.frame(…)` call a finding points at.
+    let frame: FunctionCallExprSyntax
+    /// "`Button`", "view with `.onTapGesture`".
+    let control: String
+    let width: Double?
+    let height: Double?
+
+    static let controls: Set<String> = ["Button", "Toggle", "Link", "Menu", "NavigationLink"]
+
+    static func measure(_ file: SourceFile) -> [SwiftUIHitRegion] {
+        var result: [SwiftUIHitRegion] = []
+        for frame in file.index.calls(named: "frame") where frame.isMemberCallWithBase {
+            let chain = ModifierChain(containing: ExprSyntax(frame))
+            guard let position = chain.modifiers.firstIndex(where: { $0.calleeName == "frame" }),
+                  chain.modifiers[position].id == frame.id else { continue }
+            var size = Size()
+            guard size.apply(chain.modifiers[position...]) else { continue }
+            var control: String?
+            if let root = chain.root.as(FunctionCallExprSyntax.self), let name = root.calleeName,
+               controls.contains(name), root.calledExpression.is(DeclReferenceExprSyntax.self) {
+                control = "`\(name)`"
+            } else if chain.has("onTapGesture") {
+                control = "view with `.onTapGesture`"
+            } else if let owner = labelOwner(of: chain) {
+                // The whole label is this view: the control is as large as it, plus its own modifiers.
+                guard size.apply(ModifierChain(containing: ExprSyntax(owner)).modifiers[...]) else { continue }
+                control = "`\(owner.calleeName ?? "Button")`"
+            }
+            guard let control, size.width != nil || size.height != nil else { continue }
+            result.append(SwiftUIHitRegion(frame: frame, control: control, width: size.width, height: size.height))
+        }
+        return result
+    }
+
+    /// The control whose label closure holds nothing but this chain.
+    private static func labelOwner(of chain: ModifierChain) -> FunctionCallExprSyntax? {
+        guard let item = chain.outermost.parent?.as(CodeBlockItemSyntax.self),
+              let list = item.parent?.as(CodeBlockItemListSyntax.self), list.count == 1,
+              let closure = list.parent?.as(ClosureExprSyntax.self),
+              let owner = chain.outermost.enclosingViewCalls.first,
+              let name = owner.calleeName, controls.contains(name),
+              owner.calledExpression.is(DeclReferenceExprSyntax.self),
+              AccessibilityLabels.isInLabel(closure, of: owner) else { return nil }
+        return owner
+    }
+
+    struct Size {
+        var width: Double?
+        var height: Double?
+        var started = false
+
+        /// Applies frames and padding in order; `false` when an amount is not a literal (a
+        /// default `.padding()`, a `@ScaledMetric`): the size is then not known.
+        mutating func apply(_ modifiers: ArraySlice<FunctionCallExprSyntax>) -> Bool {
+            for call in modifiers {
+                switch call.calleeName {
+                case "frame":
+                    let w = Self.dimension(call, "width", "minWidth", "maxWidth")
+                    let h = Self.dimension(call, "height", "minHeight", "maxHeight")
+                    if !started {
+                        width = w.value
+                        height = h.value
+                        started = true
+                    } else {
+                        // An outer frame only ever enlarges what can be tapped.
+                        if let value = w.value { width = width.map { max($0, value) } }
+                        if w.unbounded { width = nil }
+                        if let value = h.value { height = height.map { max($0, value) } }
+                        if h.unbounded { height = nil }
+                    }
+                case "padding" where started:
+                    guard let amount = call.arguments.last?.expression.numberValue,
+                          call.arguments.count <= 2 else { return false }
+                    let edges = call.arguments.count == 2 ? call.arguments.first?.expression.memberName : "all"
+                    switch edges {
+                    case "all": width = width.map { $0 + 2 * amount }; height = height.map { $0 + 2 * amount }
+                    case "horizontal": width = width.map { $0 + 2 * amount }
+                    case "vertical": height = height.map { $0 + 2 * amount }
+                    case "leading", "trailing": width = width.map { $0 + amount }
+                    case "top", "bottom": height = height.map { $0 + amount }
+                    default: return false
+                    }
+                default:
+                    continue
+                }
+            }
+            return true
+        }
+
+        /// A literal size, `minX` (at least), or `maxX` (at most); `.infinity` is unbounded.
+        static func dimension(_ call: FunctionCallExprSyntax, _ exact: String, _ minimum: String, _ maximum: String)
+            -> (value: Double?, unbounded: Bool) {
+            if let value = call.argument(exact) ?? call.argument(minimum) {
+                return (value.numberValue, value.numberValue == nil)
+            }
+            if let value = call.argument(maximum) { return (value.numberValue, value.numberValue == nil) }
+            return (nil, false)
+        }
+    }
+}
+
+/// The Interface Builder controls the hit-region rules measure, and the number each platform
+/// holds them to.
+enum InterfaceBuilderHitRegion {
+    /// AppKit lays out titled controls (checkboxes, push buttons, pop-ups) at system sizes set
+    /// by their control size; only image-only buttons are sized by the developer.
+    static func isMeasured(_ view: InterfaceBuilderView, in document: InterfaceBuilderDocument) -> Bool {
+        guard view.isControl, !view.isHidden, view.width != nil || view.height != nil else { return false }
+        return document.isAppKit ? view.isImageOnly : true
+    }
+
+    /// Buttons get the hit region; other UIKit controls have system-drawn sizes and are held
+    /// to the minimum control size.
+    static func required(_ view: InterfaceBuilderView, _ platform: Platform, _ reference: ReferenceData) -> Double? {
+        if platform == .macOS || view.kind == "button" { return ControlSizeThreshold.required(platform, reference) }
+        return ControlSizeThreshold.squeezed(platform, reference)
+    }
+
+    static func name(_ view: InterfaceBuilderView) -> String {
+        let text = view.accessibility.label ?? view.title ?? view.image
+        return text.map { "\(view.kind) \"\($0)\"" } ?? view.kind
+    }
+}
+
+/// Wraps the views of a rule example in the document Xcode writes around them.
+enum InterfaceBuilderExample {
+    static func iOS(_ subviews: String) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="22505" targetRuntime="iOS.CocoaTouch" useAutolayout="YES">
+            <objects>
+                <view contentMode="scaleToFill" id="root-vw-001">
+                    <rect key="frame" x="0.0" y="0.0" width="393" height="200"/>
+                    <subviews>
+        \(indent(subviews))
+                    </subviews>
+                </view>
+            </objects>
+        </document>
+        """
+    }
+
+    static func macOS(_ subviews: String) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <document type="com.apple.InterfaceBuilder3.Cocoa.XIB" version="3.0" toolsVersion="22505" targetRuntime="MacOSX.Cocoa" useAutolayout="YES">
+            <objects>
+                <customView id="c22-O7-iKe">
+                    <rect key="frame" x="0.0" y="0.0" width="480" height="200"/>
+                    <subviews>
+        \(indent(subviews))
+                    </subviews>
+                </customView>
+            </objects>
+        </document>
+        """
+    }
+
+    private static func indent(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { String(repeating: " ", count: 16) + $0 }
+            .joined(separator: "\n")
+    }
+}
+
+/// Text styles of SwiftUI fonts, and their size at the largest accessibility size (iOS table).
+enum SwiftUITextStyle {
+    /// SwiftUI's names → the reference tables' (`Font.title` is Title 1, `.caption` Caption 1).
+    static let styles: [String: String] = [
+        "largeTitle": "largeTitle", "title": "title1", "title2": "title2", "title3": "title3",
+        "headline": "headline", "subheadline": "subheadline", "body": "body", "callout": "callout",
+        "footnote": "footnote", "caption": "caption1", "caption2": "caption2",
+    ]
+
+    /// The text style a font expression scales with: `.body`, `.system(.title)`,
+    /// `.custom(_:size:relativeTo:)` (`.custom(_:size:)` scales with body). `nil` for a fixed
+    /// size, which fixed-font-size reports.
+    static func style(of font: ExprSyntax) -> (name: String, scale: Double)? {
+        if let member = font.as(MemberAccessExprSyntax.self), let style = styles[member.declName.baseName.text] {
+            return (style, 1)
+        }
+        guard let call = font.as(FunctionCallExprSyntax.self) else { return nil }
+        if call.calleeName == "system", let first = call.firstUnlabeledArgument, let name = first.memberName,
+           let style = styles[name] {
+            return (style, 1)
+        }
+        if call.calleeName == "custom", let size = call.argument("size")?.numberValue {
+            let relative = call.argument("relativeTo")?.memberName.flatMap { styles[$0] } ?? "body"
+            return (relative, size)
+        }
+        // `.body.bold()`, `.title.weight(.semibold)`: the style of the base.
+        if let base = call.calledExpression.as(MemberAccessExprSyntax.self)?.base { return style(of: base) }
+        return nil
+    }
+
+    /// The font a chain sets (the outermost `.font(…)` wins in SwiftUI's environment, the
+    /// innermost is the view's own); `.body` when the chain sets none.
+    static func font(in chain: ModifierChain) -> ExprSyntax? {
+        chain.modifiers(named: "font").first?.firstUnlabeledArgument
+    }
+
+    /// The point size of `font` at AX5, and how to name it in a message.
+    static func largestSize(_ font: ExprSyntax?, _ reference: ReferenceData) -> (name: String, size: Double)? {
+        guard let (style, scale) = font.map({ style(of: $0) }) ?? ("body", 1),
+              let ax5 = reference.iosTextStyleSizes["AX5"]?[style] else { return nil }
+        if scale == 1 { return (style, ax5) }
+        guard let large = reference.iosTextStyleSizes["Large (default)"]?[style], large > 0 else { return nil }
+        return ("custom \(scale.points) pt relative to \(style)", (scale * ax5 / large).rounded())
+    }
+
+    static let textViews: Set<String> = ["Text", "Label", "TextField", "SecureField"]
+}
