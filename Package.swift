@@ -111,7 +111,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "a11y-audit-bench",
-            dependencies: ["AuditModel", "SwiftChecks", "AuditScanner"],
+            dependencies: ["AuditModel", "SwiftChecks", "AuditScanner", "AuditStore", "PostgresClient"],
             swiftSettings: importSyntax
         ),
         .testTarget(

@@ -129,7 +129,7 @@ public struct JobQueue {
 
     // MARK: Claim
 
-    static let claimSQL = """
+    public static let claimSQL = """
         WITH next AS (
             SELECT id FROM jobs
             WHERE state IN ('queued', 'failed') AND run_after <= now()

@@ -15,6 +15,8 @@ struct Options {
     /// `parse` or `scan`: run only that measurement once, for an instruction count under
     /// `valgrind --tool=callgrind`, which is exact where wall time is noisy.
     var only: String?
+    /// `--only org`: how many generated repositories the organisation has.
+    var repositories = 200
 }
 
 func parseOptions() -> Options {
@@ -26,8 +28,9 @@ func parseOptions() -> Options {
         case "--rounds": options.rounds = iterator.next().flatMap(Int.init) ?? options.rounds
         case "--corpus": options.corpus = iterator.next()
         case "--only": options.only = iterator.next()
+        case "--repositories": options.repositories = iterator.next().flatMap(Int.init) ?? options.repositories
         default:
-            FileHandle.standardError.write(Data("usage: a11y-audit-bench [--files N] [--rounds R] [--corpus DIR] [--only parse|scan|setup|layout-off|colors|colors-plain|colors-setup]\n".utf8))
+            FileHandle.standardError.write(Data("usage: a11y-audit-bench [--files N] [--rounds R] [--corpus DIR] [--only parse|scan|setup|layout-off|colors|colors-plain|colors-setup|queue|org] [--repositories N]\n".utf8))
             exit(2)
         }
     }
@@ -85,6 +88,14 @@ func peakMemoryOfScan(_ binary: String, _ directory: String) throws -> Int {
 }
 
 let options = parseOptions()
+if options.only == "queue" {
+    try PipelineBench.queue(rounds: options.rounds)
+    exit(0)
+}
+if options.only == "org" {
+    try PipelineBench.organisation(repositories: options.repositories, filesPerRepository: options.files)
+    exit(0)
+}
 let corpusRoot: String
 var corpusBytes = 0
 if let given = options.corpus {

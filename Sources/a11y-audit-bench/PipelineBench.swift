@@ -1,0 +1,247 @@
+import AuditStore
+import Foundation
+import PostgresClient
+
+// Pipeline benchmarks against the PostgreSQL server DATABASE_URL names (each run creates and
+// drops its own database):
+//   --only queue   claim+complete throughput of JobQueue with 1, 4 and 16 workers, side by side
+//                  with pgbench running the same SQL over the same protocol (extended).
+//   --only org     an organisation of generated repositories audited end to end by two worker
+//                  processes, then a second night with 1% of the files changed.
+
+struct BenchFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+enum PipelineBench {
+    static func withDatabase<T>(_ label: String, _ body: (ConnectionSettings) throws -> T) throws -> T {
+        let server = ConnectionSettings.fromEnvironment()
+        let name = "a11y_bench_\(label)_\(getpid())"
+        let admin = try PostgresConnection(server)
+        try admin.query("CREATE DATABASE \(name)", purpose: "create the benchmark database")
+        defer { _ = try? admin.query("DROP DATABASE IF EXISTS \(name) WITH (FORCE)", purpose: "drop the benchmark database") }
+        let settings = server.database(name)
+        let migrations = try Migrations.load(from: Migrations.defaultDirectory())
+        try Migrator(connection: PostgresConnection(settings)).migrate(migrations)
+        return try body(settings)
+    }
+
+    // MARK: Queue
+
+    static func queue(rounds: Int) throws {
+        let jobsPerWorker = 400
+        try withDatabase("queue") { settings in
+            let setup = try PostgresConnection(settings)
+            try setup.query("INSERT INTO teams (org, name, slug) VALUES ('bench', 'Bench', 'bench')", purpose: "add a team")
+            try setup.query("""
+                INSERT INTO repositories (org, name, team_id, provider, archive_url) VALUES ('bench', 'bench/app', 1, 'url', 'file:///dev/null')
+                """, purpose: "add a repository")
+            let script = FileManager.default.temporaryDirectory.appendingPathComponent("a11y-queue-\(getpid()).pgbench").path
+            try pgbenchScript.write(toFile: script, atomically: true, encoding: .utf8)
+            defer { unlink(script) }
+            var rows: [String] = []
+            for workers in [1, 4, 16] {
+                var ours: [Double] = [], raw: [Double] = []
+                for round in 0..<rounds {
+                    // Alternate which side goes first, so neither always meets a warmer server.
+                    for side in (round % 2 == 0 ? [0, 1] : [1, 0]) {
+                        try refill(setup, jobs: workers * jobsPerWorker)
+                        if side == 0 {
+                            ours.append(try ourThroughput(settings, workers: workers, jobs: workers * jobsPerWorker))
+                        } else {
+                            raw.append(try pgbenchThroughput(settings, script: script, workers: workers, perWorker: jobsPerWorker))
+                        }
+                    }
+                }
+                let best = (ours.max() ?? 0, raw.max() ?? 0)
+                rows.append("| \(workers) | \(Int(best.0)) | \(Int(best.1)) | \(String(format: "%.0f%%", best.0 / max(best.1, 1) * 100)) |")
+            }
+            print("""
+                Queue claim+complete, \(jobsPerWorker) jobs per worker, best of \(rounds) rounds (jobs/s):
+
+                | workers | JobQueue (a11y-audit) | pgbench, same SQL | ours / raw |
+                |---:|---:|---:|---:|
+                \(rows.joined(separator: "\n"))
+                """)
+        }
+    }
+
+    static func refill(_ connection: PostgresConnection, jobs: Int) throws {
+        try connection.query("TRUNCATE jobs CASCADE", purpose: "empty the queue")
+        try connection.query("""
+            INSERT INTO jobs (repository_id, kind, commit_ref, archive_url)
+            SELECT 1, 'manual', 'c' || n, 'file:///dev/null' FROM generate_series(1, $1) AS n
+            """, [.int(jobs)], purpose: "fill the queue")
+        try connection.query("VACUUM ANALYZE jobs", purpose: "vacuum the queue")
+    }
+
+    static func ourThroughput(_ settings: ConnectionSettings, workers: Int, jobs: Int) throws -> Double {
+        let connections = try (0..<workers).map { _ in try PostgresConnection(settings) }
+        let done = Counter()
+        let box = ConnectionBox(connections)
+        let started = DispatchTime.now().uptimeNanoseconds
+        DispatchQueue.concurrentPerform(iterations: workers) { index in
+            let queue = JobQueue(connection: box.connections[index])
+            while let job = try? queue.claim(worker: "bench-\(index)") {
+                if (try? queue.complete(job) { _ in }) == .completed { done.add() }
+            }
+        }
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        guard done.value == jobs else { throw BenchFailure("completed \(done.value) of \(jobs) jobs") }
+        return Double(jobs) / elapsed
+    }
+
+    static func pgbenchThroughput(_ settings: ConnectionSettings, script: String, workers: Int, perWorker: Int) throws -> Double {
+        guard let pgbench = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql"))?
+            .sorted().last.map({ "/usr/lib/postgresql/\($0)/bin/pgbench" }) else { throw BenchFailure("pgbench not found") }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: pgbench)
+        process.arguments = ["-n", "-M", "extended", "-c", String(workers), "-j", String(workers), "-t", String(perWorker),
+                             "-f", script, settings.conninfo]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0,
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("tps = ") }),
+              let tps = Double(line.dropFirst(6).prefix { $0 != " " }) else {
+            throw BenchFailure("pgbench failed: \(text)")
+        }
+        return tps
+    }
+
+    /// JobQueue.claimSQL and the statements of JobQueue.complete, as pgbench runs them.
+    static var pgbenchScript: String {
+        let claim = JobQueue.claimSQL.replacingOccurrences(of: "$1", with: "'pgbench'").replacingOccurrences(of: "$2", with: "300")
+            .split(separator: "\n").joined(separator: " ")
+        return """
+            \(claim) \\gset
+            BEGIN;
+            SELECT state, locked_by, attempt, cancel_requested FROM jobs WHERE id = :id FOR UPDATE;
+            UPDATE jobs SET state = 'succeeded', finished_at = now(), lease_expires_at = NULL, commit_sha = coalesce(NULL, commit_sha) WHERE id = :id;
+            SELECT pg_notify('a11y_audit_done', 'job:' || :id);
+            COMMIT;
+
+            """
+    }
+}
+
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func add() { lock.lock(); count += 1; lock.unlock() }
+    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
+}
+
+/// Each connection is used by exactly one thread of `concurrentPerform`.
+final class ConnectionBox: @unchecked Sendable {
+    let connections: [PostgresConnection]
+    init(_ connections: [PostgresConnection]) { self.connections = connections }
+}
+
+// MARK: Organisation
+
+extension PipelineBench {
+    static func organisation(repositories: Int, filesPerRepository: Int) throws {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("a11y-audit").path
+        guard FileManager.default.isExecutableFile(atPath: binary) else { throw BenchFailure("\(binary) not built") }
+        let root = try temporaryDirectory("org")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try withDatabase("org") { settings in
+            var configRepositories: [[String: String]] = []
+            var swiftFiles: [(repository: Int, path: String)] = []
+            for index in 0..<repositories {
+                let folder = root.appendingPathComponent("repo-\(index)")
+                var generator = CorpusGenerator(seed: UInt64(index + 1), colorSets: 4)
+                _ = try generator.write(to: folder, files: filesPerRepository)
+                try archive(folder, repository: index, root: root)
+                configRepositories.append(["name": "bench/repo-\(index)", "team": index % 4 == 0 ? "Design" : "Apps",
+                                           "archive": "file://" + root.appendingPathComponent("repo-\(index).tar.gz").path])
+                let enumerator = FileManager.default.enumerator(atPath: folder.path)
+                while let path = enumerator?.nextObject() as? String {
+                    if path.hasSuffix(".swift") { swiftFiles.append((index, folder.appendingPathComponent(path).path)) }
+                }
+            }
+            let config: [String: Any] = ["org": "bench", "teams": [["name": "Apps"], ["name": "Design"]],
+                                         "repositories": configRepositories, "limits": ["maxAttempts": 1]]
+            let configPath = root.appendingPathComponent("org.json").path
+            try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: configPath))
+            let environment = ProcessInfo.processInfo.environment.merging(["DATABASE_URL": settings.conninfo]) { $1 }
+
+            let first = try night(binary, config: configPath, date: "2026-01-01", environment: environment, settings: settings)
+            // 1% of the Swift files change (a comment line appended), spread over the repositories.
+            var random = SystemRandomNumberGenerator()
+            let changed = swiftFiles.shuffled(using: &random).prefix(max(1, swiftFiles.count / 100))
+            for file in changed {
+                let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file.path))
+                try handle.seekToEnd()
+                try handle.write(contentsOf: Data("\n// edited for the second night\n".utf8))
+                try handle.close()
+            }
+            for repository in Set(changed.map(\.repository)) {
+                try archive(root.appendingPathComponent("repo-\(repository)"), repository: repository, root: root)
+            }
+            let second = try night(binary, config: configPath, date: "2026-01-02", environment: environment, settings: settings)
+            print("""
+                Organisation of \(repositories) generated repositories, \(filesPerRepository) files each (\(swiftFiles.count) Swift files), \
+                two worker processes (`a11y-audit worker --until-idle`), per-file cache in PostgreSQL:
+
+                | night | wall time (s) | repositories/minute | files parsed | cache hits |
+                |---|---:|---:|---:|---:|
+                | first (cold) | \(String(format: "%.1f", first.seconds)) | \(Int(Double(repositories) / first.seconds * 60)) | \(first.parsed) | \(first.hits) |
+                | second, \(changed.count) files (1%) changed | \(String(format: "%.1f", second.seconds)) | \(Int(Double(repositories) / second.seconds * 60)) | \(second.parsed) | \(second.hits) |
+
+                Second night / first night rate: \(String(format: "%.1fx", first.seconds / second.seconds)) (goal: at least 10x)
+                """)
+        }
+    }
+
+    static func archive(_ folder: URL, repository: Int, root: URL) throws {
+        let status = try runChild("/bin/tar", ["-czf", root.appendingPathComponent("repo-\(repository).tar.gz").path,
+                                               "-C", root.path, folder.lastPathComponent])
+        guard status == 0 else { throw BenchFailure("tar failed for repository \(repository)") }
+    }
+
+    /// Schedules a night and runs two worker processes until the queue is empty.
+    static func night(_ binary: String, config: String, date: String, environment: [String: String],
+                      settings: ConnectionSettings) throws -> (seconds: Double, parsed: Int, hits: Int) {
+        let started = DispatchTime.now().uptimeNanoseconds
+        try run(binary, ["schedule", "--config", config, "--date", date], environment: environment)
+        let workers = try (0..<2).map { index in
+            try start(binary, ["worker", "--until-idle", "--poll", "0.2", "--scan-jobs", "1", "--name", "bench-\(index)"], environment: environment)
+        }
+        for worker in workers { worker.waitUntilExit() }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        let connection = try PostgresConnection(settings)
+        let row = try connection.query("""
+            SELECT r.state, count(j.id) FILTER (WHERE j.state = 'succeeded') AS ok, count(j.id) AS jobs,
+                   (SELECT sum(files_parsed) FROM job_summaries s WHERE s.run_id = r.id) AS parsed,
+                   (SELECT sum(cache_hits) FROM job_summaries s WHERE s.run_id = r.id) AS hits
+            FROM runs r LEFT JOIN jobs j ON j.run_id = r.id WHERE r.run_date = $1::date GROUP BY r.id
+            """, [.text(date)], purpose: "read the night's results").first
+        guard row?.string("state") == "succeeded", row?.int("ok") == row?.int("jobs") else {
+            throw BenchFailure("night \(date) did not succeed: \(row?.string("state") ?? "no run")")
+        }
+        return (seconds, row?.int("parsed") ?? 0, row?.int("hits") ?? 0)
+    }
+
+    static func run(_ binary: String, _ arguments: [String], environment: [String: String]) throws {
+        let process = try start(binary, arguments, environment: environment)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw BenchFailure("\(arguments.first ?? "") exited \(process.terminationStatus)") }
+    }
+
+    static func start(_ binary: String, _ arguments: [String], environment: [String: String]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+}
