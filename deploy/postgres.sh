@@ -30,6 +30,8 @@ start)
             || { cat "$dir/initdb.log" >&2; exit 1; }
     fi
     port=${3:-}
+    # A cluster keeps its port across restarts unless told otherwise.
+    if [ -z "$port" ] && [ -f "$dir/port" ]; then port=$(cat "$dir/port"); fi
     if [ -z "$port" ]; then
         port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
     fi

@@ -50,8 +50,10 @@ public enum TextReport {
         if stats.skippedUnreadable > 0 { skipped.append("\(stats.skippedUnreadable) unreadable") }
         let skippedText = skipped.isEmpty ? "" : "; skipped " + skipped.joined(separator: ", ")
         let cache = stats.cacheHits > 0 ? ", \(stats.cacheHits) from cache" : ""
-        let files = stats.interfaceBuilderFiles > 0
-            ? "\(stats.swiftFiles) Swift and \(stats.interfaceBuilderFiles) Interface Builder files" : "\(stats.swiftFiles) Swift files"
-        return "\(found) in \(stats.filesChecked) of \(files) (\(stats.filesParsed) parsed\(cache)\(skippedText))"
+        if stats.interfaceBuilderFiles > 0 {
+            return "\(found) in \(stats.filesChecked) of \(stats.swiftFiles + stats.interfaceBuilderFiles) files "
+                + "(\(stats.swiftFiles) Swift, \(stats.interfaceBuilderFiles) Interface Builder; \(stats.filesParsed) parsed\(cache)\(skippedText))"
+        }
+        return "\(found) in \(stats.filesChecked) of \(stats.swiftFiles) Swift files (\(stats.filesParsed) parsed\(cache)\(skippedText))"
     }
 }

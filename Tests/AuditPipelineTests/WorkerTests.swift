@@ -1,9 +1,11 @@
+import ArchiveFetch
 import AuditModel
 import AuditPipeline
 import AuditScanner
 import AuditStore
 import DatabaseTestSupport
 import Foundation
+import HTTPServer
 import OrgModel
 import PostgresClient
 import Testing
@@ -35,17 +37,27 @@ final class Workspace: Sendable {
         return path
     }
 
-    func writeConfig(_ repositories: [(name: String, archive: String)], team: String = "Mobile") throws -> String {
+    func writeConfig(_ repositories: [(name: String, archive: String)], team: String = "Mobile", scheme: String = "file://") throws -> String {
         let config: [String: Any] = [
             "org": "acme",
             "teams": [["name": team, "owners": ["@acme/mobile"]], ["name": "Design", "owners": ["@acme/design"]]],
-            "repositories": repositories.map { ["name": $0.name, "team": team, "archive": "file://" + $0.archive] },
+            "repositories": repositories.map { ["name": $0.name, "team": team, "archive": scheme + $0.archive] },
             "schedule": ["cron": "0 2 * * *", "timeZone": "UTC"],
             "limits": ["maxAttempts": 2],
         ]
         let path = root + "/org.json"
         try JSONSerialization.data(withJSONObject: config, options: [.prettyPrinted]).write(to: URL(fileURLWithPath: path))
         return path
+    }
+
+    /// Runs a Python program (Python's tarfile writes entries tar(1) refuses to).
+    static func python(_ program: String, _ argument: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", program, argument]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw TestFailure("python3 exited \(process.terminationStatus)") }
     }
 
     func run(_ executable: String, _ arguments: [String]) throws {
@@ -204,4 +216,67 @@ func value(_ connection: PostgresConnection, _ sql: String, _ parameters: [Postg
             #expect(try value(connection, "SELECT state FROM runs WHERE id = $1", [.int(run)]) == "succeeded")
         }
     }
+}
+
+/// The worker end to end over real HTTP on loopback: libcurl fetching from our own server.
+@Suite(.serialized) struct WorkerFetchTests {
+    @Test func archivesOverHTTPAreRetriedThroughAnOutageAndHostileOnesAreRefused() throws {
+        try TestDatabase.with { database in
+            let workspace = try Workspace()
+            let app = try Data(contentsOf: URL(fileURLWithPath: try workspace.archive(try workspace.sampleRepository("SampleApp"), as: "app.tar.gz")))
+            // A tar.gz whose entry climbs out of the tree.
+            let hostile = workspace.root + "/hostile.tar.gz"
+            try Workspace.python("""
+                import io, sys, tarfile
+                with tarfile.open(sys.argv[1], "w:gz") as archive:
+                    data = b"import SwiftUI\\n"
+                    info = tarfile.TarInfo("repo/../../escaped.swift"); info.size = len(data)
+                    archive.addfile(info, io.BytesIO(data))
+                """, hostile)
+            let hostileBytes = try Data(contentsOf: URL(fileURLWithPath: hostile))
+            let flaky = Counter()
+            let server = try HTTPServer { request in
+                switch request.path {
+                case "/app.tar.gz":
+                    flaky.add(1)
+                    // The first two requests meet an outage.
+                    return flaky.value <= 2 ? HTTPResponse.text("upstream down", status: 503) : HTTPResponse(status: 200, body: [UInt8](app))
+                case "/hostile.tar.gz": return HTTPResponse(status: 200, body: [UInt8](hostileBytes))
+                default: return HTTPResponse.text("not found", status: 404)
+                }
+            }
+            defer { server.stop() }
+            let config = try workspace.writeConfig([("acme/app", "\(server.baseURL)/app.tar.gz"), ("acme/hostile", "\(server.baseURL)/hostile.tar.gz"),
+                                                    ("acme/gone", "\(server.baseURL)/gone.tar.gz")], scheme: "")
+            _ = try scheduleNight(database, config: config, date: "2026-11-30")
+            var fetch = FetchOptions()
+            fetch.retryBaseDelaySeconds = 0.01
+            fetch.retryMaxDelaySeconds = 0.02
+            let summary = try Worker(options: workerOptions(database, workspace, concurrency: 1),
+                                     source: FetchingArchiveSource(options: fetch), log: .silent).run()
+            #expect(summary.succeeded == 1 && summary.failed == 2)
+            let connection = try database.connect()
+            let rows = try connection.query("""
+                SELECT r.name, j.state, j.attempt, j.last_error FROM jobs j JOIN repositories r ON r.id = j.repository_id ORDER BY r.name
+                """, purpose: "read")
+            let byName = Dictionary(uniqueKeysWithValues: rows.map { ($0.string("name") ?? "", $0) })
+            #expect(byName["acme/app"]?.string("state") == "succeeded" && byName["acme/app"]?.int("attempt") == 1,
+                    "the fetcher rode out the 503s within one attempt")
+            #expect(flaky.value == 3)
+            #expect(byName["acme/hostile"]?.string("state") == "dead")
+            #expect(byName["acme/hostile"]?.string("last_error")?.contains("escaped.swift") == true)
+            #expect(byName["acme/gone"]?.string("state") == "dead")
+            #expect(byName["acme/gone"]?.string("last_error")?.contains("404") == true)
+            #expect(!FileManager.default.fileExists(atPath: workspace.root + "/escaped.swift"))
+            #expect(!FileManager.default.fileExists(atPath: (workspace.workDirectory as NSString).deletingLastPathComponent + "/escaped.swift"))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.workDirectory).isEmpty)
+        }
+    }
+}
+
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var total = 0
+    func add(_ amount: Int) { lock.lock(); total += amount; lock.unlock() }
+    var value: Int { lock.lock(); defer { lock.unlock() }; return total }
 }

@@ -47,7 +47,7 @@ struct InterfaceBuilderScanTests {
         #expect(sarif.contains("\"ruleId\" : \"ib-image-control-label\"") || sarif.contains("\"ruleId\":\"ib-image-control-label\""))
         let text = TextReport.render(report)
         #expect(text.contains("Checkout.storyboard") && text.contains("id=\"Del-BT-001\""))
-        #expect(text.contains("Swift and 4 Interface Builder files"))
+        #expect(text.contains(", 4 Interface Builder;"))
     }
 
     @Test func configDisablesAndRegradesDocumentRules() throws {

@@ -98,6 +98,27 @@ struct CommandLineTests {
         #expect(clean.stdout.contains("no findings"))
     }
 
+    /// `--output` to a device or pipe writes into it; renaming a file over it (as root, over
+    /// /dev/null) would destroy the device for every other program.
+    @Test func outputToAPipeWritesIntoItInsteadOfReplacingIt() throws {
+        let repository = try TemporaryRepository()
+        try repository.write("View.swift", ScannerTests.uiFile)
+        let fifo = repository.path + "/report.fifo"
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let received = ReceivedBytes()
+        let reader = Thread {
+            if let handle = FileHandle(forReadingAtPath: fifo) { received.set(handle.readDataToEndOfFile()) }
+        }
+        reader.start()
+        let result = try runProcess(Paths.executable, ["scan", repository.path, "--format", "json", "--output", fifo, "--fail-on", "none"])
+        #expect(result.status == 0)
+        var info = stat()
+        #expect(stat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "the pipe is still a pipe")
+        for _ in 0..<50 where received.value == nil { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(String(decoding: received.value ?? Data(), as: UTF8.self).contains("\"fixed-font-size\""))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: repository.path).filter { $0.contains(".tmp-") }.isEmpty)
+    }
+
     @Test func usageAndInputErrorsExitTwoWithAReason() throws {
         let missing = try runProcess(Paths.executable, ["scan", "/nonexistent/repo"])
         #expect(missing.status == 2)
@@ -124,4 +145,11 @@ struct CommandLineTests {
         let mac = try runProcess(Paths.executable, ["scan", repository.path, "--platform", "macos"])
         #expect(mac.status == 0)
     }
+}
+
+final class ReceivedBytes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data: Data?
+    func set(_ data: Data) { lock.lock(); self.data = data; lock.unlock() }
+    var value: Data? { lock.lock(); defer { lock.unlock() }; return data }
 }
