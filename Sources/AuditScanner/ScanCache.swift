@@ -218,7 +218,44 @@ public enum ToolIdentity {
     /// to, for caches shared between machines. Read once per process.
     public static let contentDigest: String = {
         let identity = Scanner.toolVersion + "|" + RuleCatalog.allRuleIDs.joined(separator: ",")
+        // The linker's GNU build ID is already a hash of the binary; hashing the whole file
+        // again costs about 0.1 s per process.
+        if let buildID = gnuBuildID(ofExecutable: "/proc/self/exe") { return Digest.sha256Hex(identity + "|build-id " + buildID) }
         guard let binary = FileManager.default.contents(atPath: "/proc/self/exe") else { return digest }
         return Digest.sha256Hex(identity + "|" + Digest.sha256Hex([UInt8](binary)))
     }()
+
+    /// The `NT_GNU_BUILD_ID` note of a 64-bit little-endian ELF file, as hex; nil when absent.
+    public static func gnuBuildID(ofExecutable path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        func read(_ offset: UInt64, _ count: Int) -> [UInt8]? {
+            guard (try? handle.seek(toOffset: offset)) != nil, let data = try? handle.read(upToCount: count), data.count == count else { return nil }
+            return [UInt8](data)
+        }
+        func integer(_ bytes: [UInt8], _ at: Int, _ size: Int) -> UInt64 {
+            (0..<size).reduce(UInt64(0)) { $0 | UInt64(bytes[at + $1]) << (8 * UInt64($1)) }
+        }
+        guard let header = read(0, 64), header[0..<4].elementsEqual([0x7F, 0x45, 0x4C, 0x46]),
+              header[4] == 2, header[5] == 1 else { return nil }   // ELFCLASS64, little-endian
+        let programHeaders = integer(header, 32, 8), entrySize = Int(integer(header, 54, 2)), count = Int(integer(header, 56, 2))
+        guard entrySize >= 56, count < 256 else { return nil }
+        for index in 0..<count {
+            guard let entry = read(programHeaders + UInt64(index * entrySize), 56), integer(entry, 0, 4) == 4 else { continue } // PT_NOTE
+            let offset = integer(entry, 8, 8), size = Int(integer(entry, 32, 8))
+            guard size < 1 << 16, let notes = read(offset, size) else { continue }
+            var position = 0
+            while position + 12 <= notes.count {
+                let nameSize = Int(integer(notes, position, 4)), descriptorSize = Int(integer(notes, position + 4, 4))
+                let type = integer(notes, position + 8, 4)
+                let nameStart = position + 12, descriptorStart = nameStart + (nameSize + 3) & ~3
+                guard descriptorStart + descriptorSize <= notes.count else { break }
+                if type == 3, nameSize == 4, notes[nameStart..<nameStart + 3].elementsEqual(Array("GNU".utf8)), descriptorSize > 0 {
+                    return notes[descriptorStart..<descriptorStart + descriptorSize].map { String(format: "%02x", $0) }.joined()
+                }
+                position = descriptorStart + (descriptorSize + 3) & ~3
+            }
+        }
+        return nil
+    }
 }

@@ -16,8 +16,20 @@ public enum PostgresValue: Sendable, Equatable {
 
     /// A text array literal for `$n::text[]` parameters (`= ANY($n)`), quoted per PostgreSQL's rules.
     public static func textArray(_ values: [String]) -> PostgresValue {
-        .text("{" + values.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\")
-            .replacingOccurrences(of: "\"", with: "\\\"") + "\"" }.joined(separator: ",") + "}")
+        // Byte by byte: Foundation's replacingOccurrences cost more than the database round trip.
+        var bytes: [UInt8] = [UInt8(ascii: "{")]
+        bytes.reserveCapacity(values.reduce(2) { $0 + $1.utf8.count + 3 })
+        for (index, value) in values.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(UInt8(ascii: "\""))
+            for byte in value.utf8 {
+                if byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\"") { bytes.append(UInt8(ascii: "\\")) }
+                bytes.append(byte)
+            }
+            bytes.append(UInt8(ascii: "\""))
+        }
+        bytes.append(UInt8(ascii: "}"))
+        return .text(String(decoding: bytes, as: UTF8.self))
     }
 
     public static func intArray(_ values: [Int]) -> PostgresValue {

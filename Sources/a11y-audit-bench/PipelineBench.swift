@@ -219,12 +219,15 @@ extension PipelineBench {
         let row = try connection.query("""
             SELECT r.state, count(j.id) FILTER (WHERE j.state = 'succeeded') AS ok, count(j.id) AS jobs,
                    (SELECT sum(files_parsed) FROM job_summaries s WHERE s.run_id = r.id) AS parsed,
-                   (SELECT sum(cache_hits) FROM job_summaries s WHERE s.run_id = r.id) AS hits
+                   (SELECT sum(cache_hits) FROM job_summaries s WHERE s.run_id = r.id) AS hits,
+                   (SELECT round(avg(fetch_ms), 1) || ' / ' || round(avg(scan_ms), 1) || ' / ' || round(avg(write_ms), 1)
+                    FROM job_summaries s WHERE s.run_id = r.id) AS phases
             FROM runs r LEFT JOIN jobs j ON j.run_id = r.id WHERE r.run_date = $1::date GROUP BY r.id
             """, [.text(date)], purpose: "read the night's results").first
         guard row?.string("state") == "succeeded", row?.int("ok") == row?.int("jobs") else {
             throw BenchFailure("night \(date) did not succeed: \(row?.string("state") ?? "no run")")
         }
+        FileHandle.standardError.write(Data("night \(date): \(String(format: "%.1f", seconds)) s; per job fetch / scan / write ms: \(row?.string("phases") ?? "")\n".utf8))
         return (seconds, row?.int("parsed") ?? 0, row?.int("hits") ?? 0)
     }
 

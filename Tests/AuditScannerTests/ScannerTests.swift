@@ -379,3 +379,15 @@ struct GlobTests {
         #expect(Glob(pattern).matches(path) == expected, "\(pattern) vs \(path)")
     }
 }
+
+@Suite struct ToolIdentityTests {
+    /// The shared cache's key must be the same for the same build on every machine: the
+    /// linker's build ID, read from the ELF notes, as `readelf -n` prints it.
+    @Test func readsTheBuildIDOfTheExecutable() throws {
+        let binary = Paths.executable
+        let id = try #require(ToolIdentity.gnuBuildID(ofExecutable: binary))
+        let readelf = try runProcess("/usr/bin/env", ["readelf", "-n", binary])
+        #expect(readelf.stdout.contains("Build ID: \(id)"))
+        #expect(ToolIdentity.gnuBuildID(ofExecutable: #filePath) == nil, "not an ELF file")
+    }
+}
