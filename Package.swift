@@ -154,6 +154,7 @@ let package = Package(
             name: "InterfaceBuilderTests",
             dependencies: ["AuditModel", "InterfaceBuilder"]
         ),
+        .testTarget(name: "OrgModelTests", dependencies: ["OrgModel"]),
         .testTarget(
             name: "ColorAssetsTests",
             dependencies: ["AuditModel", "ColorAssets"],

@@ -75,16 +75,12 @@ public struct OrgConfig: Sendable, Equatable, Codable {
         public init(cron: String, timeZone: String? = nil) { self.cron = cron; self.timeZone = timeZone }
     }
 
+    /// Settings of the jobs the coordinator enqueues. (How many jobs run at once, leases and
+    /// archive size caps are the workers' flags: workers never read this file.)
     public struct Limits: Sendable, Equatable, Codable {
-        /// Jobs running at once across all workers (nil: as many as workers claim).
-        public var maxRunningJobs: Int?
+        /// Attempts per job before it is dead.
         public var maxAttempts: Int?
-        public var leaseSeconds: Int?
-        public var maxArchiveBytes: Int?
-        public init(maxRunningJobs: Int? = nil, maxAttempts: Int? = nil, leaseSeconds: Int? = nil, maxArchiveBytes: Int? = nil) {
-            self.maxRunningJobs = maxRunningJobs; self.maxAttempts = maxAttempts
-            self.leaseSeconds = leaseSeconds; self.maxArchiveBytes = maxArchiveBytes
-        }
+        public init(maxAttempts: Int? = nil) { self.maxAttempts = maxAttempts }
     }
 
     public var org: String
@@ -97,8 +93,6 @@ public struct OrgConfig: Sendable, Equatable, Codable {
     public var retentionDays: Int?
 
     public var maxAttempts: Int { limits?.maxAttempts ?? 5 }
-    public var leaseSeconds: Int { limits?.leaseSeconds ?? 300 }
-    public var maxArchiveBytes: Int { limits?.maxArchiveBytes ?? 512 << 20 }
     public var timeZone: TimeZone { schedule?.timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")! }
 
     public func team(named name: String) -> Team? { teams.first { $0.name == name } }
@@ -114,7 +108,7 @@ public struct OrgConfig: Sendable, Equatable, Codable {
         "providers.gitlab": ["api", "tokenEnvironment"],
         "discovery": ["githubOrg", "team", "include", "exclude", "includeArchived", "includeForks"],
         "schedule": ["cron", "timeZone"],
-        "limits": ["maxRunningJobs", "maxAttempts", "leaseSeconds", "maxArchiveBytes"],
+        "limits": ["maxAttempts"],
     ]
 
     public static func load(path: String) throws -> OrgConfig {
@@ -192,12 +186,8 @@ public struct OrgConfig: Sendable, Equatable, Codable {
                 throw bad("schedule.timeZone", "\"\(zone)\" is not an IANA time zone (like \"Europe/Berlin\" or \"UTC\")")
             }
         }
-        if let limits {
-            for (key, value) in [("maxRunningJobs", limits.maxRunningJobs), ("maxAttempts", limits.maxAttempts),
-                                 ("leaseSeconds", limits.leaseSeconds), ("maxArchiveBytes", limits.maxArchiveBytes)] {
-                if let value, value <= 0 { throw bad("limits.\(key)", "must be a positive integer") }
-            }
-            if let lease = limits.leaseSeconds, lease < 10 { throw bad("limits.leaseSeconds", "must be at least 10 seconds") }
+        if let attempts = limits?.maxAttempts, attempts <= 0 || attempts > 100 {
+            throw bad("limits.maxAttempts", "must be between 1 and 100")
         }
         if let retentionDays, retentionDays <= 0 { throw bad("retentionDays", "must be a positive number of days") }
     }
@@ -205,7 +195,9 @@ public struct OrgConfig: Sendable, Equatable, Codable {
     /// The team's name as it appears in dashboard URLs: lowercase ASCII letters, digits and dashes.
     public static func slug(_ name: String) -> String {
         var slug = ""
-        for scalar in name.lowercased().unicodeScalars {
+        // "Équipe Über" → "equipe-uber": accents folded first, anything else non-ASCII separates.
+        let folded = name.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
+        for scalar in folded.lowercased().unicodeScalars {
             if scalar.isASCII, CharacterSet.alphanumerics.contains(scalar) {
                 slug.unicodeScalars.append(scalar)
             } else if !slug.isEmpty, slug.last != "-" {

@@ -12,7 +12,7 @@ let pipelineUsage = """
       a11y-audit coordinator --config ORG.json [--tick SECONDS]
       a11y-audit worker [--concurrency N] [--once | --until-idle] [--lease SECONDS] [--poll SECONDS]
                         [--grace SECONDS] [--name NAME] [--work-dir DIR] [--scan-jobs N] [--no-cache]
-                        [--max-archive-bytes N]   (tokens: GITHUB_TOKEN, GITLAB_TOKEN)
+                        [--max-archive-bytes N] [--max-running-jobs N]   (tokens: GITHUB_TOKEN, GITLAB_TOKEN)
       a11y-audit status [--run ID]
       a11y-audit cancel JOB-ID
       a11y-audit prune --config ORG.json
@@ -145,7 +145,7 @@ func runCoordinator(_ arguments: [String]) throws -> ExitCode {
 
 func runWorker(_ arguments: [String]) throws -> ExitCode {
     let flags = try Flags(arguments, valued: ["--concurrency", "--lease", "--poll", "--grace", "--name", "--work-dir", "--scan-jobs",
-                                               "--max-archive-bytes"],
+                                               "--max-archive-bytes", "--max-running-jobs"],
                           switches: ["--once", "--until-idle", "--no-cache"])
     guard !(flags.has("--once") && flags.has("--until-idle")) else {
         throw UsageError(description: "--once and --until-idle exclude each other")
@@ -159,6 +159,9 @@ func runWorker(_ arguments: [String]) throws -> ExitCode {
     options.workDirectory = flags.value("--work-dir") ?? options.workDirectory
     options.scanJobs = try flags.integer("--scan-jobs", default: options.scanJobs)
     options.useCache = !flags.has("--no-cache")
+    if flags.value("--max-running-jobs") != nil {
+        options.policy.maxRunningJobs = try flags.integer("--max-running-jobs", default: 1)
+    }
     let grace = try flags.number("--grace", default: 60)
     var fetch = FetchOptions()
     fetch.maxBytes = try flags.integer("--max-archive-bytes", default: fetch.maxBytes)

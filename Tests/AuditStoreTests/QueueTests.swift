@@ -14,7 +14,7 @@ func makeOrg(_ connection: PostgresConnection, repositories count: Int, maxAttem
         repositories: (0..<count).map { index in
             .init(name: "acme/app-\(index)", team: index % 2 == 0 ? "Payments" : "Platform", archive: "file:///archives/app-\(index).tar.gz")
         })
-    config.limits = .init(maxRunningJobs: nil, maxAttempts: maxAttempts, leaseSeconds: nil, maxArchiveBytes: nil)
+    config.limits = .init(maxAttempts: maxAttempts)
     try OrgStore(connection: connection).sync(config)
     return config
 }
