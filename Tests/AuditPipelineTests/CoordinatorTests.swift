@@ -1,0 +1,71 @@
+import AuditPipeline
+import AuditStore
+import DatabaseTestSupport
+import Foundation
+import OrgModel
+import PostgresClient
+import Testing
+
+@Suite(.serialized) struct CoordinatorTests {
+    @Test func twoCoordinatorDaemonsScheduleTonightsRunOnce() throws {
+        try TestDatabase.with { database in
+            let workspace = try Workspace()
+            let app = try workspace.archive(try workspace.sampleRepository("SampleApp"), as: "app.tar.gz")
+            let configPath = try workspace.writeConfig([("acme/one", app), ("acme/two", app)])
+            // Fires every minute: the latest fire time is always within the catch-up window.
+            var text = try String(contentsOfFile: configPath, encoding: .utf8)
+            text = text.replacingOccurrences(of: "0 2 * * *", with: "* * * * *")
+            try text.write(toFile: configPath, atomically: true, encoding: .utf8)
+
+            let coordinators = (0..<2).map { _ in Coordinator(configPath: configPath, database: database.settings, log: .silent) }
+            let stopped = DispatchGroup()
+            for coordinator in coordinators {
+                stopped.enter()
+                Thread { try? coordinator.run(tick: 0.2); stopped.leave() }.start()
+            }
+            let connection = try database.connect()
+            try waitFor("a run") { try value(connection, "SELECT count(*) FROM runs") == "1" }
+            Thread.sleep(forTimeInterval: 1)
+            coordinators.forEach { $0.stop() }
+            #expect(stopped.wait(timeout: .now() + 10) == .success)
+            let today = CronSchedule.localDate(of: Date(), in: TimeZone(identifier: "UTC")!)
+            let runs = try connection.query("SELECT run_date::text AS date, kind, jobs_total FROM runs", purpose: "read")
+            #expect(runs.count == 1)
+            #expect(runs.first?.string("kind") == "nightly" && runs.first?.int("jobs_total") == 2)
+            // Around midnight UTC the latest fire time may belong to yesterday.
+            #expect([today, CronSchedule.localDate(of: Date().addingTimeInterval(-120), in: TimeZone(identifier: "UTC")!)]
+                        .contains(runs.first?.string("date") ?? ""))
+            #expect(try value(connection, "SELECT count(*) FROM jobs") == "2")
+        }
+    }
+
+    @Test func theCommandLineMigratesSchedulesAndReports() throws {
+        try TestDatabase.with(migrated: false) { database in
+            let workspace = try Workspace()
+            let app = try workspace.archive(try workspace.sampleRepository("SampleApp"), as: "app.tar.gz")
+            let config = try workspace.writeConfig([("acme/app", app)])
+            let environment = ProcessInfo.processInfo.environment.merging(["DATABASE_URL": database.settings.conninfo]) { $1 }
+            func cli(_ arguments: [String]) throws -> (status: Int32, output: String) {
+                let output = workspace.root + "/out-\(UUID().uuidString)"
+                let pid = try spawn(Executable.path, arguments, stdout: output, environment: environment)
+                var status: Int32 = 0
+                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                return (status >> 8, (try? String(contentsOfFile: output, encoding: .utf8)) ?? "")
+            }
+            #expect(try cli(["migrate", "--migrations", TestDatabase.migrationsDirectory]).output.contains("applied 0001_initial.sql"))
+            #expect(try cli(["migrate", "--migrations", TestDatabase.migrationsDirectory]).output.contains("schema is current"))
+            #expect(try cli(["schedule", "--config", config, "--date", "2026-11-30"]).output.contains("scheduled run"))
+            let again = try cli(["schedule", "--config", config, "--date", "2026-11-30"])
+            #expect(again.status == 0 && again.output.contains("already scheduled"))
+            let worker = try cli(["worker", "--until-idle", "--poll", "0.1", "--work-dir", workspace.workDirectory])
+            #expect(worker.status == 0)
+            let status = try cli(["status"])
+            #expect(status.output.contains("run 1 (acme nightly 2026-11-30): succeeded"))
+            #expect(status.output.contains("acme/app: succeeded"))
+            let badDate = try cli(["schedule", "--config", config, "--date", "tomorrow"])
+            #expect(badDate.status == 2)
+            let missing = try cli(["schedule", "--config", workspace.root + "/nope.json", "--now"])
+            #expect(missing.status == 2)
+        }
+    }
+}
