@@ -103,10 +103,13 @@ let package = Package(
             name: "ArchiveFetch",
             dependencies: ["CCurl"]
         ),
+        // The dashboard: static HTML pages rendered from the database (pure rendering over queries).
+        .target(name: "Dashboard", dependencies: ["AuditModel", "AuditStore", "PostgresClient", "SwiftChecks"],
+                swiftSettings: importSyntax),
         .executableTarget(
             name: "a11y-audit",
             dependencies: ["AuditModel", "ColorAssets", "SwiftChecks", "AuditScanner", "AuditReport", "OrgModel",
-                           "PostgresClient", "AuditStore", "AuditPipeline", "ArchiveFetch"],
+                           "PostgresClient", "AuditStore", "AuditPipeline", "ArchiveFetch", "Dashboard"],
             swiftSettings: importSyntax
         ),
         .executableTarget(

@@ -1,6 +1,7 @@
 import ArchiveFetch
 import AuditPipeline
 import AuditStore
+import Dashboard
 import Foundation
 import OrgModel
 import PostgresClient
@@ -16,6 +17,7 @@ let pipelineUsage = """
       a11y-audit status [--run ID]
       a11y-audit cancel JOB-ID
       a11y-audit prune --config ORG.json
+      a11y-audit render [--out DIR] [--org ORG]     (the dashboard as static pages; default site/)
     """
 
 /// Flags of one subcommand: `--name value` pairs and bare switches, nothing else.
@@ -199,5 +201,15 @@ func runPrune(_ arguments: [String]) throws -> ExitCode {
     let config = try OrgConfig.load(path: try flags.required("--config"))
     let removed = try OrgStore(connection: try connect()).applyRetention(org: config.org)
     print("removed \(removed) runs older than \(config.retentionDays ?? 400) days")
+    return .clean
+}
+
+func runRender(_ arguments: [String]) throws -> ExitCode {
+    let flags = try Flags(arguments, valued: ["--out", "--org"], switches: [])
+    let output = flags.value("--out") ?? "site"
+    let started = Date()
+    let renderer = try SiteRenderer(connection: try connect(), org: flags.value("--org"), output: output)
+    let summary = try renderer.renderAll()
+    print("rendered \(summary.pages) pages into \(output) (\(summary.written) written, \(summary.unchanged) unchanged) in \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
     return .clean
 }

@@ -183,6 +183,7 @@ func main() -> ExitCode {
         case "status": return try runStatus(arguments)
         case "cancel": return try runCancel(arguments)
         case "prune": return try runPrune(arguments)
+        case "render": return try runRender(arguments)
         case "version", "--version":
             print("a11y-audit \(Scanner.toolVersion)")
             return .clean

@@ -1,0 +1,294 @@
+import Foundation
+import PostgresClient
+
+/// The dashboard's read model: every query the pages need, returning plain values. Trends read
+/// the pre-aggregated `job_summary_counts`; lists read `findings` through their indexes.
+public struct DashboardQueries {
+    public let connection: PostgresConnection
+
+    public init(connection: PostgresConnection) { self.connection = connection }
+
+    public struct Run: Sendable, Equatable {
+        public var id: Int
+        public var org: String
+        public var kind: String
+        public var date: String
+        public var state: String
+        public var jobsTotal: Int
+        public var startedAt: String
+        public var durationSeconds: Double
+        public var jobsByState: [String: Int]
+    }
+
+    public struct Team: Sendable, Equatable {
+        public var id: Int
+        public var name: String
+        public var slug: String
+        public var openRequirements: Int
+        public var openTotal: Int
+        /// New minus fixed in the latest run (positive: worse than the night before).
+        public var change: Int
+        public var newInLatest: Int
+        public var fixedInLatest: Int
+    }
+
+    public struct Repository: Sendable, Equatable {
+        public var id: Int
+        public var name: String
+        public var teamID: Int?
+        public var teamName: String?
+        public var teamSlug: String?
+        public var open: Int
+        public var openRequirements: Int
+        public var lastRunID: Int?
+        public var active: Bool
+    }
+
+    public struct Finding: Sendable, Equatable {
+        public var id: Int
+        public var repositoryID: Int
+        public var repository: String
+        public var teamID: Int?
+        public var ruleID: String
+        public var kind: String
+        public var severity: String
+        public var path: String
+        public var line: Int
+        public var column: Int
+        public var message: String
+        public var snippet: String
+        public var sourceLine: String
+        public var firstSeenRun: Int
+        public var fixedInRun: Int?
+    }
+
+    /// One night of a trend: open findings by severity, and how many were new and fixed.
+    public struct Night: Sendable, Equatable {
+        public var runID: Int
+        public var date: String
+        public var openBySeverity: [String: Int]
+        public var new: Int
+        public var fixed: Int
+        public var open: Int { openBySeverity.values.reduce(0, +) }
+    }
+
+    public struct Job: Sendable, Equatable {
+        public var id: Int
+        public var runID: Int?
+        public var repositoryID: Int
+        public var repository: String
+        public var kind: String
+        public var state: String
+        public var attempt: Int
+        public var maxAttempts: Int
+        public var commitRef: String
+        public var commitSHA: String?
+        public var lastError: String?
+        /// `[{attempt, worker, error, at}]` as JSON text.
+        public var errorsJSON: String
+        public var createdAt: String
+        public var startedAt: String?
+        public var finishedAt: String?
+        public var filesScanned: Int?
+        public var filesParsed: Int?
+        public var cacheHits: Int?
+        public var open: Int?
+        public var new: Int?
+        public var fixed: Int?
+        public var suppressed: Int?
+        public var fetchMilliseconds: Int?
+        public var scanMilliseconds: Int?
+        public var writeMilliseconds: Int?
+        public var notesJSON: String?
+        public var configJSON: String?
+    }
+
+    static let timestamp = "YYYY-MM-DD HH24:MI:SS"
+
+    // MARK: Runs
+
+    public func orgs() throws -> [String] {
+        try connection.query("SELECT DISTINCT org FROM repositories ORDER BY org", purpose: "list organisations")
+            .compactMap { $0.string("org") }
+    }
+
+    public func runs(org: String, limit: Int = 90) throws -> [Run] {
+        let rows = try connection.query("""
+            SELECT r.id, r.org, r.kind, r.run_date::text AS date, r.state, r.jobs_total,
+                   to_char(r.created_at AT TIME ZONE 'UTC', '\(Self.timestamp)') AS started,
+                   extract(epoch FROM coalesce(r.finished_at, now()) - r.created_at) AS seconds,
+                   (SELECT string_agg(state || '=' || n, ',') FROM
+                       (SELECT state, count(*) AS n FROM jobs WHERE run_id = r.id GROUP BY state) s) AS states
+            FROM runs r WHERE r.org = $1 ORDER BY r.id DESC LIMIT $2
+            """, [.text(org), .int(limit)], purpose: "list the runs of \(org)")
+        return rows.map { row in
+            var states: [String: Int] = [:]
+            for pair in (row.string("states") ?? "").split(separator: ",") {
+                let parts = pair.split(separator: "=")
+                if parts.count == 2, let count = Int(parts[1]) { states[String(parts[0])] = count }
+            }
+            return Run(id: row.int("id") ?? 0, org: row.string("org") ?? "", kind: row.string("kind") ?? "", date: row.string("date") ?? "",
+                       state: row.string("state") ?? "", jobsTotal: row.int("jobs_total") ?? 0, startedAt: row.string("started") ?? "",
+                       durationSeconds: row.double("seconds") ?? 0, jobsByState: states)
+        }
+    }
+
+    // MARK: Trends
+
+    /// Per run, oldest first: open findings by severity, new and fixed, for the whole
+    /// organisation or one team (`teamID`) or one repository.
+    public func trend(org: String, teamID: Int? = nil, repositoryID: Int? = nil, nights: Int = 90) throws -> [Night] {
+        let rows = try connection.query("""
+            SELECT r.id, r.run_date::text AS date, c.severity,
+                   sum(c.open_count) AS open, sum(c.new_count) AS new, sum(c.fixed_count) AS fixed
+            FROM (SELECT id, run_date FROM runs WHERE org = $1 ORDER BY id DESC LIMIT $2) r
+            JOIN job_summary_counts c ON c.run_id = r.id
+            WHERE ($3::bigint IS NULL OR c.team_id = $3)
+              AND ($4::bigint IS NULL OR c.job_id IN (SELECT job_id FROM job_summaries WHERE run_id = r.id AND repository_id = $4))
+            GROUP BY r.id, r.run_date, c.severity
+            ORDER BY r.id
+            """, [.text(org), .int(nights), .optional(teamID), .optional(repositoryID)], purpose: "read the trend of \(org)")
+        var nightsByRun: [Int: Night] = [:]
+        var order: [Int] = []
+        for row in rows {
+            guard let run = row.int("id") else { continue }
+            if nightsByRun[run] == nil {
+                nightsByRun[run] = Night(runID: run, date: row.string("date") ?? "", openBySeverity: [:], new: 0, fixed: 0)
+                order.append(run)
+            }
+            nightsByRun[run]?.openBySeverity[row.string("severity") ?? "", default: 0] += row.int("open") ?? 0
+            nightsByRun[run]?.new += row.int("new") ?? 0
+            nightsByRun[run]?.fixed += row.int("fixed") ?? 0
+        }
+        return order.compactMap { nightsByRun[$0] }
+    }
+
+    /// Open findings per run of each repository of a team (sparklines), oldest first.
+    public func repositoryTrends(org: String, teamID: Int, nights: Int = 30) throws -> [Int: [Int]] {
+        let rows = try connection.query("""
+            SELECT s.repository_id, s.findings_open
+            FROM (SELECT id FROM runs WHERE org = $1 ORDER BY id DESC LIMIT $3) r
+            JOIN job_summaries s ON s.run_id = r.id
+            JOIN repositories p ON p.id = s.repository_id AND p.team_id = $2
+            ORDER BY r.id
+            """, [.text(org), .int(teamID), .int(nights)], purpose: "read the repository trends of team \(teamID)")
+        var trends: [Int: [Int]] = [:]
+        for row in rows {
+            if let repository = row.int("repository_id") { trends[repository, default: []].append(row.int("findings_open") ?? 0) }
+        }
+        return trends
+    }
+
+    // MARK: Teams and repositories
+
+    public func teams(org: String, latestRun: Int?) throws -> [Team] {
+        let rows = try connection.query("""
+            SELECT t.id, t.name, t.slug,
+                   (SELECT count(*) FROM findings f JOIN repositories p ON p.id = f.repository_id AND p.active
+                    WHERE f.team_id = t.id AND f.fixed_in_run IS NULL AND f.kind = 'requirement') AS requirements,
+                   (SELECT count(*) FROM findings f JOIN repositories p ON p.id = f.repository_id AND p.active
+                    WHERE f.team_id = t.id AND f.fixed_in_run IS NULL) AS total,
+                   (SELECT coalesce(sum(new_count), 0) FROM job_summary_counts WHERE run_id = $2 AND team_id = t.id) AS new,
+                   (SELECT coalesce(sum(fixed_count), 0) FROM job_summary_counts WHERE run_id = $2 AND team_id = t.id) AS fixed
+            FROM teams t WHERE t.org = $1
+            ORDER BY requirements DESC, total DESC, t.name
+            """, [.text(org), .optional(latestRun)], purpose: "rank the teams of \(org)")
+        return rows.map { row in
+            let new = row.int("new") ?? 0, fixed = row.int("fixed") ?? 0
+            return Team(id: row.int("id") ?? 0, name: row.string("name") ?? "", slug: row.string("slug") ?? "",
+                        openRequirements: row.int("requirements") ?? 0, openTotal: row.int("total") ?? 0,
+                        change: new - fixed, newInLatest: new, fixedInLatest: fixed)
+        }
+    }
+
+    public func repositories(org: String, teamID: Int? = nil) throws -> [Repository] {
+        let rows = try connection.query("""
+            SELECT p.id, p.name, p.team_id, t.name AS team, t.slug AS team_slug, p.last_run_id, p.active,
+                   count(f.id) AS open, count(f.id) FILTER (WHERE f.kind = 'requirement') AS requirements
+            FROM repositories p LEFT JOIN teams t ON t.id = p.team_id
+            LEFT JOIN findings f ON f.repository_id = p.id AND f.fixed_in_run IS NULL
+            WHERE p.org = $1 AND ($2::bigint IS NULL OR p.team_id = $2)
+            GROUP BY p.id, t.name, t.slug
+            ORDER BY p.name
+            """, [.text(org), .optional(teamID)], purpose: "list the repositories of \(org)")
+        return rows.map { row in
+            Repository(id: row.int("id") ?? 0, name: row.string("name") ?? "", teamID: row.int("team_id"), teamName: row.string("team"),
+                       teamSlug: row.string("team_slug"), open: row.int("open") ?? 0, openRequirements: row.int("requirements") ?? 0,
+                       lastRunID: row.int("last_run_id"), active: row.bool("active") ?? true)
+        }
+    }
+
+    // MARK: Findings
+
+    static let findingColumns = """
+        f.id, f.repository_id, p.name AS repository, f.team_id, f.rule_id, f.kind, f.severity, f.path, f.line, f.column_number,
+        f.message, f.snippet, f.source_line, f.first_seen_run, f.fixed_in_run
+        """
+
+    func findings(_ rows: PostgresRows) -> [Finding] {
+        rows.map { row in
+            Finding(id: row.int("id") ?? 0, repositoryID: row.int("repository_id") ?? 0, repository: row.string("repository") ?? "",
+                    teamID: row.int("team_id"), ruleID: row.string("rule_id") ?? "", kind: row.string("kind") ?? "",
+                    severity: row.string("severity") ?? "", path: row.string("path") ?? "", line: row.int("line") ?? 0,
+                    column: row.int("column_number") ?? 0, message: row.string("message") ?? "", snippet: row.string("snippet") ?? "",
+                    sourceLine: row.string("source_line") ?? "", firstSeenRun: row.int("first_seen_run") ?? 0,
+                    fixedInRun: row.int("fixed_in_run"))
+        }
+    }
+
+    /// Findings that appeared in `runID` (`new`), or were fixed in it, for a team.
+    public func findings(teamID: Int, runID: Int, fixed: Bool) throws -> [Finding] {
+        findings(try connection.query("""
+            SELECT \(Self.findingColumns) FROM findings f JOIN repositories p ON p.id = f.repository_id
+            WHERE f.team_id = $1 AND \(fixed ? "f.fixed_in_run" : "f.first_seen_run") = $2
+            ORDER BY p.name, f.path, f.line, f.rule_id
+            """, [.int(teamID), .int(runID)], purpose: "list the \(fixed ? "fixed" : "new") findings of team \(teamID)"))
+    }
+
+    public func openFindings(repositoryID: Int) throws -> [Finding] {
+        findings(try connection.query("""
+            SELECT \(Self.findingColumns) FROM findings f JOIN repositories p ON p.id = f.repository_id
+            WHERE f.repository_id = $1 AND f.fixed_in_run IS NULL
+            ORDER BY f.path, f.rule_id, f.line
+            """, [.int(repositoryID)], purpose: "list the open findings of repository \(repositoryID)"))
+    }
+
+    /// Open findings per rule, for the organisation, a team, or a repository.
+    public func openByRule(org: String, teamID: Int? = nil, repositoryID: Int? = nil) throws -> [(rule: String, count: Int)] {
+        try connection.query("""
+            SELECT f.rule_id, count(*) AS n FROM findings f JOIN repositories p ON p.id = f.repository_id AND p.active
+            WHERE p.org = $1 AND f.fixed_in_run IS NULL AND ($2::bigint IS NULL OR f.team_id = $2)
+              AND ($3::bigint IS NULL OR f.repository_id = $3)
+            GROUP BY f.rule_id ORDER BY n DESC, f.rule_id
+            """, [.text(org), .optional(teamID), .optional(repositoryID)], purpose: "count open findings by rule")
+            .map { ($0.string("rule_id") ?? "", $0.int("n") ?? 0) }
+    }
+
+    // MARK: Jobs
+
+    public func jobs(runID: Int? = nil, repositoryID: Int? = nil, jobID: Int? = nil, limit: Int = 100_000) throws -> [Job] {
+        let rows = try connection.query("""
+            SELECT j.id, j.run_id, j.repository_id, p.name AS repository, j.kind, j.state, j.attempt, j.max_attempts, j.commit_ref,
+                   coalesce(s.commit_sha, j.commit_sha) AS commit_sha, j.last_error, j.errors::text AS errors,
+                   to_char(j.created_at AT TIME ZONE 'UTC', '\(Self.timestamp)') AS created,
+                   to_char(j.started_at AT TIME ZONE 'UTC', '\(Self.timestamp)') AS started,
+                   to_char(j.finished_at AT TIME ZONE 'UTC', '\(Self.timestamp)') AS finished,
+                   s.files_scanned, s.files_parsed, s.cache_hits, s.findings_open, s.findings_new, s.findings_fixed, s.suppressed,
+                   s.fetch_ms, s.scan_ms, s.write_ms, s.notes::text AS notes, s.config::text AS config
+            FROM jobs j JOIN repositories p ON p.id = j.repository_id LEFT JOIN job_summaries s ON s.job_id = j.id
+            WHERE ($1::bigint IS NULL OR j.run_id = $1) AND ($2::bigint IS NULL OR j.repository_id = $2) AND ($3::bigint IS NULL OR j.id = $3)
+            ORDER BY j.id DESC LIMIT $4
+            """, [.optional(runID), .optional(repositoryID), .optional(jobID), .int(limit)], purpose: "list jobs")
+        return rows.map { row in
+            Job(id: row.int("id") ?? 0, runID: row.int("run_id"), repositoryID: row.int("repository_id") ?? 0,
+                repository: row.string("repository") ?? "", kind: row.string("kind") ?? "", state: row.string("state") ?? "",
+                attempt: row.int("attempt") ?? 0, maxAttempts: row.int("max_attempts") ?? 0, commitRef: row.string("commit_ref") ?? "",
+                commitSHA: row.string("commit_sha"), lastError: row.string("last_error"), errorsJSON: row.string("errors") ?? "[]",
+                createdAt: row.string("created") ?? "", startedAt: row.string("started"), finishedAt: row.string("finished"),
+                filesScanned: row.int("files_scanned"), filesParsed: row.int("files_parsed"), cacheHits: row.int("cache_hits"),
+                open: row.int("findings_open"), new: row.int("findings_new"), fixed: row.int("findings_fixed"),
+                suppressed: row.int("suppressed"), fetchMilliseconds: row.int("fetch_ms"), scanMilliseconds: row.int("scan_ms"),
+                writeMilliseconds: row.int("write_ms"), notesJSON: row.string("notes"), configJSON: row.string("config"))
+        }
+    }
+}

@@ -1,0 +1,343 @@
+import AuditModel
+import AuditStore
+import Foundation
+import SwiftChecks
+
+extension SiteRenderer {
+    // MARK: Overview
+
+    func renderOverview(teams: [DashboardQueries.Team], runs: [DashboardQueries.Run]) throws {
+        let path = "index.html"
+        var body = ""
+        let nights = try queries.trend(org: org)
+        if let latest = runs.first {
+            let jobs = try queries.jobs(runID: latest.id)
+            let failed = jobs.filter { $0.state == "dead" || $0.state == "failed" }
+            let audited = jobs.filter { $0.state == "succeeded" }.count
+            body += "<section aria-labelledby=\"last-run\"><h2 id=\"last-run\">Last run</h2>"
+            body += "<p>\(anchor(path, Self.runPath(latest.id), "Run \(latest.id)")) (\(HTML.escape(latest.kind)), \(HTML.escape(latest.date))): "
+            body += "\(Badge.state(latest.state)), \(audited) of \(latest.jobsTotal) repositories audited, \(failed.count) failed, "
+            body += "took \(HTML.duration(latest.durationSeconds)).</p>"
+            if !failed.isEmpty {
+                body += table(caption: "Jobs that failed in run \(latest.id)", headers: [("Repository", false), ("State", false), ("Attempts", true), ("Reason", false)],
+                              rows: failed.map { job in
+                                  [anchor(path, Self.jobPath(job.id), job.repository), Badge.state(job.state), "\(job.attempt) of \(job.maxAttempts)",
+                                   HTML.escape(job.lastError ?? "")]
+                              }, empty: "")
+            }
+            body += "</section>"
+        } else {
+            body += "<p>No run yet: schedule one with <code>a11y-audit schedule --config org.json --now</code>.</p>"
+        }
+        let open = try queries.openByRule(org: org)
+        let byRule = Dictionary(uniqueKeysWithValues: open.map { ($0.rule, $0.count) })
+        var bySeverity: [String: Int] = [:], byKind: [String: Int] = [:]
+        for description in RuleCatalog.descriptions {
+            guard let count = byRule[description.id] else { continue }
+            bySeverity[description.severity.rawValue, default: 0] += count
+            byKind[description.kind.rawValue, default: 0] += count
+        }
+        // Severity overrides in a repository config move findings between severities; the latest
+        // run's counts say what was reported.
+        if let last = nights.last { bySeverity = last.openBySeverity }
+        body += "<section aria-labelledby=\"now\"><h2 id=\"now\">Open findings now</h2><ul class=\"totals\">"
+        for severity in Self.severities {
+            body += "<li>\(Badge.severity(severity)) <strong>\(HTML.number(bySeverity[severity] ?? 0))</strong></li>"
+        }
+        body += "</ul><ul class=\"totals\">"
+        for kind in ["requirement", "recommendation", "advisory"] {
+            body += "<li>\(Badge.kind(kind)) <strong>\(HTML.number(byKind[kind] ?? 0))</strong></li>"
+        }
+        body += "</ul>"
+        body += trendChart(id: "org-trend", title: "Open findings by severity, last \(nights.count) runs", nights: nights, subject: org)
+        body += "</section>"
+
+        body += "<section aria-labelledby=\"teams\"><h2 id=\"teams\">Teams</h2>"
+        body += table(caption: "Teams ranked by open requirement-level findings",
+                      headers: [("Team", false), ("Open requirements", true), ("Open findings", true), ("Change in the last run", true),
+                                ("New", true), ("Fixed", true)],
+                      rows: teams.map { team in
+                          [anchor(path, Self.teamPath(team.slug), team.name), HTML.number(team.openRequirements), HTML.number(team.openTotal),
+                           HTML.change(team.change), HTML.number(team.newInLatest), HTML.number(team.fixedInLatest)]
+                      }, empty: "No teams in the org config.")
+        let byChange = teams.filter { $0.change != 0 }.sorted { $0.change > $1.change }
+        if !byChange.isEmpty {
+            body += table(caption: "Teams by change since the run before",
+                          headers: [("Team", false), ("Change", true)],
+                          rows: byChange.map { [anchor(path, Self.teamPath($0.slug), $0.name), HTML.change($0.change)] }, empty: "")
+        }
+        body += "</section>"
+        try write(path, page(path, title: "Accessibility overview", body))
+    }
+
+    // MARK: Teams
+
+    func renderTeam(_ team: DashboardQueries.Team, runs: [DashboardQueries.Run], allNights: Bool, night: Int? = nil) throws {
+        let path = Self.teamPath(team.slug)
+        let nights = try queries.trend(org: org, teamID: team.id)
+        var body = "<p>\(HTML.number(team.openRequirements)) open requirement-level findings, \(HTML.number(team.openTotal)) open in all; "
+        body += "\(HTML.change(team.change)) in the last run (\(team.newInLatest) new, \(team.fixedInLatest) fixed).</p>"
+        body += "<section aria-labelledby=\"trend\"><h2 id=\"trend\">Trend</h2>"
+        body += trendChart(id: "team-trend", title: "Open findings of \(team.name) by severity", nights: nights, subject: team.name)
+        body += changeChart(id: "team-change", title: "New and fixed findings of \(team.name) per run", nights: nights, subject: team.name)
+        body += "</section>"
+
+        // The latest night's regression report, inline, and the dated archive.
+        let reported = runs.filter { run in nights.contains { $0.runID == run.id } }
+        if let latest = reported.first {
+            let regressions = try queries.findings(teamID: team.id, runID: latest.id, fixed: false)
+            let fixes = try queries.findings(teamID: team.id, runID: latest.id, fixed: true)
+            body += "<section aria-labelledby=\"regressions\"><h2 id=\"regressions\">New in the run of \(HTML.escape(latest.date))</h2>"
+            body += "<p>\(regressions.count) new \(regressions.count == 1 ? "finding" : "findings") since the run before. "
+            body += anchor(path, Self.regressionPath(team.slug, date: latest.date), "Permanent link to this report") + "</p>"
+            body += findingList(regressions, from: path, showRepository: true)
+            body += "</section><section aria-labelledby=\"fixes\"><h2 id=\"fixes\">Fixed in the run of \(HTML.escape(latest.date))</h2>"
+            body += fixes.isEmpty ? "<p>No fixes in this run.</p>" : "<p>\(fixes.count) fixed: thank you.</p>" + findingList(fixes, from: path, showRepository: true)
+            body += "</section>"
+        }
+        let rules = try queries.openByRule(org: org, teamID: team.id)
+        body += "<section aria-labelledby=\"top-rules\"><h2 id=\"top-rules\">Top rules</h2>"
+        body += table(caption: "Open findings of \(team.name) by rule", headers: [("Rule", false), ("Open findings", true)],
+                      rows: rules.prefix(10).map { rule in
+                          [anchor(path, Self.rulePath(rule.rule), RuleCatalog.descriptions.first { $0.id == rule.rule }?.title ?? rule.rule),
+                           HTML.number(rule.count)]
+                      }, empty: "No open findings.")
+        body += "</section>"
+        let repositories = try queries.repositories(org: org, teamID: team.id)
+        let sparklines = try queries.repositoryTrends(org: org, teamID: team.id)
+        body += "<section aria-labelledby=\"repositories\"><h2 id=\"repositories\">Repositories</h2>"
+        body += table(caption: "Repositories of \(team.name)", headers: [("Repository", false), ("Open requirements", true), ("Open findings", true), ("Trend", false)],
+                      rows: repositories.map { repository in
+                          let values = sparklines[repository.id] ?? []
+                          let label = values.isEmpty ? "no audited runs"
+                              : "Open findings over the last \(values.count) runs: from \(values.first ?? 0) to \(values.last ?? 0)"
+                          return [anchor(path, repositoryPath(repository.id), repository.name) + (repository.active ? "" : " (no longer audited)"),
+                                  HTML.number(repository.openRequirements), HTML.number(repository.open), Chart.sparkline(values, label: label)]
+                      }, empty: "No repositories.")
+        body += "</section>"
+        body += "<section aria-labelledby=\"archive\"><h2 id=\"archive\">Regression reports</h2><ul class=\"archive\">"
+        for run in reported { body += "<li>\(anchor(path, Self.regressionPath(team.slug, date: run.date), "\(run.date) (run \(run.id))"))</li>" }
+        body += "</ul></section>"
+        try write(path, page(path, title: "Team \(team.name)", breadcrumbs: [("Overview", "index.html")], body))
+
+        // The dated archive: every night on a full render, the given night after a job.
+        var seenDates = Set<String>()
+        for run in reported where allNights || run.id == night || run.id == reported.first?.id {
+            guard seenDates.insert(run.date).inserted else { continue }   // the date's latest run owns the URL
+            try renderRegressionReport(team, run: run)
+        }
+    }
+
+    func renderRegressionReport(_ team: DashboardQueries.Team, run: DashboardQueries.Run) throws {
+        let path = Self.regressionPath(team.slug, date: run.date)
+        let regressions = try queries.findings(teamID: team.id, runID: run.id, fixed: false)
+        let fixes = try queries.findings(teamID: team.id, runID: run.id, fixed: true)
+        var body = "<p>Run \(anchor(path, Self.runPath(run.id), String(run.id))) of \(HTML.escape(run.date)): "
+        body += "\(regressions.count) new, \(fixes.count) fixed for team \(anchor(path, Self.teamPath(team.slug), team.name)).</p>"
+        body += "<section aria-labelledby=\"new\"><h2 id=\"new\">New findings</h2>"
+        body += regressions.isEmpty ? "<p>No new findings: nothing regressed.</p>" : findingList(regressions, from: path, showRepository: true)
+        body += "</section><section aria-labelledby=\"fixed\"><h2 id=\"fixed\">Fixed findings</h2>"
+        body += fixes.isEmpty ? "<p>No fixes in this run.</p>" : findingList(fixes, from: path, showRepository: true)
+        body += "</section>"
+        try write(path, page(path, title: "\(team.name): regressions of \(run.date)",
+                             breadcrumbs: [("Overview", "index.html"), ("Team \(team.name)", Self.teamPath(team.slug))], body))
+    }
+
+    // MARK: Repositories
+
+    func renderRepository(_ repository: DashboardQueries.Repository) throws {
+        let path = repositoryPath(repository.id)
+        let findings = try queries.openFindings(repositoryID: repository.id)
+        let jobs = try queries.jobs(repositoryID: repository.id, limit: 30)
+        let lastDone = jobs.first { $0.state == "succeeded" }
+        var body = "<p>"
+        if let teamName = repository.teamName, let teamSlug = repository.teamSlug {
+            body += "Team \(anchor(path, Self.teamPath(teamSlug), teamName)). "
+        }
+        body += "\(HTML.number(findings.count)) open findings, \(HTML.number(repository.openRequirements)) of them requirements.</p>"
+        if let lastDone {
+            body += "<p>Last audited: \(anchor(path, Self.jobPath(lastDone.id), "job \(lastDone.id)")) at \(HTML.escape(lastDone.finishedAt ?? "")) UTC, "
+            body += "\(HTML.escape(lastDone.commitSHA ?? lastDone.commitRef)); \(lastDone.filesScanned ?? 0) files checked, "
+            body += "\(lastDone.suppressed ?? 0) findings suppressed inline.</p>"
+        }
+        if !repository.active { body += "<p>This repository is no longer in the org config; its history is kept.</p>" }
+        let nights = try queries.trend(org: org, repositoryID: repository.id)
+        body += "<section aria-labelledby=\"history\"><h2 id=\"history\">History</h2>"
+        body += trendChart(id: "repo-trend", title: "Open findings of \(repository.name) by severity", nights: nights, subject: repository.name)
+        body += "</section>"
+        body += "<section aria-labelledby=\"readiness\"><h2 id=\"readiness\">Accessibility Nutrition Label readiness</h2>"
+        body += readinessTable(findings, from: path, caption: "Static evidence per label for \(repository.name)")
+        body += "</section>"
+        body += "<section aria-labelledby=\"open\"><h2 id=\"open\">Open findings by file</h2>"
+        body += findings.isEmpty ? "<p>No open findings.</p>" : findingList(findings, from: path, showRepository: false)
+        body += "</section>"
+        if let config = lastDone?.configJSON {
+            body += "<section aria-labelledby=\"config\"><h2 id=\"config\">Configuration in effect</h2>"
+            body += "<pre><code>\(HTML.escape(prettyJSON(config)))</code></pre></section>"
+        } else {
+            body += "<section aria-labelledby=\"config\"><h2 id=\"config\">Configuration in effect</h2><p>No <code>.a11y-audit.json</code>: defaults.</p></section>"
+        }
+        try write(path, page(path, title: repository.name, breadcrumbs: [("Overview", "index.html")], body))
+    }
+
+    // MARK: Runs and jobs
+
+    func renderRunsIndex(_ runs: [DashboardQueries.Run]) throws {
+        let path = "runs/index.html"
+        let body = table(caption: "Runs, newest first", headers: [("Run", false), ("Date", false), ("Kind", false), ("State", false),
+                                                                  ("Jobs", true), ("Failed", true), ("Duration", true)],
+                         rows: runs.map { run in
+                             [anchor(path, Self.runPath(run.id), "Run \(run.id)"), HTML.escape(run.date), HTML.escape(run.kind), Badge.state(run.state),
+                              HTML.number(run.jobsTotal), HTML.number((run.jobsByState["dead"] ?? 0) + (run.jobsByState["failed"] ?? 0)),
+                              HTML.duration(run.durationSeconds)]
+                         }, empty: "No runs yet.")
+        try write(path, page(path, title: "Runs", breadcrumbs: [("Overview", "index.html")], body))
+    }
+
+    func renderRun(_ run: DashboardQueries.Run) throws {
+        let path = Self.runPath(run.id)
+        let jobs = try queries.jobs(runID: run.id)
+        var body = "<p>\(Badge.state(run.state)) \(HTML.escape(run.kind)) run of \(HTML.escape(run.date)), started \(HTML.escape(run.startedAt)) UTC, "
+        body += "took \(HTML.duration(run.durationSeconds)). "
+        body += run.jobsByState.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ") + ".</p>"
+        body += table(caption: "Jobs of run \(run.id)", headers: [("Repository", false), ("State", false), ("Attempts", true), ("Open", true),
+                                                                  ("New", true), ("Fixed", true), ("Files", true), ("Reason", false)],
+                      rows: jobs.sorted { $0.repository < $1.repository }.map { job in
+                          [anchor(path, Self.jobPath(job.id), job.repository), Badge.state(job.state), "\(job.attempt) of \(job.maxAttempts)",
+                           job.open.map(HTML.number) ?? "–", job.new.map(HTML.number) ?? "–", job.fixed.map(HTML.number) ?? "–",
+                           job.filesScanned.map(HTML.number) ?? "–", HTML.escape(job.state == "succeeded" ? "" : job.lastError ?? "")]
+                      }, empty: "This run has no jobs.")
+        try write(path, page(path, title: "Run \(run.id)", breadcrumbs: [("Overview", "index.html"), ("Runs", "runs/index.html")], body))
+    }
+
+    func renderJob(_ job: DashboardQueries.Job) throws {
+        let path = Self.jobPath(job.id)
+        var body = "<dl class=\"facts\">"
+        func fact(_ name: String, _ value: String) { body += "<dt>\(HTML.escape(name))</dt><dd>\(value)</dd>" }
+        fact("Repository", anchor(path, repositoryPath(job.repositoryID), job.repository))
+        if let run = job.runID { fact("Run", anchor(path, Self.runPath(run), "Run \(run)")) }
+        fact("State", Badge.state(job.state))
+        fact("Kind", HTML.escape(job.kind))
+        fact("Commit", HTML.escape(job.commitSHA ?? job.commitRef))
+        fact("Attempts", "\(job.attempt) of \(job.maxAttempts)")
+        fact("Created", HTML.escape(job.createdAt) + " UTC")
+        if let started = job.startedAt { fact("Started", HTML.escape(started) + " UTC") }
+        if let finished = job.finishedAt { fact("Finished", HTML.escape(finished) + " UTC") }
+        if let fetch = job.fetchMilliseconds, let scan = job.scanMilliseconds {
+            fact("Durations", "fetch \(fetch) ms, scan \(scan) ms, write \(job.writeMilliseconds ?? 0) ms")
+        }
+        if let files = job.filesScanned {
+            fact("Files", "\(files) checked, \(job.filesParsed ?? 0) parsed, \(job.cacheHits ?? 0) from the cache")
+            fact("Findings", "\(job.open ?? 0) open, \(job.new ?? 0) new, \(job.fixed ?? 0) fixed, \(job.suppressed ?? 0) suppressed")
+        }
+        if let error = job.lastError, job.state != "succeeded" { fact("Last error", HTML.escape(error)) }
+        body += "</dl>"
+        let attempts = (try? JSONSerialization.jsonObject(with: Data(job.errorsJSON.utf8))) as? [[String: Any]] ?? []
+        body += "<h2>Failed attempts</h2>"
+        body += table(caption: "Failed attempts of job \(job.id)", headers: [("Attempt", true), ("Worker", false), ("When (UTC)", false), ("Error", false)],
+                      rows: attempts.map { attempt in
+                          [HTML.escape("\(attempt["attempt"] ?? "")"), HTML.escape("\(attempt["worker"] ?? "")"),
+                           HTML.escape(String("\(attempt["at"] ?? "")".prefix(19)).replacingOccurrences(of: "T", with: " ")),
+                           HTML.escape("\(attempt["error"] ?? "")")]
+                      }, empty: "No failed attempts.")
+        let notes = (job.notesJSON.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } as? [[String: Any]]) ?? []
+        body += "<h2>Notes</h2>"
+        body += table(caption: "What the scan skipped or could not read", headers: [("File", false), ("Kind", false), ("Note", false)],
+                      rows: notes.map { note in
+                          [HTML.escape("\(note["file"] ?? "")" + (note["line"].map { ":\($0)" } ?? "")), HTML.escape("\(note["kind"] ?? "")"),
+                           HTML.escape("\(note["message"] ?? "")")]
+                      }, empty: "No notes.")
+        var breadcrumbs = [("Overview", "index.html")]
+        if let run = job.runID { breadcrumbs.append(("Run \(run)", Self.runPath(run))) }
+        try write(path, page(path, title: "Job \(job.id): \(job.repository)", breadcrumbs: breadcrumbs, body))
+    }
+
+    // MARK: Rules
+
+    func renderRules() throws {
+        let counts = Dictionary(uniqueKeysWithValues: try queries.openByRule(org: org).map { ($0.rule, $0.count) })
+        let indexPath = "rules/index.html"
+        let body = table(caption: "Rules, with open findings across the organisation",
+                         headers: [("Rule", false), ("Kind", false), ("Severity", false), ("Platforms", false), ("Open findings", true)],
+                         rows: RuleCatalog.descriptions.map { rule in
+                             [anchor(indexPath, Self.rulePath(rule.id), rule.title), Badge.kind(rule.kind.rawValue), Badge.severity(rule.severity.rawValue),
+                              HTML.escape(rule.platforms.description), HTML.number(counts[rule.id] ?? 0)]
+                         }, empty: "")
+        try write(indexPath, page(indexPath, title: "Rules", breadcrumbs: [("Overview", "index.html")], body))
+        for rule in RuleCatalog.descriptions {
+            let path = Self.rulePath(rule.id)
+            var body = "<p><code>\(HTML.escape(rule.id))</code> · \(Badge.kind(rule.kind.rawValue)) · \(Badge.severity(rule.severity.rawValue)) · "
+            body += "\(HTML.escape(rule.platforms.description)) · \(HTML.number(counts[rule.id] ?? 0)) open findings in \(HTML.escape(org))</p>"
+            body += "<h2>What and why</h2><p>\(HTML.escape(rule.rationale))</p>"
+            for citation in rule.citations {
+                body += "<blockquote><p>\(HTML.escape(citation.quote))</p><footer>\(HTML.escape(citation.source))</footer></blockquote>"
+            }
+            body += "<h2>How to fix</h2><p>\(HTML.escape(rule.fix))</p>"
+            body += "<h2>What a static check cannot decide</h2><p>\(HTML.escape(rule.limitations))</p>"
+            let labels = NutritionLabel.allCases.filter { $0.rules.contains(rule.id) }
+            if !labels.isEmpty { body += "<p>Evidence for the Nutrition Labels: \(labels.map { HTML.escape($0.rawValue) }.joined(separator: ", ")).</p>" }
+            body += "<h2>Examples that are reported</h2>"
+            for example in rule.triggering { body += "<pre><code>\(HTML.escape(example.code.replacingOccurrences(of: "↓", with: "")))</code></pre>" }
+            body += "<h2>Examples that are not reported</h2>"
+            for example in rule.nonTriggering { body += "<pre><code>\(HTML.escape(example.code))</code></pre>" }
+            try write(path, page(path, title: rule.title, breadcrumbs: [("Overview", "index.html"), ("Rules", indexPath)], body))
+        }
+    }
+
+    // MARK: Nutrition Label readiness
+
+    func readinessTable(_ findings: [DashboardQueries.Finding], from path: String, caption: String) -> String {
+        var rows: [[String]] = []
+        for label in NutritionLabel.allCases {
+            let blocking = findings.filter { label.rules.contains($0.ruleID) }
+            let blockingRequirements = blocking.filter { $0.kind == "requirement" }
+            var evidence: String
+            if let reason = label.notCheckable {
+                evidence = "Not checkable statically. \(HTML.escape(reason))"
+            } else if blocking.isEmpty {
+                evidence = "No static blockers found (verify on device)."
+            } else {
+                let rules = Set(blocking.map(\.ruleID)).sorted()
+                evidence = "\(blocking.count) open \(blocking.count == 1 ? "finding" : "findings") (\(blockingRequirements.count) requirement-level): "
+                evidence += rules.map { rule in anchor(path, Self.rulePath(rule), RuleCatalog.descriptions.first { $0.id == rule }?.title ?? rule) }
+                    .joined(separator: ", ")
+            }
+            if let note = label.platformNote { evidence += " <span class=\"note\">\(HTML.escape(note))</span>" }
+            let status = label.notCheckable != nil ? "<span class=\"badge state-unknown\"><span aria-hidden=\"true\">?</span> Not checkable</span>"
+                : blocking.isEmpty ? "<span class=\"badge state-succeeded\"><span aria-hidden=\"true\">\u{2714}</span> No static blockers</span>"
+                : "<span class=\"badge state-failed\"><span aria-hidden=\"true\">\u{2716}</span> Blocked</span>"
+            rows.append([HTML.escape(label.rawValue), status, evidence])
+        }
+        return table(caption: caption, headers: [("Label", false), ("Static evidence", false), ("Details", false)], rows: rows, empty: "")
+    }
+
+    func renderReadiness(_ repositories: [DashboardQueries.Repository]) throws {
+        let path = "readiness.html"
+        var body = "<p>For each app, what the static evidence says about the nine Accessibility Nutrition Labels. "
+        body += "This never claims support: a label can be declared only after testing on a device against Apple's evaluation criteria. "
+        body += "“Blocked” means open findings of rules that bear on the label.</p>"
+        var rows: [[String]] = []
+        for repository in repositories where repository.active {
+            let findings = try queries.openFindings(repositoryID: repository.id)
+            var row = [anchor(path, repositoryPath(repository.id) + "#readiness", repository.name)]
+            for label in NutritionLabel.allCases {
+                if label.notCheckable != nil { row.append("<span class=\"badge state-unknown\">Not checkable</span>"); continue }
+                let count = findings.filter { label.rules.contains($0.ruleID) }.count
+                row.append(count == 0 ? "<span class=\"badge state-succeeded\"><span aria-hidden=\"true\">\u{2714}</span> None found</span>"
+                                      : "<span class=\"badge state-failed\"><span aria-hidden=\"true\">\u{2716}</span> \(count) blocking</span>")
+            }
+            rows.append(row)
+        }
+        body += table(caption: "Static evidence per app and label",
+                      headers: [("App", false)] + NutritionLabel.allCases.map { ($0.rawValue, false) }, rows: rows, empty: "No repositories.")
+        body += "<p class=\"note\">\(HTML.escape(NutritionLabel.citation.quote)) (\(HTML.escape(NutritionLabel.citation.source)))</p>"
+        try write(path, page(path, title: "Accessibility Nutrition Label readiness", breadcrumbs: [("Overview", "index.html")], body))
+    }
+
+    private func prettyJSON(_ text: String) -> String {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)),
+              let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]),
+              let pretty = String(data: data, encoding: .utf8) else { return text }
+        return pretty
+    }
+}

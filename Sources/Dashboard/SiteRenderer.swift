@@ -1,0 +1,285 @@
+import AuditModel
+import AuditStore
+import Foundation
+import PostgresClient
+import SwiftChecks
+
+public enum RenderError: Error, CustomStringConvertible {
+    case cannotWrite(path: String, reason: String)
+    case assetsNotFound(String)
+    case noOrganisation
+
+    public var description: String {
+        switch self {
+        case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"
+        case .assetsNotFound(let path): "dashboard stylesheets not found in \(path) (set A11Y_AUDIT_WEB to the Web/ folder)"
+        case .noOrganisation: "the database has no organisation yet: run `a11y-audit schedule` first"
+        }
+    }
+}
+
+public struct RenderSummary: Sendable, Equatable {
+    public var written = 0
+    public var unchanged = 0
+    public var pages: Int { written + unchanged }
+}
+
+/// Renders the dashboard into a folder of static pages. Every page is written whole to a
+/// temporary file and renamed into place, so a reader never sees half a page; a page whose
+/// content did not change is not rewritten (its ETag and Last-Modified stay).
+public final class SiteRenderer {
+    let queries: DashboardQueries
+    let org: String
+    let output: String
+    let webDirectory: String
+    private(set) var summary = RenderSummary()
+    /// Site paths of the repository pages, by repository id (stable, collision-free).
+    private var repositoryPaths: [Int: String] = [:]
+    private var runsCache: [DashboardQueries.Run]?
+
+    public static let stylesheets = ["dashboard.css", "charts.css"]
+
+    public init(connection: PostgresConnection, org: String? = nil, output: String, webDirectory: String = SiteRenderer.defaultWebDirectory()) throws {
+        queries = DashboardQueries(connection: connection)
+        guard let org = try org ?? queries.orgs().first else { throw RenderError.noOrganisation }
+        self.org = org
+        self.output = output
+        self.webDirectory = webDirectory
+    }
+
+    /// `A11Y_AUDIT_WEB`, else a `Web` folder beside the executable or above it (a build tree),
+    /// else the installed copy.
+    public static func defaultWebDirectory(executable: String = CommandLine.arguments.first ?? "") -> String {
+        if let override = ProcessInfo.processInfo.environment["A11Y_AUDIT_WEB"], !override.isEmpty { return override }
+        var directory = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<6 {
+            let candidate = directory.appendingPathComponent("Web")
+            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("charts.css").path) { return candidate.path }
+            directory = directory.deletingLastPathComponent()
+        }
+        return "/usr/share/a11y-audit/Web"
+    }
+
+    // MARK: Whole site and incremental
+
+    /// Every page. Historical regression reports are rendered too (they are skipped when unchanged).
+    @discardableResult
+    public func renderAll() throws -> RenderSummary {
+        summary = RenderSummary()
+        try copyAssets()
+        let runs = try allRuns()
+        let teams = try queries.teams(org: org, latestRun: runs.first?.id)
+        let repositories = try queries.repositories(org: org)
+        assignRepositoryPaths(repositories)
+        try renderOverview(teams: teams, runs: runs)
+        for team in teams { try renderTeam(team, runs: runs, allNights: true) }
+        for repository in repositories { try renderRepository(repository) }
+        try renderRunsIndex(runs)
+        for run in runs { try renderRun(run) }
+        for job in try queries.jobs() { try renderJob(job) }
+        try renderRules()
+        try renderReadiness(repositories)
+        return summary
+    }
+
+    /// After a job finished: its job and run pages, its repository, its teams' pages and that
+    /// night's regression reports, the overview, rules and readiness. Other repositories' and
+    /// older nights' pages are left alone.
+    @discardableResult
+    public func renderAfterJob(_ jobID: Int) throws -> RenderSummary {
+        summary = RenderSummary()
+        guard let job = try queries.jobs(jobID: jobID).first else { return summary }
+        try copyAssets()
+        let runs = try allRuns()
+        let teams = try queries.teams(org: org, latestRun: runs.first?.id)
+        let repositories = try queries.repositories(org: org)
+        assignRepositoryPaths(repositories)
+        try renderJob(job)
+        if let runID = job.runID, let run = runs.first(where: { $0.id == runID }) { try renderRun(run) }
+        try renderRunsIndex(runs)
+        if let repository = repositories.first(where: { $0.id == job.repositoryID }) { try renderRepository(repository) }
+        let affected = try queries.connection.query("""
+            SELECT DISTINCT team_id FROM job_summary_counts WHERE job_id = $1
+            UNION SELECT team_id FROM repositories WHERE id = $2
+            """, [.int(jobID), .int(job.repositoryID)], purpose: "find the teams a job touched").compactMap { $0.int("team_id") }
+        for team in teams where affected.contains(team.id) { try renderTeam(team, runs: runs, allNights: false, night: job.runID) }
+        try renderOverview(teams: teams, runs: runs)
+        try renderRules()
+        try renderReadiness(repositories)
+        return summary
+    }
+
+    private func allRuns() throws -> [DashboardQueries.Run] {
+        if let runsCache { return runsCache }
+        let runs = try queries.runs(org: org, limit: 100_000)
+        runsCache = runs
+        return runs
+    }
+
+    private func assignRepositoryPaths(_ repositories: [DashboardQueries.Repository]) {
+        var used = Set<String>()
+        for repository in repositories.sorted(by: { $0.id < $1.id }) {
+            let segments = repository.name.split(separator: "/").map { HTML.segment(String($0)) }
+            var path = "repos/" + segments.joined(separator: "/") + ".html"
+            if used.contains(path) { path = "repos/" + segments.joined(separator: "/") + "-\(repository.id).html" }
+            used.insert(path)
+            repositoryPaths[repository.id] = path
+        }
+    }
+
+    func repositoryPath(_ id: Int) -> String { repositoryPaths[id] ?? "repos/\(id).html" }
+    static func teamPath(_ slug: String) -> String { "teams/\(HTML.segment(slug))/index.html" }
+    static func regressionPath(_ slug: String, date: String) -> String { "teams/\(HTML.segment(slug))/regressions/\(HTML.segment(date)).html" }
+    static func runPath(_ id: Int) -> String { "runs/\(id).html" }
+    static func jobPath(_ id: Int) -> String { "jobs/\(id).html" }
+    static func rulePath(_ id: String) -> String { "rules/\(HTML.segment(id)).html" }
+
+    // MARK: Writing
+
+    private func copyAssets() throws {
+        for name in Self.stylesheets {
+            guard let data = FileManager.default.contents(atPath: webDirectory + "/" + name) else {
+                throw RenderError.assetsNotFound(webDirectory)
+            }
+            try write("assets/\(name)", data)
+        }
+    }
+
+    func write(_ path: String, _ html: String) throws { try write(path, Data(html.utf8)) }
+
+    private func write(_ path: String, _ data: Data) throws {
+        let target = output + "/" + path
+        if let existing = FileManager.default.contents(atPath: target), existing == data {
+            summary.unchanged += 1
+            return
+        }
+        let folder = (target as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw RenderError.cannotWrite(path: folder, reason: "\(error)")
+        }
+        let temporary = folder + "/.\((target as NSString).lastPathComponent).\(UUID().uuidString).tmp"
+        guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o644]) else {
+            throw RenderError.cannotWrite(path: temporary, reason: "cannot create the file")
+        }
+        guard rename(temporary, target) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw RenderError.cannotWrite(path: target, reason: reason)
+        }
+        summary.written += 1
+    }
+
+    // MARK: Layout
+
+    func page(_ path: String, title: String, breadcrumbs: [(String, String)] = [], _ body: String) -> String {
+        let link = { (target: String) in HTML.escape(HTML.href(from: path, to: target)) }
+        var html = """
+            <!doctype html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="color-scheme" content="light dark">
+            <title>\(HTML.escape(title)) · \(HTML.escape(org)) accessibility audit</title>
+
+            """
+        for sheet in Self.stylesheets { html += "<link rel=\"stylesheet\" href=\"\(link("assets/" + sheet))\">\n" }
+        html += """
+            </head>
+            <body>
+            <a class="skip-link" href="#main">Skip to main content</a>
+            <header class="site-header">
+            <p class="site-name"><a href="\(link("index.html"))">\(HTML.escape(org)) accessibility audit</a></p>
+            <nav aria-label="Site">
+            <ul>
+            <li><a href="\(link("index.html"))"\(path == "index.html" ? " aria-current=\"page\"" : "")>Overview</a></li>
+            <li><a href="\(link("runs/index.html"))"\(path == "runs/index.html" ? " aria-current=\"page\"" : "")>Runs</a></li>
+            <li><a href="\(link("rules/index.html"))"\(path == "rules/index.html" ? " aria-current=\"page\"" : "")>Rules</a></li>
+            <li><a href="\(link("readiness.html"))"\(path == "readiness.html" ? " aria-current=\"page\"" : "")>Nutrition Label readiness</a></li>
+            </ul>
+            </nav>
+            </header>
+
+            """
+        if !breadcrumbs.isEmpty {
+            html += "<nav class=\"breadcrumbs\" aria-label=\"Breadcrumb\"><ol>"
+            for (label, target) in breadcrumbs { html += "<li><a href=\"\(link(target))\">\(HTML.escape(label))</a></li>" }
+            html += "<li><span aria-current=\"page\">\(HTML.escape(title))</span></li></ol></nav>\n"
+        }
+        html += "<main id=\"main\">\n<h1>\(HTML.escape(title))</h1>\n\(body)\n</main>\n"
+        html += "<footer class=\"site-footer\"><p>Static evidence from source, asset catalogs and Interface Builder files; "
+        html += "what needs a device is listed on each rule page. Rendered by a11y-audit.</p></footer>\n</body>\n</html>\n"
+        return html
+    }
+
+    func table(caption: String, headers: [(String, Bool)], rows: [[String]], empty: String) -> String {
+        guard !rows.isEmpty else { return "<p>\(HTML.escape(empty))</p>" }
+        var html = "<div class=\"table-wrap\"><table><caption>\(HTML.escape(caption))</caption><thead><tr>"
+        for (header, numeric) in headers { html += "<th scope=\"col\"\(numeric ? " class=\"number\"" : "")>\(HTML.escape(header))</th>" }
+        html += "</tr></thead><tbody>"
+        for row in rows {
+            html += "<tr>"
+            for (index, cell) in row.enumerated() {
+                let numeric = index < headers.count && headers[index].1
+                html += index == 0 ? "<th scope=\"row\">\(cell)</th>" : "<td\(numeric ? " class=\"number\"" : "")>\(cell)</td>"
+            }
+            html += "</tr>"
+        }
+        return html + "</tbody></table></div>"
+    }
+
+    func anchor(_ from: String, _ to: String, _ text: String) -> String {
+        "<a href=\"\(HTML.escape(HTML.href(from: from, to: to)))\">\(HTML.escape(text))</a>"
+    }
+
+    static let severities = ["error", "warning", "note"]
+    static let severityNames = ["error": "Errors", "warning": "Warnings", "note": "Notes"]
+
+    func trendChart(id: String, title: String, nights: [DashboardQueries.Night], subject: String) -> String {
+        guard !nights.isEmpty else { return "<p>No audited nights yet.</p>" }
+        let labels = nights.map(\.date)
+        let last = nights[nights.count - 1]
+        let description = "Open findings of \(subject) by severity over \(nights.count) runs, from \(labels[0]) to \(labels[labels.count - 1]); "
+            + "on \(last.date): \(last.openBySeverity["error"] ?? 0) errors, \(last.openBySeverity["warning"] ?? 0) warnings, \(last.openBySeverity["note"] ?? 0) notes."
+        return Chart.line(id: id, title: title, description: description, labels: labels,
+                          series: Self.severities.map { severity in
+                              Chart.Series(name: Self.severityNames[severity] ?? severity, values: nights.map { $0.openBySeverity[severity] ?? 0 })
+                          })
+    }
+
+    func changeChart(id: String, title: String, nights: [DashboardQueries.Night], subject: String) -> String {
+        guard !nights.isEmpty else { return "" }
+        let description = "New and fixed findings of \(subject) per run over \(nights.count) runs; "
+            + "in total \(nights.map(\.new).reduce(0, +)) new and \(nights.map(\.fixed).reduce(0, +)) fixed."
+        return Chart.line(id: id, title: title, description: description, labels: nights.map(\.date),
+                          series: [Chart.Series(name: "New", values: nights.map(\.new)), Chart.Series(name: "Fixed", values: nights.map(\.fixed))])
+    }
+
+    /// Findings as a list grouped by repository and file, with snippets and links to rule pages.
+    func findingList(_ findings: [DashboardQueries.Finding], from path: String, showRepository: Bool) -> String {
+        var html = ""
+        var currentGroup = ""
+        for finding in findings {
+            let group = showRepository ? "\(finding.repository) · \(finding.path)" : finding.path
+            if group != currentGroup {
+                if !currentGroup.isEmpty { html += "</ul></section>" }
+                currentGroup = group
+                html += "<section class=\"file-group\"><h3>\(HTML.escape(group))</h3><ul class=\"findings\">"
+            }
+            let rule = RuleCatalog.descriptions.first { $0.id == finding.ruleID }
+            html += "<li class=\"finding\"><p class=\"finding-head\">\(Badge.severity(finding.severity)) "
+            html += anchor(path, Self.rulePath(finding.ruleID), rule?.title ?? finding.ruleID)
+            html += " <span class=\"location\">line \(finding.line), column \(finding.column)</span></p>"
+            html += "<p class=\"message\">\(HTML.escape(finding.message))</p>"
+            if !finding.sourceLine.isEmpty || !finding.snippet.isEmpty {
+                html += "<pre class=\"snippet\"><code>\(HTML.escape(finding.sourceLine.isEmpty ? finding.snippet : finding.sourceLine))</code></pre>"
+            }
+            if let rule { html += "<p class=\"fix\"><strong>Fix:</strong> \(HTML.escape(rule.fix))</p>" }
+            html += "</li>"
+        }
+        if !currentGroup.isEmpty { html += "</ul></section>" }
+        return html
+    }
+}
