@@ -128,7 +128,7 @@ let package = Package(
             swiftSettings: importSyntax
         ),
         // Test support: a fresh migrated database per test on the server DATABASE_URL names.
-        .target(name: "DatabaseTestSupport", dependencies: ["PostgresClient", "AuditStore"], path: "Tests/DatabaseTestSupport",
+        .target(name: "DatabaseTestSupport", dependencies: ["PostgresClient", "AuditStore", "AuditModel", "OrgModel"], path: "Tests/DatabaseTestSupport",
                 swiftSettings: importSyntax),
         .testTarget(
             name: "AuditStoreTests",
@@ -158,6 +158,11 @@ let package = Package(
             dependencies: ["AuditModel", "InterfaceBuilder"]
         ),
         .testTarget(name: "OrgModelTests", dependencies: ["OrgModel"]),
+        .testTarget(
+            name: "DashboardTests",
+            dependencies: ["AuditModel", "AuditStore", "Dashboard", "DatabaseTestSupport", "PostgresClient"],
+            swiftSettings: importSyntax
+        ),
         .testTarget(
             name: "ColorAssetsTests",
             dependencies: ["AuditModel", "ColorAssets"],

@@ -66,6 +66,7 @@ public final class SiteRenderer {
     @discardableResult
     public func renderAll() throws -> RenderSummary {
         summary = RenderSummary()
+        runsCache = nil
         try copyAssets()
         let runs = try allRuns()
         let teams = try queries.teams(org: org, latestRun: runs.first?.id)
@@ -88,6 +89,7 @@ public final class SiteRenderer {
     @discardableResult
     public func renderAfterJob(_ jobID: Int) throws -> RenderSummary {
         summary = RenderSummary()
+        runsCache = nil
         guard let job = try queries.jobs(jobID: jobID).first else { return summary }
         try copyAssets()
         let runs = try allRuns()

@@ -1,0 +1,206 @@
+import AuditModel
+import AuditStore
+import Dashboard
+import DatabaseTestSupport
+import Foundation
+import PostgresClient
+import Testing
+
+/// The rendered site of a generated history, checked page by page.
+final class RenderedSite {
+    let root: String
+    init() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("a11y-site-\(UUID().uuidString.prefix(8))").path
+    }
+    deinit { try? FileManager.default.removeItem(atPath: root) }
+
+    var pages: [String] {
+        (FileManager.default.enumerator(atPath: root)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".html") }.sorted()
+    }
+
+    func html(_ path: String) throws -> String { try String(contentsOfFile: root + "/" + path, encoding: .utf8) }
+}
+
+let webDirectory = TestDatabase.repositoryRoot + "/Web"
+
+func render(_ connection: PostgresConnection, into site: RenderedSite) throws -> (SiteRenderer, RenderSummary) {
+    let renderer = try SiteRenderer(connection: connection, output: site.root, webDirectory: webDirectory)
+    return (renderer, try renderer.renderAll())
+}
+
+/// All `href="…"` and `id="…"` values of a page.
+func attributes(_ name: String, in html: String) -> [String] {
+    var values: [String] = []
+    var rest = html[...]
+    let marker = " \(name)=\""
+    while let start = rest.range(of: marker) {
+        let after = rest[start.upperBound...]
+        guard let end = after.firstIndex(of: "\"") else { break }
+        values.append(String(after[..<end]))
+        rest = after[end...]
+    }
+    return values
+}
+
+func count(_ needle: String, in html: String) -> Int { html.components(separatedBy: needle).count - 1 }
+
+@Suite(.serialized) struct DashboardTests {
+    @Test func everyPageKindRendersAndItsNumbersMatchTheDatabase() throws {
+        try TestDatabase.with { database in
+            let connection = try database.connect()
+            let history = FixtureHistory()
+            let runs = try history.write(to: connection)
+            let site = try RenderedSite()
+            let (_, summary) = try render(connection, into: site)
+            let pages = site.pages
+            #expect(summary.written == pages.count + 2, "pages plus two stylesheets")
+            for expected in ["index.html", "runs/index.html", "rules/index.html", "readiness.html", "teams/payments/index.html",
+                             "teams/design-system/index.html", "teams/growth-retention/index.html",
+                             "teams/payments/regressions/\(FixtureHistory.date(0)).html",
+                             "teams/payments/regressions/\(FixtureHistory.date(29)).html", "repos/fixture/app-0.html",
+                             "runs/\(runs[0]).html", "rules/fixed-font-size.html"] {
+                #expect(pages.contains(expected), "missing \(expected)")
+            }
+            #expect(pages.filter { $0.hasPrefix("teams/payments/regressions/") }.count == 30, "one dated report per night")
+            #expect(pages.filter { $0.hasPrefix("repos/") }.count == 12)
+
+            // The overview's team table says what the database says.
+            let overview = try site.html("index.html")
+            for row in try connection.query("""
+                SELECT t.name, count(f.id) FILTER (WHERE f.kind = 'requirement') AS requirements, count(f.id) AS total
+                FROM teams t LEFT JOIN findings f ON f.team_id = t.id AND f.fixed_in_run IS NULL GROUP BY t.name
+                """, purpose: "read") {
+                let name = HTMLEscaped(row.string("name") ?? "")
+                let expected = "\(name)</a></th><td class=\"number\">\(row.int("requirements") ?? -1)</td><td class=\"number\">\(row.int("total") ?? -1)</td>"
+                #expect(overview.contains(expected), "team row for \(name)")
+            }
+            // The last run shows its dead job and the reason.
+            #expect(overview.contains("11 of 12 repositories audited, 1 failed"))
+            #expect(overview.contains("HTTP 404 from the archive host"))
+
+            // A team page's regression report lists exactly the new findings of the last run.
+            let payments = try #require(try connection.query("SELECT id FROM teams WHERE name = 'Payments'", purpose: "read").first?.int("id"))
+            let newCount = try #require(try connection.query("SELECT count(*) AS n FROM findings WHERE team_id = $1 AND first_seen_run = $2",
+                                                             [.int(payments), .int(runs[runs.count - 1])], purpose: "read").first?.int("n"))
+            let report = try site.html("teams/payments/regressions/\(FixtureHistory.date(29)).html")
+            #expect(count("<li class=\"finding\">", in: report.components(separatedBy: "<h2 id=\"fixed\">")[0]) == newCount)
+
+            // The repository page lists its open findings.
+            let open = try #require(try connection.query("""
+                SELECT count(*) AS n FROM findings f JOIN repositories r ON r.id = f.repository_id
+                WHERE r.name = 'fixture/app-0' AND f.fixed_in_run IS NULL
+                """, purpose: "read").first?.int("n"))
+            let repository = try site.html("repos/fixture/app-0.html")
+            #expect(count("<li class=\"finding\">", in: repository) == open)
+            #expect(repository.contains("findings suppressed inline"))
+        }
+    }
+
+    @Test func userDataIsEscapedEverywhere() throws {
+        try TestDatabase.with { database in
+            let connection = try database.connect()
+            var history = FixtureHistory(teams: 1, repositories: 2, nights: 2)
+            history.planted = [FixtureHistory.finding(FixtureHistory.rules[1], file: "App/<script>alert(1)</script>.swift", line: 3,
+                                                      code: "\"><img src=x onerror=alert(1)>",
+                                                      message: "label \"<script>alert('x')</script>\" is a raw identifier")]
+            try history.write(to: connection)
+            let site = try RenderedSite()
+            _ = try render(connection, into: site)
+            var sawPlanted = false
+            for page in site.pages {
+                let html = try site.html(page)
+                #expect(!html.contains("<script"), "\(page) contains a script tag")
+                #expect(!html.contains("<img"), "\(page) contains an img tag")
+                if html.contains("&lt;script&gt;alert(1)&lt;/script&gt;.swift") && html.contains("&quot;&gt;&lt;img src=x onerror=alert(1)&gt;") {
+                    sawPlanted = true
+                }
+            }
+            #expect(sawPlanted, "the planted finding is shown, escaped")
+        }
+    }
+
+    @Test func noInternalLinkIsBrokenAndPagesAreWellFormed() throws {
+        try TestDatabase.with { database in
+            let connection = try database.connect()
+            try FixtureHistory(teams: 3, repositories: 6, nights: 5).write(to: connection)
+            let site = try RenderedSite()
+            _ = try render(connection, into: site)
+            var checked = 0
+            for page in site.pages {
+                let html = try site.html(page)
+                #expect(count("<h1>", in: html) == 1, "\(page): one h1")
+                #expect(html.contains("<html lang=\"en\">") && html.contains("<main id=\"main\">") && html.contains("href=\"#main\""))
+                #expect(count("<table>", in: html) == count("<caption>", in: html), "\(page): every table has a caption")
+                let ids = Set(attributes("id", in: html))
+                for href in attributes("href", in: html) {
+                    let (target, fragment) = href.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+                        .map(String.init).splitPair()
+                    if target.isEmpty {
+                        #expect(ids.contains(fragment ?? ""), "\(page): #\(fragment ?? "") has no target")
+                        continue
+                    }
+                    #expect(!target.hasPrefix("/") && !target.contains("://"), "\(page): \(href) is not relative")
+                    let resolved = URL(fileURLWithPath: site.root + "/" + page).deletingLastPathComponent().appendingPathComponent(target).standardized.path
+                    #expect(resolved.hasPrefix(site.root), "\(page): \(href) leaves the site")
+                    #expect(FileManager.default.fileExists(atPath: resolved), "\(page): broken link \(href)")
+                    if let fragment, resolved.hasSuffix(".html") {
+                        let targetHTML = try String(contentsOfFile: resolved, encoding: .utf8)
+                        #expect(attributes("id", in: targetHTML).contains(fragment), "\(page): \(href) fragment missing")
+                    }
+                    checked += 1
+                }
+            }
+            #expect(checked > 500)
+            let leftovers = (FileManager.default.enumerator(atPath: site.root)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".tmp") }
+            #expect(leftovers.isEmpty)
+        }
+    }
+
+    @Test func aFinishedJobReRendersOnlyThePagesItChanges() throws {
+        try TestDatabase.with { database in
+            let connection = try database.connect()
+            let history = FixtureHistory(teams: 3, repositories: 6, nights: 4)
+            try history.write(to: connection)
+            let site = try RenderedSite()
+            let (renderer, full) = try render(connection, into: site)
+            #expect(try renderer.renderAll().written == 0, "a second full render writes nothing: nothing changed")
+            let before = Dictionary(uniqueKeysWithValues: try site.pages.map { ($0, try site.html($0)) })
+
+            // A manual audit of one repository finds a new problem.
+            let repository = try #require(try connection.query("SELECT id FROM repositories WHERE name = 'fixture/app-1'", purpose: "read").first?.int("id"))
+            let queue = JobQueue(connection: connection)
+            let run = try #require(try connection.query("""
+                INSERT INTO runs (org, kind, run_date) VALUES ('fixture', 'manual', '2026-12-31') RETURNING id
+                """, purpose: "add a manual run").first?.int("id"))
+            _ = try queue.enqueue(JobRequest(runID: run, repositoryID: repository, kind: .manual, commitRef: "main", archiveURL: "file:///x"))
+            let job = try #require(try queue.claim(worker: "w"))
+            let team = try connection.query("SELECT team_id FROM repositories WHERE id = $1", [.int(repository)], purpose: "read").first?.int("team_id")
+            var findings = history.findings(repository: 1, night: 3)
+            findings.append(FixtureHistory.finding(FixtureHistory.rules[0], file: "App/New.swift", line: 1, code: "brand-new"))
+            findings.assignFingerprints()
+            _ = try queue.complete(job) {
+                try HistoryWriter(connection: $0).write(JobResults(findings: findings.map { .init(finding: $0, teamID: team) },
+                                                                   filesScanned: 1, filesParsed: 1, cacheHits: 0), for: job)
+            }
+            let incremental = try renderer.renderAfterJob(job.id)
+            #expect(incremental.written > 0 && incremental.written < full.written / 4, "\(incremental.written) of \(full.written)")
+            #expect(site.pages.contains("jobs/\(job.id).html"))
+            let after = Dictionary(uniqueKeysWithValues: try site.pages.map { ($0, try site.html($0)) })
+            #expect(after["repos/fixture/app-1.html"] != before["repos/fixture/app-1.html"], "the audited repository's page changed")
+            #expect(after["repos/fixture/app-1.html"]?.contains("brand-new") == true)
+            #expect(after["repos/fixture/app-2.html"] == before["repos/fixture/app-2.html"], "other repositories are left alone")
+            // What the incremental render produced equals what a full render produces.
+            let fresh = try RenderedSite()
+            _ = try render(connection, into: fresh)
+            for page in ["index.html", "repos/fixture/app-1.html", "jobs/\(job.id).html"] {
+                #expect(try fresh.html(page) == after[page], "\(page) differs from a full render")
+            }
+        }
+    }
+}
+
+func HTMLEscaped(_ text: String) -> String { HTML.escape(text) }
+
+extension Array where Element == String {
+    func splitPair() -> (String, String?) { (self.first ?? "", self.count > 1 ? self[1] : nil) }
+}

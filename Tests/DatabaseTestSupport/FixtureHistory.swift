@@ -1,0 +1,108 @@
+import AuditModel
+import AuditStore
+import Foundation
+import OrgModel
+import PostgresClient
+
+/// A generated organisation history written through the real pipeline tables: the org config is
+/// saved, each night is scheduled, every job is claimed and completed with synthetic findings by
+/// `HistoryWriter` (the worker's own writer). Deterministic for a given seed.
+public struct FixtureHistory {
+    public let teams: Int
+    public let repositories: Int
+    public let nights: Int
+    public let seed: UInt64
+    /// Extra findings planted in the first repository on the last night.
+    public var planted: [Finding] = []
+
+    public init(teams: Int = 3, repositories: Int = 12, nights: Int = 30, seed: UInt64 = 7) {
+        self.teams = teams; self.repositories = repositories; self.nights = nights; self.seed = seed
+    }
+
+    public static let rules: [(id: String, kind: RuleKind, severity: Severity)] = [
+        ("fixed-font-size", .requirement, .error), ("accessibility-label-raw-identifier", .requirement, .error),
+        ("insufficient-contrast", .requirement, .error), ("text-below-minimum-size", .recommendation, .warning),
+        ("tap-gesture-missing-trait", .recommendation, .warning), ("hard-coded-color-literal", .recommendation, .warning),
+        ("sf-symbol-default-label", .advisory, .note), ("color-only-status", .requirement, .error),
+    ]
+
+    public var config: OrgConfig {
+        let teamNames = (0..<teams).map { ["Payments", "Design System", "Growth & Retention", "Platform"][$0 % 4] + ($0 >= 4 ? " \($0)" : "") }
+        var config = OrgConfig(
+            org: "fixture",
+            teams: teamNames.map { OrgConfig.Team(name: $0, owners: ["@fixture/\(OrgConfig.slug($0))"]) },
+            repositories: (0..<repositories).map { index in
+                OrgConfig.Repository(name: "fixture/app-\(index)", team: teamNames[index % teamNames.count],
+                                     archive: "file:///fixtures/app-\(index).tar.gz")
+            })
+        config.limits = .init(maxAttempts: 2)
+        return config
+    }
+
+    /// The date of night `index` (0-based), counting from 2026-10-01.
+    public static func date(_ index: Int) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let start = calendar.date(from: DateComponents(year: 2026, month: 10, day: 1))!
+        let day = calendar.date(byAdding: .day, value: index, to: start)!
+        return CronSchedule.localDate(of: day, in: calendar.timeZone)
+    }
+
+    /// Findings of repository `repository` on night `night`: a stable core, a few that come and
+    /// go, and one that is fixed halfway through.
+    public func findings(repository: Int, night: Int) -> [Finding] {
+        var list: [Finding] = []
+        let core = 3 + repository % 4
+        for index in 0..<core {
+            let rule = Self.rules[(repository + index) % Self.rules.count]
+            list.append(Self.finding(rule, file: "App/Screen\(index).swift", line: 10 + index, code: "core-\(index)"))
+        }
+        if night < nights / 2 {
+            list.append(Self.finding(Self.rules[1], file: "App/Legacy.swift", line: 4, code: "legacy"))
+        }
+        for index in 0..<3 where (night + repository + index) % 5 == 0 {
+            list.append(Self.finding(Self.rules[(index + 3) % Self.rules.count], file: "App/Churn\(index).swift", line: 7, code: "churn-\(index)"))
+        }
+        if repository == 0 && night == nights - 1 { list += planted }
+        list.assignFingerprints()
+        return list
+    }
+
+    public static func finding(_ rule: (id: String, kind: RuleKind, severity: Severity), file: String, line: Int, code: String,
+                               message: String? = nil) -> Finding {
+        Finding(ruleID: rule.id, kind: rule.kind, severity: rule.severity, location: SourceLocation(file: file, line: line, column: 9),
+                message: message ?? "\(rule.id) in \(file)", fix: "", citation: Citation("HIG", ""), platforms: .all,
+                snippet: "Text(\"\(code)\")", sourceLine: "        Text(\"\(code)\")")
+    }
+
+    /// Writes every night; returns the run ids, oldest first.
+    @discardableResult
+    public func write(to connection: PostgresConnection) throws -> [Int] {
+        let config = self.config
+        try OrgStore(connection: connection).sync(config)
+        let teamIDs = Dictionary(uniqueKeysWithValues: try connection.query("SELECT name, id FROM teams", purpose: "read teams")
+            .compactMap { row in row.string("name").flatMap { name in row.int("id").map { (name, $0) } } })
+        var runs: [Int] = []
+        for night in 0..<nights {
+            guard case .created(let run, _) = try OrgStore(connection: connection).scheduleRun(
+                config, date: Self.date(night), createdBy: "fixture", archiveURL: { repository, _ in repository.archive ?? "" }) else { continue }
+            runs.append(run)
+            let queue = JobQueue(connection: connection)
+            while let job = try queue.claim(worker: "fixture") {
+                let index = Int(job.repositoryName.split(separator: "-").last.map(String.init) ?? "") ?? 0
+                // The last repository fails on the last night: the dashboard shows a dead job.
+                if index == repositories - 1 && night == nights - 1 {
+                    _ = try queue.fail(job, error: "HTTP 404 from the archive host: repository not found", retryable: false)
+                    continue
+                }
+                let team = teamIDs[config.repositories[index].team]
+                let results = JobResults(findings: findings(repository: index, night: night).map { .init(finding: $0, teamID: team) },
+                                         filesScanned: 20, filesParsed: night == 0 ? 20 : 1, cacheHits: night == 0 ? 0 : 19,
+                                         suppressed: index % 3, fetchMilliseconds: 12, scanMilliseconds: 80,
+                                         commitSHA: String(repeating: String(format: "%x", index % 16), count: 40))
+                _ = try queue.complete(job) { try HistoryWriter(connection: $0).write(results, for: job) }
+            }
+        }
+        return runs
+    }
+}
