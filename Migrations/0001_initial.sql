@@ -59,6 +59,8 @@ CREATE TABLE jobs (
     pr_number        integer,
     base_sha         text,
     base_ref         text,
+    -- Pull-request jobs: the base commit's archive, audited when no stored result covers it.
+    base_archive_url text,
     -- queued -> running -> succeeded | failed (waiting for its retry) -> running ... | dead; cancelled.
     state            text NOT NULL DEFAULT 'queued'
                      CHECK (state IN ('queued', 'running', 'succeeded', 'failed', 'dead', 'cancelled')),
@@ -177,16 +179,23 @@ CREATE TABLE pr_checks (
     job_id             bigint REFERENCES jobs (id) ON DELETE SET NULL,
     state              text NOT NULL DEFAULT 'pending'
                        CHECK (state IN ('pending', 'success', 'failure', 'error', 'cancelled')),
+    -- When the check fails: on new requirement-level findings, on any new finding, or never.
+    gate               text NOT NULL DEFAULT 'requirements' CHECK (gate IN ('requirements', 'any', 'never')),
     new_count          integer,
     fixed_count        integer,
     unchanged_count    integer,
     results            jsonb,
+    -- Reporting back to GitHub: the state last posted, and failed attempts (retried until posted).
+    reported_state     text,
     status_reported_at timestamptz,
+    report_attempts    integer NOT NULL DEFAULT 0,
+    report_error       text,
     check_run_id       bigint,
     created_at         timestamptz NOT NULL DEFAULT now(),
     updated_at         timestamptz NOT NULL DEFAULT now(),
     UNIQUE (repository_id, pr_number, head_sha)
 );
+CREATE INDEX pr_checks_to_report ON pr_checks (updated_at) WHERE reported_state IS DISTINCT FROM state;
 
 -- The scanner's per-file cache: (tool build, rules, config, platform context, path, content)
 -- -> that file's findings. `last_used` is refreshed at most weekly, so hits cost no writes.

@@ -18,10 +18,10 @@ public struct FetchingArchiveSource: ArchiveSource {
         self.tokens = tokens
     }
 
-    public func fetch(_ job: ClaimedJob, into directory: String) throws -> String {
+    public func fetch(_ url: String, provider: String, into directory: String) throws -> String {
         do {
-            let location = try ArchiveLocation.url(job.archiveURL)
-            let credential: FetchCredential? = switch job.provider {
+            let location = try ArchiveLocation.url(url)
+            let credential: FetchCredential? = switch provider {
             case "github": tokens["github"].map(FetchCredential.githubToken)
             case "gitlab": tokens["gitlab"].map(FetchCredential.gitlabToken)
             default: nil
@@ -32,7 +32,7 @@ public struct FetchingArchiveSource: ArchiveSource {
             case .memory(let bytes):
                 let path = directory + "/archive"
                 guard FileManager.default.createFile(atPath: path, contents: Data(bytes), attributes: [.posixPermissions: 0o600]) else {
-                    throw JobFailure("cannot write the archive of \(job.repositoryName) into \(directory)", retryable: true)
+                    throw JobFailure("cannot write the archive \(redactedURL(url)) into \(directory)", retryable: true)
                 }
                 return path
             }

@@ -18,31 +18,37 @@ struct JobAudit {
 
     struct Outcome {
         var results: JobResults
+        /// Pull-request jobs: the head's findings against the base's.
+        var comparison: PullRequestComparison?
         /// Why the new cache rows were not stored, if they were not.
         var cacheError: String?
     }
 
-    func run(cancelled: () -> Bool) throws -> Outcome {
-        let fetchStarted = Date()
-        let archive = try source.fetch(job, into: directory)
-        let fetchMilliseconds = Int(Date().timeIntervalSince(fetchStarted) * 1000)
-        if cancelled() { throw JobFailure("stopped: the job was cancelled or its lease lost", retryable: true) }
+    /// One snapshot fetched and audited.
+    struct Snapshot {
+        var input: ScanInput
+        var report: ScanReport
+        var fetchMilliseconds: Int
+        var scanMilliseconds: Int
+    }
 
-        let scanStarted = Date()
+    func run(cancelled: () -> Bool) throws -> Outcome {
         var cacheError: String?
-        let input: ScanInput
-        do {
-            input = try ScanInput.archive(archive, maxFileBytes: ScanInput.archiveEntryCap)
-        } catch let error as ScanError {
-            // Name the archive by its URL, not by the worker's temporary copy.
-            throw JobFailure(error.description.replacingOccurrences(of: archive, with: redactedURL(job.archiveURL)), retryable: false)
-        }
         // The database reads and cache writes of a job are idempotent: after a lost connection
         // (a server restart, a failover) they are simply run again on a new one.
         let cache = useCache ? try connection.retryingAfterReconnect { try FileCacheStore(connection: $0).load(repositoryID: job.repositoryID) } : nil
-        var options = ScanOptions(jobs: scanJobs)
-        options.cacheStorage = cache
-        let report = try Scanner(options: options).scan(input, root: job.repositoryName)
+        let head = try audit(job.archiveURL, cache: cache, cancelled: cancelled)
+        // A pull request's base is audited too; its files were mostly audited by the nightly
+        // run of the default branch, so they come from the cache and are not parsed again.
+        var comparison: PullRequestComparison?
+        var base: Snapshot?
+        if job.kind == .pr, let baseURL = job.baseArchiveURL {
+            let snapshot = try audit(baseURL, cache: cache, cancelled: cancelled)
+            comparison = PullRequestComparison(
+                head: head.report.findings, base: snapshot.report.findings,
+                changedFiles: PullRequestComparison.changedFiles(head: try Self.digests(head.input), base: try Self.digests(snapshot.input)))
+            base = snapshot
+        }
         if let cache {
             // The cache only saves time: failing to store it must not fail the audit.
             do {
@@ -51,21 +57,53 @@ struct JobAudit {
                 cacheError = "\(error)"
             }
         }
-        let scanMilliseconds = Int(Date().timeIntervalSince(scanStarted) * 1000)
 
         let attribution = try connection.retryingAfterReconnect {
-            try TeamAttribution.load(for: job.repositoryID, input: input, connection: $0)
+            try TeamAttribution.load(for: job.repositoryID, input: head.input, connection: $0)
         }
-        let findings = report.findings.map { JobResults.AttributedFinding(finding: $0, teamID: attribution.team(for: $0.location.file)) }
-        let suppressed = report.statistics.findingsSuppressed
-        let configJSON = input.files.first { $0.path == AuditConfig.fileName }
+        let findings = head.report.findings.map { JobResults.AttributedFinding(finding: $0, teamID: attribution.team(for: $0.location.file)) }
+        let configJSON = head.input.files.first { $0.path == AuditConfig.fileName }
             .flatMap { try? $0.bytes() }.flatMap { String(bytes: $0, encoding: .utf8) }
             .flatMap { text in (try? JSONSerialization.jsonObject(with: Data(text.utf8))) != nil ? text : nil }
+        let statistics = head.report.statistics
         return Outcome(results: JobResults(
-            findings: findings, notes: report.notes.filter { $0.kind != .summary }, filesScanned: report.statistics.filesChecked,
-            filesParsed: report.statistics.filesParsed, cacheHits: report.statistics.cacheHits, suppressed: suppressed,
-            fetchMilliseconds: fetchMilliseconds, scanMilliseconds: scanMilliseconds,
-            commitSHA: Self.looksLikeCommit(job.commitRef) ? job.commitRef : nil, configJSON: configJSON), cacheError: cacheError)
+            findings: findings, notes: head.report.notes.filter { $0.kind != .summary } + attribution.notes,
+            filesScanned: statistics.filesChecked + (base?.report.statistics.filesChecked ?? 0),
+            filesParsed: statistics.filesParsed + (base?.report.statistics.filesParsed ?? 0),
+            cacheHits: statistics.cacheHits + (base?.report.statistics.cacheHits ?? 0), suppressed: statistics.findingsSuppressed,
+            fetchMilliseconds: head.fetchMilliseconds + (base?.fetchMilliseconds ?? 0),
+            scanMilliseconds: head.scanMilliseconds + (base?.scanMilliseconds ?? 0),
+            commitSHA: Self.looksLikeCommit(job.commitRef) ? job.commitRef : nil, configJSON: configJSON),
+            comparison: comparison, cacheError: cacheError)
+    }
+
+    private func audit(_ url: String, cache: MemoryCacheStorage?, cancelled: () -> Bool) throws -> Snapshot {
+        let fetchStarted = Date()
+        let archive = try source.fetch(url, provider: job.provider, into: directory)
+        let fetchMilliseconds = Int(Date().timeIntervalSince(fetchStarted) * 1000)
+        if cancelled() { throw JobFailure("stopped: the job was cancelled or its lease lost", retryable: true) }
+        let scanStarted = Date()
+        let input: ScanInput
+        do {
+            input = try ScanInput.archive(archive, maxFileBytes: ScanInput.archiveEntryCap)
+        } catch let error as ScanError {
+            // Name the archive by its URL, not by the worker's temporary copy.
+            throw JobFailure(error.description.replacingOccurrences(of: archive, with: redactedURL(url)), retryable: false)
+        }
+        var options = ScanOptions(jobs: scanJobs)
+        options.cacheStorage = cache
+        let report = try Scanner(options: options).scan(input, root: job.repositoryName)
+        // The archive is read; its copy is not needed any more (a pull request fetches two).
+        if archive.hasPrefix(directory) { unlink(archive) }
+        return Snapshot(input: input, report: report, fetchMilliseconds: fetchMilliseconds,
+                        scanMilliseconds: Int(Date().timeIntervalSince(scanStarted) * 1000))
+    }
+
+    /// Content digests of a snapshot's files, to tell which files a pull request changed.
+    static func digests(_ input: ScanInput) throws -> [String: String] {
+        var digests: [String: String] = [:]
+        for file in input.files { digests[file.path] = Digest.sha256Hex(try file.bytes()) }
+        return digests
     }
 
     static func looksLikeCommit(_ ref: String) -> Bool {

@@ -10,6 +10,8 @@ struct TeamAttribution {
     /// CODEOWNERS owner (`@acme/payments`, lowercased) -> team id.
     let teamsByOwner: [String: Int]
     let ownersOf: ((String) -> [String])?
+    /// CODEOWNERS lines that could not be read, as scan notes.
+    var notes: [ScanNote] = []
 
     func team(for path: String) -> Int? {
         guard let ownersOf else { return defaultTeam }
@@ -31,18 +33,20 @@ struct TeamAttribution {
         for row in rows {
             if let owner = row.string("owner"), let team = row.int("owner_team") { teamsByOwner[owner.lowercased()] = team }
         }
-        return TeamAttribution(defaultTeam: rows.first?.int("team_id"), teamsByOwner: teamsByOwner,
-                               ownersOf: CodeOwnersLookup.make(from: input))
+        let codeOwners = CodeOwnersLookup.make(from: input)
+        return TeamAttribution(defaultTeam: rows.first?.int("team_id"), teamsByOwner: teamsByOwner, ownersOf: codeOwners?.owners,
+                               notes: codeOwners?.problems ?? [])
     }
 }
 
 /// Reads the repository's CODEOWNERS (GitHub uses the first of .github/, the root, docs/).
 enum CodeOwnersLookup {
-    static func make(from input: ScanInput) -> ((String) -> [String])? {
+    static func make(from input: ScanInput) -> (owners: (String) -> [String], problems: [ScanNote])? {
         guard let path = CodeOwners.governingFile(among: input.files.map(\.path)),
               let file = input.files.first(where: { $0.path == path }),
               let bytes = try? file.bytes(), let text = String(bytes: bytes, encoding: .utf8) else { return nil }
         let owners = CodeOwners(text: text, file: path)
-        return { owners.owners(of: $0) }
+        let problems = owners.problems.map { ScanNote(kind: .skipped, file: $0.file, line: $0.line, message: "CODEOWNERS: \($0.reason)") }
+        return ({ owners.owners(of: $0) }, problems)
     }
 }

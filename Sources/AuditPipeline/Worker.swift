@@ -4,10 +4,11 @@ import AuditStore
 import Foundation
 import PostgresClient
 
-/// Fetches a job's repository archive into the worker's private work directory.
+/// Fetches a repository archive into the worker's private work directory.
 public protocol ArchiveSource: Sendable {
-    /// Returns the archive's path (inside `directory`, or a local file a `file://` URL names).
-    func fetch(_ job: ClaimedJob, into directory: String) throws -> String
+    /// Returns the archive's path inside `directory`. `provider` (github, gitlab, url) decides
+    /// which credential goes with the request.
+    func fetch(_ url: String, provider: String, into directory: String) throws -> String
 }
 
 /// Why a job failed, and whether trying again could help.
@@ -197,6 +198,9 @@ public final class Worker: @unchecked Sendable {
                         try JobQueue(connection: connection, policy: options.policy).complete(job, commitSHA: audit.results.commitSHA) { connection in
                             applied = try HistoryWriter(connection: connection).write(
                                 audit.results, for: job, writeMilliseconds: Int(Date().timeIntervalSince(writeStarted) * 1000))
+                            if let comparison = audit.comparison {
+                                try PullRequestStore(connection: connection).complete(job, comparison: comparison)
+                            }
                         }
                     }
                     break
@@ -210,7 +214,8 @@ public final class Worker: @unchecked Sendable {
                                             ("duration_ms", Int(Date().timeIntervalSince(started) * 1000)),
                                             ("fetch_ms", audit.results.fetchMilliseconds), ("scan_ms", audit.results.scanMilliseconds),
                                             ("files", audit.results.filesScanned), ("parsed", audit.results.filesParsed),
-                                            ("findings", audit.results.findings.count), ("new", applied?.new), ("fixed", applied?.fixed)])
+                                            ("findings", audit.results.findings.count),
+                                            ("new", audit.comparison?.new.count ?? applied?.new), ("fixed", audit.comparison?.fixed.count ?? applied?.fixed)])
                 state.count { $0.succeeded += 1 }
             case .leaseLost:
                 log.event("job.lost", .warn, [("job", job.id), ("repo", job.repositoryName), ("attempt", job.attempt),

@@ -25,6 +25,7 @@ public struct ClaimedJob: Sendable, Equatable {
     public let prNumber: Int?
     public let baseSHA: String?
     public let baseRef: String?
+    public let baseArchiveURL: String?
     public let worker: String
 }
 
@@ -39,12 +40,14 @@ public struct JobRequest: Sendable {
     public var prNumber: Int?
     public var baseSHA: String?
     public var baseRef: String?
+    public var baseArchiveURL: String?
 
     public init(runID: Int?, repositoryID: Int, kind: JobKind, commitRef: String, archiveURL: String,
-                priority: Int = 0, maxAttempts: Int = 5, prNumber: Int? = nil, baseSHA: String? = nil, baseRef: String? = nil) {
+                priority: Int = 0, maxAttempts: Int = 5, prNumber: Int? = nil, baseSHA: String? = nil, baseRef: String? = nil,
+                baseArchiveURL: String? = nil) {
         self.runID = runID; self.repositoryID = repositoryID; self.kind = kind; self.commitRef = commitRef
         self.archiveURL = archiveURL; self.priority = priority; self.maxAttempts = maxAttempts
-        self.prNumber = prNumber; self.baseSHA = baseSHA; self.baseRef = baseRef
+        self.prNumber = prNumber; self.baseSHA = baseSHA; self.baseRef = baseRef; self.baseArchiveURL = baseArchiveURL
     }
 }
 
@@ -114,13 +117,13 @@ public struct JobQueue {
     public func enqueue(_ request: JobRequest) throws -> Int? {
         let rows = try connection.query("""
             INSERT INTO jobs (run_id, repository_id, kind, commit_ref, archive_url, priority, max_attempts,
-                              pr_number, base_sha, base_ref)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                              pr_number, base_sha, base_ref, base_archive_url)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
             ON CONFLICT (repository_id, commit_ref, kind) WHERE state IN ('queued', 'failed') DO NOTHING
             RETURNING id
             """, [.optional(request.runID), .int(request.repositoryID), .text(request.kind.rawValue), .text(request.commitRef),
                   .text(request.archiveURL), .int(request.priority), .int(request.maxAttempts), .optional(request.prNumber),
-                  .optional(request.baseSHA), .optional(request.baseRef)],
+                  .optional(request.baseSHA), .optional(request.baseRef), .optional(request.baseArchiveURL)],
             purpose: "enqueue a job for repository \(request.repositoryID) at \(request.commitRef)")
         guard let id = rows.first?.int("id") else { return nil }
         try connection.notify(Self.jobsChannel, payload: String(id))
@@ -140,7 +143,7 @@ public struct JobQueue {
                         lease_expires_at = now() + make_interval(secs => $2), heartbeat_at = now(), started_at = now()
         FROM next WHERE jobs.id = next.id
         RETURNING jobs.id, jobs.run_id, jobs.repository_id, jobs.kind, jobs.commit_ref, jobs.archive_url, jobs.attempt,
-                  jobs.max_attempts, jobs.priority, jobs.pr_number, jobs.base_sha, jobs.base_ref,
+                  jobs.max_attempts, jobs.priority, jobs.pr_number, jobs.base_sha, jobs.base_ref, jobs.base_archive_url,
                   (SELECT name FROM repositories r WHERE r.id = jobs.repository_id) AS repository_name,
                   (SELECT provider FROM repositories r WHERE r.id = jobs.repository_id) AS provider
         """
@@ -168,7 +171,7 @@ public struct JobQueue {
             provider: row.string("provider") ?? "url", kind: kind, commitRef: row.string("commit_ref") ?? "",
             archiveURL: row.string("archive_url") ?? "", attempt: attempt, maxAttempts: row.int("max_attempts") ?? 1,
             priority: row.int("priority") ?? 0, prNumber: row.int("pr_number"), baseSHA: row.string("base_sha"),
-            baseRef: row.string("base_ref"), worker: worker)
+            baseRef: row.string("base_ref"), baseArchiveURL: row.string("base_archive_url"), worker: worker)
     }
 
     // MARK: While running

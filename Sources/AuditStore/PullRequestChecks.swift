@@ -1,0 +1,189 @@
+import AuditModel
+import Foundation
+import PostgresClient
+
+/// When a pull request's check fails.
+public enum PullRequestGate: String, Sendable, Codable, CaseIterable {
+    /// New requirement-level findings (Apple states an obligation) fail the check.
+    case requirements
+    /// Any new finding fails it.
+    case any
+    /// Report only.
+    case never
+
+    public func fails(new: [Finding]) -> Bool {
+        switch self {
+        case .requirements: new.contains { $0.kind == .requirement }
+        case .any: !new.isEmpty
+        case .never: false
+        }
+    }
+}
+
+/// A pull request's findings against its base, matched by fingerprint. Only files the pull
+/// request changed can hold new findings: a finding that appears in an untouched file (a rule
+/// changed, or another file's change reached it) is not the pull request's doing.
+public struct PullRequestComparison: Sendable {
+    public var new: [Finding]
+    public var fixed: [Finding]
+    /// Findings in both, in files the pull request changed (shown on the report page).
+    public var unchangedInChangedFiles: [Finding]
+    /// All findings in both (and head findings in untouched files).
+    public var unchangedCount: Int
+    public var changedFiles: Set<String>
+
+    public init(head: [Finding], base: [Finding], changedFiles: Set<String>) {
+        let baseFingerprints = Set(base.map(\.fingerprint))
+        let headFingerprints = Set(head.map(\.fingerprint))
+        self.changedFiles = changedFiles
+        new = head.filter { !baseFingerprints.contains($0.fingerprint) && changedFiles.contains($0.location.file) }
+        fixed = base.filter { !headFingerprints.contains($0.fingerprint) }
+        unchangedInChangedFiles = head.filter { baseFingerprints.contains($0.fingerprint) && changedFiles.contains($0.location.file) }
+        unchangedCount = head.count - new.count
+    }
+
+    /// Paths whose content differs between the two snapshots, or that exist in only one.
+    public static func changedFiles(head: [String: String], base: [String: String]) -> Set<String> {
+        var changed = Set<String>()
+        for (path, digest) in head where base[path] != digest { changed.insert(path) }
+        for path in base.keys where head[path] == nil { changed.insert(path) }
+        return changed
+    }
+
+    /// "2 new accessibility findings (1 requirement), 1 fixed": the commit status description.
+    public var summary: String {
+        let requirements = new.filter { $0.kind == .requirement }.count
+        var text = new.isEmpty ? "No new accessibility findings"
+            : "\(new.count) new accessibility \(new.count == 1 ? "finding" : "findings")"
+        if requirements > 0 { text += " (\(requirements) \(requirements == 1 ? "requirement" : "requirements"))" }
+        if !fixed.isEmpty { text += ", \(fixed.count) fixed" }
+        return text
+    }
+}
+
+/// The `pr_checks` rows: created pending when the webhook arrives, completed by the worker in the
+/// job's completing transaction, then reported to GitHub (retried until it is).
+public struct PullRequestStore {
+    public let connection: PostgresConnection
+
+    public init(connection: PostgresConnection) { self.connection = connection }
+
+    public struct Check: Sendable, Equatable {
+        public var id: Int
+        public var repositoryID: Int
+        public var repository: String
+        public var prNumber: Int
+        public var headSHA: String
+        public var baseSHA: String
+        public var baseRef: String
+        public var jobID: Int?
+        public var state: String
+        public var gate: PullRequestGate
+        public var newCount: Int?
+        public var fixedCount: Int?
+        public var unchangedCount: Int?
+        public var resultsJSON: String?
+        public var reportedState: String?
+        public var reportAttempts: Int
+        public var checkRunID: Int?
+    }
+
+    /// Records the check of a head commit (pending), or returns the existing one's id.
+    @discardableResult
+    public func open(repositoryID: Int, prNumber: Int, headSHA: String, baseSHA: String, baseRef: String, jobID: Int?,
+                     gate: PullRequestGate) throws -> Int {
+        let rows = try connection.query("""
+            INSERT INTO pr_checks (repository_id, pr_number, head_sha, base_sha, base_ref, job_id, gate)
+            VALUES ($1, $2, $3, $4, $5, $6, $7)
+            ON CONFLICT (repository_id, pr_number, head_sha) DO UPDATE SET
+                job_id = coalesce(EXCLUDED.job_id, pr_checks.job_id), base_sha = EXCLUDED.base_sha, base_ref = EXCLUDED.base_ref,
+                gate = EXCLUDED.gate, updated_at = now()
+            RETURNING id
+            """, [.int(repositoryID), .int(prNumber), .text(headSHA), .text(baseSHA), .text(baseRef), .optional(jobID), .text(gate.rawValue)],
+            purpose: "record the check of pull request #\(prNumber) at \(headSHA.prefix(12))")
+        guard let id = rows.first?.int("id") else {
+            throw DatabaseError.unexpectedResult(purpose: "record a pull-request check", reason: "no id returned")
+        }
+        return id
+    }
+
+    /// Stores the comparison and the verdict (inside the job's completing transaction).
+    public func complete(_ job: ClaimedJob, comparison: PullRequestComparison) throws {
+        guard let prNumber = job.prNumber else { return }
+        let existing = try connection.query("""
+            SELECT gate FROM pr_checks WHERE repository_id = $1 AND pr_number = $2 AND head_sha = $3
+            """, [.int(job.repositoryID), .int(prNumber), .text(job.commitRef)], purpose: "read the gate of pull request #\(prNumber)")
+        let gate = existing.first?.string("gate").flatMap(PullRequestGate.init(rawValue:)) ?? .requirements
+        if existing.isEmpty {
+            try open(repositoryID: job.repositoryID, prNumber: prNumber, headSHA: job.commitRef, baseSHA: job.baseSHA ?? "",
+                     baseRef: job.baseRef ?? "", jobID: job.id, gate: gate)
+        }
+        let state = gate.fails(new: comparison.new) ? "failure" : "success"
+        try connection.query("""
+            UPDATE pr_checks SET state = $4, new_count = $5, fixed_count = $6, unchanged_count = $7, results = $8::jsonb,
+                                 job_id = $9, updated_at = now()
+            WHERE repository_id = $1 AND pr_number = $2 AND head_sha = $3
+            """, [.int(job.repositoryID), .int(prNumber), .text(job.commitRef), .text(state), .int(comparison.new.count),
+                  .int(comparison.fixed.count), .int(comparison.unchangedCount), .text(Self.resultsJSON(comparison)), .int(job.id)],
+            purpose: "store the verdict of pull request #\(prNumber)")
+    }
+
+    /// Marks the checks of a job that was cancelled (a newer push superseded it).
+    public func cancel(jobID: Int) throws {
+        try connection.query("""
+            UPDATE pr_checks SET state = 'cancelled', updated_at = now() WHERE job_id = $1 AND state = 'pending'
+            """, [.int(jobID)], purpose: "cancel the check of job \(jobID)")
+    }
+
+    public func checks(where condition: String = "true", _ parameters: [PostgresValue] = [], limit: Int = 1000) throws -> [Check] {
+        let rows = try connection.query("""
+            SELECT c.*, r.name AS repository FROM pr_checks c JOIN repositories r ON r.id = c.repository_id
+            WHERE \(condition) ORDER BY c.id LIMIT \(limit)
+            """, parameters, purpose: "read pull-request checks")
+        return rows.map { row in
+            Check(id: row.int("id") ?? 0, repositoryID: row.int("repository_id") ?? 0, repository: row.string("repository") ?? "",
+                  prNumber: row.int("pr_number") ?? 0, headSHA: row.string("head_sha") ?? "", baseSHA: row.string("base_sha") ?? "",
+                  baseRef: row.string("base_ref") ?? "", jobID: row.int("job_id"), state: row.string("state") ?? "",
+                  gate: row.string("gate").flatMap(PullRequestGate.init(rawValue:)) ?? .requirements, newCount: row.int("new_count"),
+                  fixedCount: row.int("fixed_count"), unchangedCount: row.int("unchanged_count"), resultsJSON: row.string("results"),
+                  reportedState: row.string("reported_state"), reportAttempts: row.int("report_attempts") ?? 0,
+                  checkRunID: row.int("check_run_id"))
+        }
+    }
+
+    /// Checks whose current state has not been reported to GitHub yet.
+    public func unreported(limit: Int = 100) throws -> [Check] {
+        try checks(where: "c.reported_state IS DISTINCT FROM c.state", limit: limit)
+    }
+
+    public func markReported(_ checkID: Int, state: String, checkRunID: Int? = nil) throws {
+        try connection.query("""
+            UPDATE pr_checks SET reported_state = $2, status_reported_at = now(), report_error = NULL,
+                                 check_run_id = coalesce($3, check_run_id)
+            WHERE id = $1
+            """, [.int(checkID), .text(state), .optional(checkRunID)], purpose: "mark check \(checkID) reported")
+    }
+
+    public func markReportFailed(_ checkID: Int, error: String) throws {
+        try connection.query("""
+            UPDATE pr_checks SET report_attempts = report_attempts + 1, report_error = $2 WHERE id = $1
+            """, [.int(checkID), .text(error)], purpose: "record a failed report of check \(checkID)")
+    }
+
+    static func resultsJSON(_ comparison: PullRequestComparison) -> String {
+        func encode(_ findings: [Finding]) -> [[String: Any]] {
+            findings.map { finding in
+                ["rule": finding.ruleID, "kind": finding.kind.rawValue, "severity": finding.severity.rawValue,
+                 "path": finding.location.file, "line": finding.location.line, "column": finding.location.column,
+                 "message": finding.message, "snippet": finding.snippet, "sourceLine": finding.sourceLine,
+                 "fingerprint": finding.fingerprint]
+            }
+        }
+        let object: [String: Any] = ["new": encode(comparison.new), "fixed": encode(comparison.fixed),
+                                     "unchangedInChangedFiles": encode(comparison.unchangedInChangedFiles),
+                                     "changedFiles": comparison.changedFiles.sorted(), "summary": comparison.summary]
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]),
+              let text = String(data: data, encoding: .utf8) else { return "{}" }
+        return text
+    }
+}
