@@ -103,6 +103,9 @@ let package = Package(
             name: "ArchiveFetch",
             dependencies: ["CCurl"]
         ),
+        // GitHub webhooks: signature check, delivery records, pull-request jobs.
+        .target(name: "Webhooks", dependencies: ["AuditModel", "AuditStore", "OrgModel", "PostgresClient"],
+                swiftSettings: importSyntax),
         // The dashboard: static HTML pages rendered from the database (pure rendering over queries).
         .target(name: "Dashboard", dependencies: ["AuditModel", "AuditStore", "PostgresClient", "SwiftChecks"],
                 swiftSettings: importSyntax),
@@ -158,6 +161,11 @@ let package = Package(
             dependencies: ["AuditModel", "InterfaceBuilder"]
         ),
         .testTarget(name: "OrgModelTests", dependencies: ["OrgModel"]),
+        .testTarget(
+            name: "WebhookTests",
+            dependencies: ["AuditModel", "AuditStore", "DatabaseTestSupport", "OrgModel", "PostgresClient", "Webhooks"],
+            swiftSettings: importSyntax
+        ),
         .testTarget(
             name: "DashboardTests",
             dependencies: ["AuditModel", "AuditStore", "Dashboard", "DatabaseTestSupport", "PostgresClient"],

@@ -38,9 +38,12 @@ public struct OrgConfig: Sendable, Equatable, Codable {
         public var provider: Provider?
         /// An archive URL (`https://`, `file://`); `{ref}` is replaced by the commit or branch.
         public var archive: String?
-        public init(name: String, team: String, defaultBranch: String? = nil, provider: Provider? = nil, archive: String? = nil) {
+        /// This repository's pull-request gate, overriding `pullRequests.gate`.
+        public var gate: String?
+        public init(name: String, team: String, defaultBranch: String? = nil, provider: Provider? = nil, archive: String? = nil,
+                    gate: String? = nil) {
             self.name = name; self.team = team; self.defaultBranch = defaultBranch
-            self.provider = provider; self.archive = archive
+            self.provider = provider; self.archive = archive; self.gate = gate
         }
         public var resolvedProvider: Provider { provider ?? (archive != nil ? .url : .github) }
         public var branch: String { defaultBranch ?? "main" }
@@ -69,6 +72,16 @@ public struct OrgConfig: Sendable, Equatable, Codable {
         public var includeForks: Bool?
     }
 
+    /// Pull-request checks: when they fail, and whether drafts are checked.
+    public struct PullRequests: Sendable, Equatable, Codable {
+        /// `requirements` (default): fail on new requirement-level findings; `any`; `never`.
+        public var gate: String?
+        public var includeDrafts: Bool?
+        public init(gate: String? = nil, includeDrafts: Bool? = nil) { self.gate = gate; self.includeDrafts = includeDrafts }
+    }
+
+    public static let gates = ["requirements", "any", "never"]
+
     public struct Schedule: Sendable, Equatable, Codable {
         public var cron: String
         public var timeZone: String?
@@ -90,7 +103,13 @@ public struct OrgConfig: Sendable, Equatable, Codable {
     public var discovery: Discovery?
     public var schedule: Schedule?
     public var limits: Limits?
+    public var pullRequests: PullRequests?
     public var retentionDays: Int?
+
+    /// The gate of a repository's pull requests.
+    public func gate(for repository: String) -> String {
+        repositories.first { $0.name == repository }?.gate ?? pullRequests?.gate ?? "requirements"
+    }
 
     public var maxAttempts: Int { limits?.maxAttempts ?? 5 }
     public var timeZone: TimeZone { schedule?.timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")! }
@@ -100,9 +119,10 @@ public struct OrgConfig: Sendable, Equatable, Codable {
     /// The allowed keys at each level, checked before decoding so a typo is an error, not a
     /// silently ignored setting.
     static let schema: [String: [String]] = [
-        "": ["org", "teams", "repositories", "providers", "discovery", "schedule", "limits", "retentionDays"],
+        "": ["org", "teams", "repositories", "providers", "discovery", "schedule", "limits", "pullRequests", "retentionDays"],
+        "pullRequests": ["gate", "includeDrafts"],
         "teams[]": ["name", "owners"],
-        "repositories[]": ["name", "team", "defaultBranch", "provider", "archive"],
+        "repositories[]": ["name", "team", "defaultBranch", "provider", "archive", "gate"],
         "providers": ["github", "gitlab"],
         "providers.github": ["api", "tokenEnvironment"],
         "providers.gitlab": ["api", "tokenEnvironment"],
@@ -188,6 +208,14 @@ public struct OrgConfig: Sendable, Equatable, Codable {
         }
         if let attempts = limits?.maxAttempts, attempts <= 0 || attempts > 100 {
             throw bad("limits.maxAttempts", "must be between 1 and 100")
+        }
+        for (index, repository) in repositories.enumerated() {
+            if let gate = repository.gate, !Self.gates.contains(gate) {
+                throw bad("repositories[\(index)].gate", "\"\(gate)\" is not one of \(Self.gates.joined(separator: ", "))")
+            }
+        }
+        if let gate = pullRequests?.gate, !Self.gates.contains(gate) {
+            throw bad("pullRequests.gate", "\"\(gate)\" is not one of \(Self.gates.joined(separator: ", "))")
         }
         if let retentionDays, retentionDays <= 0 { throw bad("retentionDays", "must be a positive number of days") }
     }

@@ -1,0 +1,163 @@
+import AuditModel
+import AuditStore
+import Foundation
+import OrgModel
+import PostgresClient
+
+/// A webhook delivery as the HTTP layer received it.
+public struct WebhookRequest: Sendable {
+    /// Header names lowercased.
+    public var headers: [String: String]
+    public var body: [UInt8]
+    public init(headers: [String: String], body: [UInt8]) {
+        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+        self.body = body
+    }
+}
+
+public struct WebhookResponse: Sendable, Equatable {
+    public var status: Int
+    public var body: String
+    public init(status: Int, body: String) { self.status = status; self.body = body }
+}
+
+/// `POST /hooks/github`: verifies the signature before reading anything, records the delivery
+/// (a redelivery is acknowledged and not queued twice), and turns pull-request events into PR
+/// jobs above nightly priority, cancelling the job of an older push. No audit work happens in
+/// the request: it answers in milliseconds.
+public struct WebhookIntake: Sendable {
+    public static let prPriority = 100
+    public static let maxBodyBytes = 25 << 20    // GitHub caps payloads at 25 MB
+    static let handledActions: Set<String> = ["opened", "synchronize", "reopened", "ready_for_review"]
+
+    let secret: [UInt8]
+    let config: OrgConfig
+
+    public init(secret: String, config: OrgConfig) {
+        self.secret = Array(secret.utf8)
+        self.config = config
+    }
+
+    public func handle(_ request: WebhookRequest, connection: PostgresConnection) -> WebhookResponse {
+        guard request.body.count <= Self.maxBodyBytes else {
+            return WebhookResponse(status: 413, body: "payload over \(Self.maxBodyBytes) bytes")
+        }
+        guard let signature = request.headers["x-hub-signature-256"] else {
+            return WebhookResponse(status: 401, body: "missing X-Hub-Signature-256: configure the webhook's secret")
+        }
+        let expected = "sha256=" + Digest.hmacSHA256Hex(key: secret, message: request.body)
+        guard Digest.constantTimeEqual(Array(signature.lowercased().utf8), Array(expected.utf8)) else {
+            return WebhookResponse(status: 401, body: "signature does not match: check the webhook secret")
+        }
+        guard let delivery = request.headers["x-github-delivery"], !delivery.isEmpty, delivery.count <= 200 else {
+            return WebhookResponse(status: 400, body: "missing X-GitHub-Delivery")
+        }
+        let event = request.headers["x-github-event"] ?? ""
+        guard let payload = Self.payload(request) else {
+            return WebhookResponse(status: 400, body: "body is neither JSON nor a form with a payload field")
+        }
+        do {
+            return try connection.retryingAfterReconnect { connection in
+                try connection.transaction(purpose: "take webhook delivery \(delivery)") { connection in
+                    try route(delivery: delivery, event: event, payload: payload, connection: connection)
+                }
+            }
+        } catch {
+            // GitHub shows the status on the delivery; it can be redelivered by hand.
+            return WebhookResponse(status: 503, body: "could not record the delivery: \(error)")
+        }
+    }
+
+    private func route(delivery: String, event: String, payload: [String: Any], connection: PostgresConnection) throws -> WebhookResponse {
+        let action = payload["action"] as? String
+        let repositoryName = (payload["repository"] as? [String: Any])?["full_name"] as? String
+        // The delivery id is the primary key: a redelivery finds its row and stops here.
+        let recorded = try connection.query("""
+            INSERT INTO webhook_deliveries (delivery_id, event, action, repository, outcome) VALUES ($1, $2, $3, $4, 'received')
+            ON CONFLICT (delivery_id) DO NOTHING RETURNING delivery_id
+            """, [.text(delivery), .text(event), .optional(action), .optional(repositoryName)], purpose: "record delivery \(delivery)")
+        guard !recorded.isEmpty else {
+            return WebhookResponse(status: 200, body: "delivery \(delivery) was already handled")
+        }
+        func finish(_ outcome: String, _ status: Int, _ body: String, job: Int? = nil) throws -> WebhookResponse {
+            try connection.query("UPDATE webhook_deliveries SET outcome = $2, job_id = $3 WHERE delivery_id = $1",
+                                 [.text(delivery), .text(outcome), .optional(job)], purpose: "record the outcome of delivery \(delivery)")
+            return WebhookResponse(status: status, body: body)
+        }
+        switch event {
+        case "ping":
+            return try finish("pong", 200, "pong")
+        case "pull_request":
+            guard let action, Self.handledActions.contains(action) else {
+                return try finish("ignored", 202, "pull_request action \(action ?? "(none)") needs no check")
+            }
+            return try pullRequest(payload, action: action, connection: connection, finish: finish)
+        default:
+            return try finish("ignored", 202, "event \(event.isEmpty ? "(none)" : event) is not handled")
+        }
+    }
+
+    private func pullRequest(_ payload: [String: Any], action: String, connection: PostgresConnection,
+                             finish: (String, Int, String, Int?) throws -> WebhookResponse) throws -> WebhookResponse {
+        guard let pull = payload["pull_request"] as? [String: Any], let number = pull["number"] as? Int,
+              let head = pull["head"] as? [String: Any], let headSHA = head["sha"] as? String,
+              let base = pull["base"] as? [String: Any], let baseSHA = base["sha"] as? String, let baseRef = base["ref"] as? String,
+              let repositoryName = (payload["repository"] as? [String: Any])?["full_name"] as? String else {
+            return try finish("malformed", 400, "pull_request payload lacks number, head.sha, base.sha, base.ref or repository.full_name", nil)
+        }
+        if pull["draft"] as? Bool == true, config.pullRequests?.includeDrafts != true {
+            return try finish("ignored", 202, "pull request #\(number) is a draft; drafts are not checked (pullRequests.includeDrafts)", nil)
+        }
+        var repository = config.repositories.first { $0.name.caseInsensitiveCompare(repositoryName) == .orderedSame }
+        if repository == nil, let discovery = config.discovery,
+           repositoryName.lowercased().hasPrefix(discovery.githubOrg.lowercased() + "/") {
+            repository = OrgConfig.Repository(name: repositoryName, team: discovery.team, provider: .github)
+        }
+        guard let repository else {
+            return try finish("refused", 403, "repository \(repositoryName) is not in the org config of \(config.org)", nil)
+        }
+        let ids = try connection.query("""
+            INSERT INTO repositories (org, name, team_id, default_branch, provider, archive_url)
+            VALUES ($1, $2, (SELECT id FROM teams WHERE org = $1 AND name = $3), $4, $5, $6)
+            ON CONFLICT (org, name) DO UPDATE SET updated_at = repositories.updated_at
+            RETURNING id
+            """, [.text(config.org), .text(repository.name), .text(repository.team), .text(repository.branch),
+                  .text(repository.resolvedProvider.rawValue), .optional(repository.archive)], purpose: "find repository \(repository.name)")
+        guard let repositoryID = ids.first?.int("id") else {
+            throw DatabaseError.unexpectedResult(purpose: "find repository \(repository.name)", reason: "no id")
+        }
+        // A newer push supersedes the checks of older heads of the same pull request.
+        let queue = JobQueue(connection: connection)
+        let older = try connection.query("""
+            SELECT id FROM jobs WHERE repository_id = $1 AND kind = 'pr' AND pr_number = $2 AND commit_ref <> $3
+              AND state IN ('queued', 'failed', 'running')
+            """, [.int(repositoryID), .int(number), .text(headSHA)], purpose: "find older checks of pull request #\(number)")
+        for row in older {
+            guard let id = row.int("id") else { continue }
+            try queue.cancel(jobID: id)
+            try PullRequestStore(connection: connection).cancel(jobID: id)
+        }
+        let job = try queue.enqueue(JobRequest(
+            runID: nil, repositoryID: repositoryID, kind: .pr, commitRef: headSHA,
+            archiveURL: config.archiveURL(for: repository, ref: headSHA), priority: Self.prPriority, maxAttempts: config.maxAttempts,
+            prNumber: number, baseSHA: baseSHA, baseRef: baseRef, baseArchiveURL: config.archiveURL(for: repository, ref: baseSHA)))
+        let gate = PullRequestGate(rawValue: config.gate(for: repository.name)) ?? .requirements
+        let check = try PullRequestStore(connection: connection).open(repositoryID: repositoryID, prNumber: number, headSHA: headSHA,
+                                                                      baseSHA: baseSHA, baseRef: baseRef, jobID: job, gate: gate)
+        let body = job.map { "queued job \($0) (check \(check)) for \(repository.name)#\(number) at \(headSHA.prefix(12))" }
+            ?? "a check of \(repository.name)#\(number) at \(headSHA.prefix(12)) is already queued"
+        return try finish("queued", 202, body, job)
+    }
+
+    /// The JSON payload: the body itself, or the `payload` field of a form-encoded body.
+    static func payload(_ request: WebhookRequest) -> [String: Any]? {
+        var data = Data(request.body)
+        if request.headers["content-type"]?.hasPrefix("application/x-www-form-urlencoded") == true {
+            let text = String(decoding: request.body, as: UTF8.self)
+            guard let field = text.split(separator: "&").first(where: { $0.hasPrefix("payload=") }),
+                  let decoded = String(field.dropFirst(8)).replacingOccurrences(of: "+", with: " ").removingPercentEncoding else { return nil }
+            data = Data(decoded.utf8)
+        }
+        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+    }
+}

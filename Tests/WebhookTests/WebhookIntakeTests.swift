@@ -1,0 +1,168 @@
+import AuditModel
+import AuditStore
+import DatabaseTestSupport
+import Foundation
+import OrgModel
+import PostgresClient
+import Testing
+import Webhooks
+
+let fixtures = URL(fileURLWithPath: TestDatabase.repositoryRoot).deletingLastPathComponent().appendingPathComponent("shared/fixtures/github").path
+let secret = "test secret: not GitHub's"
+
+func fixture(_ name: String) throws -> [UInt8] {
+    guard let data = FileManager.default.contents(atPath: fixtures + "/" + name) else { throw FixtureMissing(name: name) }
+    return [UInt8](data)
+}
+
+struct FixtureMissing: Error { let name: String }
+
+/// A real payload with some fields rewritten (`head.sha`, `draft`, the repository).
+func rewritten(_ name: String, _ change: (inout [String: Any]) -> Void) throws -> [UInt8] {
+    var object = try #require(try JSONSerialization.jsonObject(with: Data(try fixture(name))) as? [String: Any])
+    change(&object)
+    return [UInt8](try JSONSerialization.data(withJSONObject: object))
+}
+
+func signed(_ body: [UInt8], event: String, delivery: String = UUID().uuidString, contentType: String = "application/json",
+            key: String = secret) -> WebhookRequest {
+    WebhookRequest(headers: ["X-GitHub-Event": event, "X-GitHub-Delivery": delivery, "Content-Type": contentType,
+                             "X-Hub-Signature-256": "sha256=" + Digest.hmacSHA256Hex(key: Array(key.utf8), message: body),
+                             "User-Agent": "GitHub-Hookshot/044aadd"], body: body)
+}
+
+let config: OrgConfig = {
+    var config = OrgConfig(org: "octo", teams: [.init(name: "Hello")],
+                           repositories: [.init(name: "Codertocat/Hello-World", team: "Hello")])
+    config.pullRequests = .init(gate: "any")
+    return config
+}()
+
+func setUp(_ database: TestDatabase) throws -> PostgresConnection {
+    let connection = try database.connect()
+    try OrgStore(connection: connection).sync(config)
+    return connection
+}
+
+func count(_ connection: PostgresConnection, _ sql: String) throws -> Int {
+    try connection.query(sql, purpose: "count").first.flatMap { $0.int("n") } ?? -1
+}
+
+@Suite struct WebhookIntakeTests {
+    @Test func theSignatureMatchesGitHubsTestVector() {
+        #expect(Digest.hmacSHA256Hex(key: Array("It's a Secret to Everybody".utf8), message: Array("Hello, World!".utf8))
+                == "757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17")
+        #expect(Digest.constantTimeEqual([1, 2, 3], [1, 2, 3]) && !Digest.constantTimeEqual([1, 2, 3], [1, 2, 4]) && !Digest.constantTimeEqual([1], [1, 2]))
+    }
+
+    @Test func unsignedOrWronglySignedDeliveriesStoreNothing() throws {
+        try TestDatabase.with { database in
+            let connection = try setUp(database)
+            let intake = WebhookIntake(secret: secret, config: config)
+            let body = try fixture("pull_request.opened.payload.json")
+            var unsigned = signed(body, event: "pull_request")
+            unsigned.headers["x-hub-signature-256"] = nil
+            #expect(intake.handle(unsigned, connection: connection).status == 401)
+            #expect(intake.handle(signed(body, event: "pull_request", key: "wrong"), connection: connection).status == 401)
+            var tampered = signed(body, event: "pull_request")
+            tampered.body[10] ^= 1
+            #expect(intake.handle(tampered, connection: connection).status == 401)
+            #expect(try count(connection, "SELECT count(*) AS n FROM webhook_deliveries") == 0)
+            #expect(try count(connection, "SELECT count(*) AS n FROM jobs") == 0)
+        }
+    }
+
+    @Test func aPullRequestIsQueuedOnceAboveNightlyPriority() throws {
+        try TestDatabase.with { database in
+            let connection = try setUp(database)
+            let intake = WebhookIntake(secret: secret, config: config)
+            #expect(intake.handle(signed(try fixture("ping.payload.json"), event: "ping"), connection: connection) == WebhookResponse(status: 200, body: "pong"))
+            let request = signed(try fixture("pull_request.opened.payload.json"), event: "pull_request", delivery: "delivery-1")
+            let started = Date()
+            let response = intake.handle(request, connection: connection)
+            #expect(Date().timeIntervalSince(started) < 1, "no work in the request")
+            #expect(response.status == 202, "\(response.body)")
+            let job = try #require(try connection.query("SELECT * FROM jobs", purpose: "read").first)
+            #expect(job.string("kind") == "pr" && job.int("priority") == WebhookIntake.prPriority && job.int("pr_number") == 2)
+            #expect(job.string("commit_ref") == "ec26c3e57ca3a959ca5aad62de7213c562f8c821")
+            #expect(job.string("base_ref") == "master")
+            #expect(job.string("archive_url") == "https://api.github.com/repos/Codertocat/Hello-World/tarball/ec26c3e57ca3a959ca5aad62de7213c562f8c821")
+            #expect(job.string("base_archive_url")?.hasSuffix("/tarball/" + (job.string("base_sha") ?? "?")) == true)
+            let check = try #require(try PullRequestStore(connection: connection).checks().first)
+            #expect(check.state == "pending" && check.gate == .any && check.prNumber == 2)
+
+            // GitHub redelivers the same delivery: acknowledged, not queued again.
+            let again = intake.handle(request, connection: connection)
+            #expect(again.status == 200 && again.body.contains("already handled"))
+            #expect(try count(connection, "SELECT count(*) AS n FROM jobs") == 1)
+            #expect(try count(connection, "SELECT count(*) AS n FROM webhook_deliveries WHERE outcome = 'queued'") == 1)
+        }
+    }
+
+    @Test func aNewerPushCancelsTheOlderCheck() throws {
+        try TestDatabase.with { database in
+            let connection = try setUp(database)
+            let intake = WebhookIntake(secret: secret, config: config)
+            #expect(intake.handle(signed(try fixture("pull_request.opened.payload.json"), event: "pull_request"), connection: connection).status == 202)
+            let first = try #require(try JobQueue(connection: connection).claim(worker: "w"))   // the older check is running
+            let push = try rewritten("pull_request.synchronize.payload.json") { payload in
+                var pull = payload["pull_request"] as? [String: Any] ?? [:]
+                var head = pull["head"] as? [String: Any] ?? [:]
+                head["sha"] = String(repeating: "c", count: 40)
+                pull["head"] = head
+                payload["pull_request"] = pull
+            }
+            #expect(intake.handle(signed(push, event: "pull_request"), connection: connection).status == 202)
+            #expect(try JobQueue(connection: connection).heartbeat(first) == .held(cancelRequested: true))
+            let states = try connection.query("SELECT commit_ref, state FROM jobs ORDER BY id", purpose: "read").map { $0.string("state") }
+            #expect(states == ["running", "queued"], "the running one stops at its next heartbeat")
+            let checks = try PullRequestStore(connection: connection).checks()
+            #expect(checks.map(\.state) == ["cancelled", "pending"])
+        }
+    }
+
+    @Test func otherEventsDraftsAndStrangersAreNotQueued() throws {
+        try TestDatabase.with { database in
+            let connection = try setUp(database)
+            let intake = WebhookIntake(secret: secret, config: config)
+            #expect(intake.handle(signed(try fixture("pull_request.labeled.payload.json"), event: "pull_request"), connection: connection).status == 202)
+            #expect(intake.handle(signed(try fixture("push.with-new-branch.payload.json"), event: "push"), connection: connection).status == 202)
+            let draft = try rewritten("pull_request.opened.payload.json") { payload in
+                var pull = payload["pull_request"] as? [String: Any] ?? [:]
+                pull["draft"] = true
+                payload["pull_request"] = pull
+            }
+            let draftResponse = intake.handle(signed(draft, event: "pull_request"), connection: connection)
+            #expect(draftResponse.status == 202 && draftResponse.body.contains("draft"))
+            let stranger = try rewritten("pull_request.opened.payload.json") { payload in
+                var repository = payload["repository"] as? [String: Any] ?? [:]
+                repository["full_name"] = "someone/else"
+                payload["repository"] = repository
+            }
+            #expect(intake.handle(signed(stranger, event: "pull_request"), connection: connection).status == 403)
+            #expect(try count(connection, "SELECT count(*) AS n FROM jobs") == 0)
+            #expect(try count(connection, "SELECT count(*) AS n FROM webhook_deliveries") == 4)
+
+            var drafts = config
+            drafts.pullRequests = .init(gate: "requirements", includeDrafts: true)
+            #expect(WebhookIntake(secret: secret, config: drafts).handle(signed(draft, event: "pull_request"), connection: connection).status == 202)
+            #expect(try count(connection, "SELECT count(*) AS n FROM jobs") == 1)
+        }
+    }
+
+    @Test func formEncodedBodiesAndOversizedOnes() throws {
+        try TestDatabase.with { database in
+            let connection = try setUp(database)
+            let intake = WebhookIntake(secret: secret, config: config)
+            let json = String(decoding: try fixture("pull_request.reopened.payload.json"), as: UTF8.self)
+            var allowed = CharacterSet.alphanumerics
+            allowed.insert(charactersIn: "-._~")
+            let form = Array(("payload=" + (json.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")).utf8)
+            let response = intake.handle(signed(form, event: "pull_request", contentType: "application/x-www-form-urlencoded"), connection: connection)
+            #expect(response.status == 202 && response.body.contains("queued job"), "\(response.body)")
+            let huge = [UInt8](repeating: UInt8(ascii: " "), count: WebhookIntake.maxBodyBytes + 1)
+            #expect(intake.handle(signed(huge, event: "pull_request"), connection: connection).status == 413)
+            #expect(intake.handle(signed(Array("not json".utf8), event: "pull_request"), connection: connection).status == 400)
+        }
+    }
+}
