@@ -117,7 +117,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "a11y-audit-bench",
-            dependencies: ["AuditModel", "SwiftChecks", "AuditScanner", "AuditStore", "PostgresClient"],
+            dependencies: ["AuditModel", "SwiftChecks", "AuditScanner", "AuditStore", "PostgresClient", "HistorySimulation", "Dashboard"],
             swiftSettings: importSyntax
         ),
         .testTarget(
@@ -130,8 +130,12 @@ let package = Package(
             dependencies: ["AuditModel", "SwiftChecks", "AuditScanner", "AuditReport"],
             swiftSettings: importSyntax
         ),
+        // Generated organisation histories written through the real tables (tests, benchmarks, simulation).
+        .target(name: "HistorySimulation", dependencies: ["AuditModel", "AuditStore", "OrgModel", "PostgresClient"],
+                swiftSettings: importSyntax),
         // Test support: a fresh migrated database per test on the server DATABASE_URL names.
-        .target(name: "DatabaseTestSupport", dependencies: ["PostgresClient", "AuditStore", "AuditModel", "OrgModel"], path: "Tests/DatabaseTestSupport",
+        .target(name: "DatabaseTestSupport", dependencies: ["PostgresClient", "AuditStore", "AuditModel", "OrgModel", "HistorySimulation"],
+                path: "Tests/DatabaseTestSupport",
                 swiftSettings: importSyntax),
         .testTarget(
             name: "AuditStoreTests",
@@ -168,7 +172,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DashboardTests",
-            dependencies: ["AuditModel", "AuditStore", "Dashboard", "DatabaseTestSupport", "PostgresClient"],
+            dependencies: ["AuditModel", "AuditStore", "Dashboard", "DatabaseTestSupport", "PostgresClient", "HistorySimulation"],
             swiftSettings: importSyntax
         ),
         .testTarget(

@@ -22,6 +22,7 @@ public struct RenderSummary: Sendable, Equatable {
     public var written = 0
     public var unchanged = 0
     public var pages: Int { written + unchanged }
+    public init() {}
 }
 
 /// Renders the dashboard into a folder of static pages. Every page is written whole to a

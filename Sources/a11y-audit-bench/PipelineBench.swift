@@ -1,4 +1,7 @@
+import AuditModel
 import AuditStore
+import Dashboard
+import HistorySimulation
 import Foundation
 import PostgresClient
 
@@ -246,5 +249,52 @@ extension PipelineBench {
         process.standardError = FileHandle.nullDevice
         try process.run()
         return process
+    }
+}
+
+// MARK: Dashboard rendering
+
+extension PipelineBench {
+    /// `--only render`: a generated history of `repositories` × `nights` written through the real
+    /// tables, then a full render, a re-render with nothing changed, and an incremental render
+    /// after one more job.
+    static func render(repositories: Int, nights: Int) throws {
+        try withDatabase("render") { settings in
+            let connection = try PostgresConnection(settings)
+            let history = FixtureHistory(teams: max(3, repositories / 25), repositories: repositories, nights: nights)
+            let setup = try seconds { try history.write(to: connection) }
+            let web = Migrations.defaultDirectory().replacingOccurrences(of: "/Migrations", with: "/Web")
+            let site = try temporaryDirectory("site")
+            defer { try? FileManager.default.removeItem(at: site) }
+            let renderer = try SiteRenderer(connection: connection, output: site.path, webDirectory: web)
+            var full = RenderSummary(), again = RenderSummary(), incremental = RenderSummary()
+            let fullSeconds = try seconds { full = try renderer.renderAll() }
+            let againSeconds = try seconds { again = try renderer.renderAll() }
+
+            let run = try connection.query("INSERT INTO runs (org, kind, run_date) VALUES ('fixture', 'manual', '2099-01-01') RETURNING id",
+                                           purpose: "add a run").first?.int("id")
+            let repository = try connection.query("SELECT id, team_id FROM repositories ORDER BY id LIMIT 1", purpose: "pick a repository").first
+            let queue = JobQueue(connection: connection)
+            _ = try queue.enqueue(JobRequest(runID: run, repositoryID: repository?.int("id") ?? 0, kind: .manual, commitRef: "main", archiveURL: "file:///x"))
+            guard let job = try queue.claim(worker: "bench") else { throw BenchFailure("no job") }
+            var findings = history.findings(repository: 0, night: nights)
+            findings.append(FixtureHistory.finding(FixtureHistory.rules[0], file: "App/New.swift", line: 1, code: "new"))
+            findings.assignFingerprints()
+            _ = try queue.complete(job) {
+                try HistoryWriter(connection: $0).write(JobResults(findings: findings.map { .init(finding: $0, teamID: repository?.int("team_id")) },
+                                                                   filesScanned: 1, filesParsed: 1, cacheHits: 0), for: job)
+            }
+            let incrementalSeconds = try seconds { incremental = try renderer.renderAfterJob(job.id) }
+            print("""
+                Dashboard render of \(repositories) repositories x \(nights) nights (\(history.teams) teams; history written through the \
+                pipeline tables in \(String(format: "%.1f", setup)) s):
+
+                | render | pages | written | time (s) |
+                |---|---:|---:|---:|
+                | full, empty folder | \(full.pages) | \(full.written) | \(String(format: "%.2f", fullSeconds)) |
+                | full, nothing changed | \(again.pages) | \(again.written) | \(String(format: "%.2f", againSeconds)) |
+                | incremental, after one job | \(incremental.pages) | \(incremental.written) | \(String(format: "%.3f", incrementalSeconds)) |
+                """)
+        }
     }
 }

@@ -17,6 +17,8 @@ struct Options {
     var only: String?
     /// `--only org`: how many generated repositories the organisation has.
     var repositories = 200
+    /// `--only render`: nights of generated history.
+    var nights = 90
 }
 
 func parseOptions() -> Options {
@@ -29,8 +31,9 @@ func parseOptions() -> Options {
         case "--corpus": options.corpus = iterator.next()
         case "--only": options.only = iterator.next()
         case "--repositories": options.repositories = iterator.next().flatMap(Int.init) ?? options.repositories
+        case "--nights": options.nights = iterator.next().flatMap(Int.init) ?? options.nights
         default:
-            FileHandle.standardError.write(Data("usage: a11y-audit-bench [--files N] [--rounds R] [--corpus DIR] [--only parse|scan|setup|layout-off|colors|colors-plain|colors-setup|queue|org] [--repositories N]\n".utf8))
+            FileHandle.standardError.write(Data("usage: a11y-audit-bench [--files N] [--rounds R] [--corpus DIR] [--only parse|scan|setup|layout-off|colors|colors-plain|colors-setup|queue|org|render] [--repositories N] [--nights N]\n".utf8))
             exit(2)
         }
     }
@@ -90,6 +93,10 @@ func peakMemoryOfScan(_ binary: String, _ directory: String) throws -> Int {
 let options = parseOptions()
 if options.only == "queue" {
     try PipelineBench.queue(rounds: options.rounds)
+    exit(0)
+}
+if options.only == "render" {
+    try PipelineBench.render(repositories: options.repositories, nights: options.nights)
     exit(0)
 }
 if options.only == "org" {

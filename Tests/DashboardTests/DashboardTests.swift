@@ -3,6 +3,7 @@ import AuditStore
 import Dashboard
 import DatabaseTestSupport
 import Foundation
+import HistorySimulation
 import PostgresClient
 import Testing
 
