@@ -98,10 +98,13 @@ let package = Package(
             name: "HTTPServer",
             dependencies: ["CMicroHTTPD"]
         ),
+        // The shared libcurl request layer: one request, its response headers and body, size cap,
+        // TLS always verified; backoff and URL redaction shared by every HTTP client here.
+        .target(name: "CurlHTTP", dependencies: ["CCurl"]),
         // Downloads repository archives with libcurl (GitHub, GitLab, any https or file URL).
         .target(
             name: "ArchiveFetch",
-            dependencies: ["CCurl"]
+            dependencies: ["CCurl", "CurlHTTP"]
         ),
         .executableTarget(
             name: "a11y-audit",
