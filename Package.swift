@@ -106,6 +106,8 @@ let package = Package(
             name: "ArchiveFetch",
             dependencies: ["CCurl", "CurlHTTP"]
         ),
+        // GitHub's REST API: organisation repositories, commit statuses, check runs; rate limits honoured.
+        .target(name: "GitHubClient", dependencies: ["CCurl", "CurlHTTP"]),
         .executableTarget(
             name: "a11y-audit",
             dependencies: ["AuditModel", "ColorAssets", "SwiftChecks", "AuditScanner", "AuditReport", "OrgModel",
@@ -144,6 +146,13 @@ let package = Package(
         .testTarget(
             name: "HTTPServerTests",
             dependencies: ["HTTPServer", "CCurl"]
+        ),
+        // Test support: a fake GitHub REST API on loopback, speaking GitHub's wire format and
+        // recording every request.
+        .target(name: "FakeGitHub", dependencies: ["HTTPServer"], path: "Tests/FakeGitHub"),
+        .testTarget(
+            name: "GitHubClientTests",
+            dependencies: ["GitHubClient", "CurlHTTP", "FakeGitHub", "HTTPServer"]
         ),
         .testTarget(
             name: "ArchiveFetchTests",
