@@ -98,10 +98,13 @@ let package = Package(
             name: "HTTPServer",
             dependencies: ["CMicroHTTPD"]
         ),
+        // The shared libcurl request layer: one request, its response headers and body, size cap,
+        // TLS always verified; backoff and URL redaction shared by every HTTP client here.
+        .target(name: "CurlHTTP", dependencies: ["CCurl"]),
         // Downloads repository archives with libcurl (GitHub, GitLab, any https or file URL).
         .target(
             name: "ArchiveFetch",
-            dependencies: ["CCurl"]
+            dependencies: ["CCurl", "CurlHTTP"]
         ),
         // GitHub webhooks: signature check, delivery records, pull-request jobs.
         .target(name: "Webhooks", dependencies: ["AuditModel", "AuditStore", "OrgModel", "PostgresClient"],
@@ -109,6 +112,8 @@ let package = Package(
         // The dashboard: static HTML pages rendered from the database (pure rendering over queries).
         .target(name: "Dashboard", dependencies: ["AuditModel", "AuditStore", "PostgresClient", "SwiftChecks"],
                 swiftSettings: importSyntax),
+        // GitHub's REST API: organisation repositories, commit statuses, check runs; rate limits honoured.
+        .target(name: "GitHubClient", dependencies: ["CCurl", "CurlHTTP"]),
         .executableTarget(
             name: "a11y-audit",
             dependencies: ["AuditModel", "ColorAssets", "SwiftChecks", "AuditScanner", "AuditReport", "OrgModel",
@@ -151,6 +156,13 @@ let package = Package(
         .testTarget(
             name: "HTTPServerTests",
             dependencies: ["HTTPServer", "CCurl"]
+        ),
+        // Test support: a fake GitHub REST API on loopback, speaking GitHub's wire format and
+        // recording every request.
+        .target(name: "FakeGitHub", dependencies: ["HTTPServer"], path: "Tests/FakeGitHub"),
+        .testTarget(
+            name: "GitHubClientTests",
+            dependencies: ["GitHubClient", "CurlHTTP", "FakeGitHub", "HTTPServer"]
         ),
         .testTarget(
             name: "ArchiveFetchTests",

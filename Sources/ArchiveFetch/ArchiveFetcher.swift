@@ -1,4 +1,4 @@
-import CCurl
+import CurlHTTP
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -84,17 +84,15 @@ public struct ArchiveFetcher: Sendable {
     public func fetch(_ location: ArchiveLocation, credential: FetchCredential? = nil,
                       to destination: FetchDestination = .memory) throws -> FetchedArchive {
         let shownURL = redactedURL(location.url)
-        guard CurlGlobal.status == CURLE_OK else {
-            throw FetchError.setup(reason: String(cString: curl_easy_strerror(CurlGlobal.status)))
-        }
-        guard let handle = curl_easy_init() else { throw FetchError.setup(reason: "curl_easy_init failed") }
-        defer { curl_easy_cleanup(handle) }
-        let sink = try BodySink(destination: destination, limit: options.maxBytes)
+        let session: CurlSession
+        do { session = try CurlSession() } catch { throw FetchError.setup(reason: error.reason) }
+        let sink = try BodySink(destination: destination)
+        let backoff = RetryBackoff(baseSeconds: options.retryBaseDelaySeconds, maxSeconds: options.retryMaxDelaySeconds)
         do {
             var attempt = 0
             while true {
                 attempt += 1
-                switch attemptFetch(location.url, credential: credential, handle: handle, sink: sink) {
+                switch attemptFetch(location.url, credential: credential, session: session, sink: sink) {
                 case .success((let finalURL, let redirects)):
                     return try sink.finish(finalURL: redactedURL(finalURL), attempts: attempt, redirects: redirects)
                 case .failure(let failure):
@@ -106,8 +104,7 @@ public struct ArchiveFetcher: Sendable {
                         }
                         delay = Double(retryAfter)
                     } else {
-                        let exponential = options.retryBaseDelaySeconds * pow(2, Double(attempt - 1))
-                        delay = min(options.retryMaxDelaySeconds, exponential) * Double.random(in: 0.5...1)
+                        delay = backoff.delay(afterAttempt: attempt)
                     }
                     onRetry?(FetchRetry(attempt: attempt, error: failure.error(attempt), delaySeconds: delay))
                     if delay > 0 { Thread.sleep(forTimeInterval: delay) }
@@ -126,10 +123,10 @@ public struct ArchiveFetcher: Sendable {
     }
 
     /// One attempt: the URL and the redirects it leads to, within one total timeout.
-    private func attemptFetch(_ startURL: String, credential: FetchCredential?, handle: UnsafeMutableRawPointer,
+    private func attemptFetch(_ startURL: String, credential: FetchCredential?, session: CurlSession,
                               sink: BodySink) -> Result<(String, Int), AttemptFailure> {
         let deadline = Date().addingTimeInterval(options.totalTimeoutSeconds)
-        let origin = Origin(startURL)
+        let origin = URLOrigin(startURL)
         var url = startURL
         var redirects = 0
         while true {
@@ -140,14 +137,15 @@ public struct ArchiveFetcher: Sendable {
                 return .failure(AttemptFailure(error: { .timedOut(url: shown, seconds: seconds, attempts: $0) }, retryable: true))
             }
             // Tokens go only to the origin they were meant for, never to a redirect elsewhere.
-            let sendCredential = credential.flatMap { Origin(url) == origin ? $0 : nil }
-            let outcome = transfer(url, credential: sendCredential, timeout: remaining, handle: handle, sink: sink)
+            let sendCredential = credential.flatMap { URLOrigin(url) == origin ? $0 : nil }
+            let outcome = transfer(url, credential: sendCredential, timeout: remaining, session: session, sink: sink)
             switch outcome {
             case .failure(let failure):
                 return .failure(failure)
-            case .success(let status, let location):
+            case .success(let head):
+                let status = head.status
                 if [301, 302, 303, 307, 308].contains(status) {
-                    guard let location, !location.isEmpty else {
+                    guard let location = head.redirectURL, !location.isEmpty else {
                         return .failure(AttemptFailure(error: { _ in .redirectWithoutLocation(url: shown, status: status) }, retryable: false))
                     }
                     redirects += 1
@@ -156,7 +154,7 @@ public struct ArchiveFetcher: Sendable {
                         let first = redactedURL(startURL)
                         return .failure(AttemptFailure(error: { _ in .tooManyRedirects(url: first, limit: limit) }, retryable: false))
                     }
-                    let from = Origin(url).scheme, to = Origin(location).scheme
+                    let from = URLOrigin(url).scheme, to = URLOrigin(location).scheme
                     guard to == "https" || (to == "http" && from == "http") else {
                         let target = redactedURL(location)
                         return .failure(AttemptFailure(error: { _ in .forbiddenRedirect(url: shown, to: target) }, retryable: false))
@@ -164,157 +162,84 @@ public struct ArchiveFetcher: Sendable {
                     url = location
                     continue
                 }
-                if (200..<300).contains(status) || (status == 0 && Origin(url).scheme == "file") {
+                if (200..<300).contains(status) || (status == 0 && URLOrigin(url).scheme == "file") {
                     return .success((url, redirects))
                 }
                 let retryable = status >= 500 || status == 429 || status == 408
                 var failure = AttemptFailure(error: { .httpStatus(url: shown, status: status, attempts: $0) }, retryable: retryable)
-                if retryable { failure.retryAfter = curlRetryAfter(handle) }
+                if retryable { failure.retryAfter = head.retryAfterSeconds }
                 return .failure(failure)
             }
         }
     }
 
     private enum TransferOutcome {
-        case success(status: Int, location: String?)
+        case success(CurlResponseHead)
         case failure(AttemptFailure)
     }
 
-    /// One request/response with libcurl, the body going to `sink`.
-    private func transfer(_ url: String, credential: FetchCredential?, timeout: Double, handle: UnsafeMutableRawPointer,
+    /// One request/response through the shared libcurl layer, the body going to `sink`.
+    private func transfer(_ url: String, credential: FetchCredential?, timeout: Double, session: CurlSession,
                           sink: BodySink) -> TransferOutcome {
         let shown = redactedURL(url)
-        let scheme = Origin(url).scheme
-        guard ["https", "http", "file"].contains(scheme) else {
+        guard ["https", "http", "file"].contains(URLOrigin(url).scheme) else {
             return .failure(AttemptFailure(error: { _ in .unsupportedScheme(url: shown) }, retryable: false))
         }
-        curl_easy_reset(handle)
         if let failure = sink.restart() { return .failure(AttemptFailure(error: { _ in failure }, retryable: false)) }
-        sink.handle = handle
-        let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
-        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
-        defer { errorBuffer.deallocate() }
-        var headers: UnsafeMutablePointer<curl_slist>?
-        if let credential { headers = curl_slist_append(headers, "\(credential.headerName): \(credential.value)") }
-        defer { curl_slist_free_all(headers) }
-        let sinkPointer = Unmanaged.passUnretained(sink).toOpaque()
-
-        var setup = [
-            a11y_curl_setopt_string(handle, CURLOPT_URL, url),
-            a11y_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https,file"),
-            a11y_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0),
-            a11y_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1),
-            a11y_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1),
-            a11y_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2),
-            a11y_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, max(1, Int(options.connectTimeoutSeconds * 1000))),
-            a11y_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, max(1, Int(timeout * 1000))),
-            a11y_curl_setopt_string(handle, CURLOPT_USERAGENT, options.userAgent),
-            a11y_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer),
-            a11y_curl_setopt_write_function(handle, writeBody),
-            a11y_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, sinkPointer),
-        ]
-        if let headers { setup.append(a11y_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, headers)) }
-        if let bundle = options.caBundlePath { setup.append(a11y_curl_setopt_string(handle, CURLOPT_CAINFO, bundle)) }
-        if let failed = setup.first(where: { $0 != CURLE_OK }) {
-            let reason = String(cString: curl_easy_strerror(failed))
-            return .failure(AttemptFailure(error: { _ in .setup(reason: reason) }, retryable: false))
+        var headers = HeaderFields()
+        if let credential { headers.add(credential.headerName, credential.value) }
+        let curlOptions = CurlOptions(connectTimeoutSeconds: options.connectTimeoutSeconds, totalTimeoutSeconds: timeout,
+                                      maxResponseBytes: options.maxBytes, allowedSchemes: ["http", "https", "file"],
+                                      caBundlePath: options.caBundlePath, userAgent: options.userAgent)
+        switch session.perform(CurlRequest(method: .get, url: url, headers: headers), options: curlOptions, consumer: sink) {
+        case .success(let head):
+            return .success(head)
+        case .failure(let failure):
+            if let writeFailure = sink.writeFailure {
+                return .failure(AttemptFailure(error: { _ in writeFailure }, retryable: false))
+            }
+            return .failure(classify(failure))
         }
-
-        let code = curl_easy_perform(handle)
-        if let overflow = sink.overflow {
-            let limit = options.maxBytes
-            let declared: Int? = if case .declared(let size) = overflow { size } else { nil }
-            return .failure(AttemptFailure(error: { _ in .tooLarge(url: shown, limit: limit, declared: declared) }, retryable: false))
-        }
-        if let writeFailure = sink.writeFailure {
-            return .failure(AttemptFailure(error: { _ in writeFailure }, retryable: false))
-        }
-        guard code == CURLE_OK else {
-            let detail = String(cString: errorBuffer)
-            let reason = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
-            return .failure(classify(code, url: shown, reason: reason))
-        }
-        var status = 0
-        _ = a11y_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
-        var location: UnsafeMutablePointer<CChar>?
-        _ = a11y_curl_getinfo_string(handle, CURLINFO_REDIRECT_URL, &location)
-        return .success(status: status, location: location.map { String(cString: $0) })
     }
 
-    private func classify(_ code: CURLcode, url: String, reason: String) -> AttemptFailure {
-        switch code {
-        case CURLE_OPERATION_TIMEDOUT:
-            let seconds = options.totalTimeoutSeconds
-            // Connect timeouts say so in libcurl's message; report the limit that was hit.
-            let limit = reason.lowercased().contains("connect") ? options.connectTimeoutSeconds : seconds
+    private func classify(_ failure: CurlFailure) -> AttemptFailure {
+        let url = failure.url, reason = failure.reason
+        switch failure.kind {
+        case .timedOut(let connect):
+            let limit = connect ? options.connectTimeoutSeconds : options.totalTimeoutSeconds
             return AttemptFailure(error: { .timedOut(url: url, seconds: limit, attempts: $0) }, retryable: true)
-        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT, CURLE_SEND_ERROR,
-             CURLE_RECV_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE, CURLE_HTTP2, CURLE_HTTP2_STREAM:
+        case .network:
             return AttemptFailure(error: { .network(url: url, reason: reason, attempts: $0) }, retryable: true)
-        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
-             CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS,
-             CURLE_SSL_CRL_BADFILE, CURLE_USE_SSL_FAILED, CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED,
-             CURLE_SSL_ENGINE_INITFAILED, CURLE_SSL_SHUTDOWN_FAILED:
+        case .tls:
             return AttemptFailure(error: { _ in .tls(url: url, reason: reason) }, retryable: false)
-        case CURLE_FILE_COULDNT_READ_FILE, CURLE_READ_ERROR:
+        case .fileNotReadable:
             return AttemptFailure(error: { _ in .fileNotReadable(url: url, reason: reason) }, retryable: false)
-        case CURLE_UNSUPPORTED_PROTOCOL:
+        case .unsupportedScheme:
             return AttemptFailure(error: { _ in .unsupportedScheme(url: url) }, retryable: false)
-        case CURLE_URL_MALFORMAT:
+        case .invalidURL:
             return AttemptFailure(error: { _ in .invalidURL(url, reason: reason) }, retryable: false)
-        default:
+        case .tooLarge(let limit, let declared):
+            return AttemptFailure(error: { _ in .tooLarge(url: url, limit: limit, declared: declared) }, retryable: false)
+        case .setup:
+            return AttemptFailure(error: { _ in .setup(reason: reason) }, retryable: false)
+        case .aborted, .other:
             return AttemptFailure(error: { .network(url: url, reason: reason, attempts: $0) }, retryable: false)
         }
-    }
-
-    /// libcurl parses `Retry-After` in both forms (seconds, or an HTTP date turned into seconds from now).
-    private func curlRetryAfter(_ handle: UnsafeMutableRawPointer) -> Int? {
-        var seconds: curl_off_t = 0
-        guard a11y_curl_getinfo_offset(handle, CURLINFO_RETRY_AFTER, &seconds) == CURLE_OK, seconds > 0 else { return nil }
-        return Int(seconds)
-    }
-}
-
-/// libcurl's global state is set up once per process, before any handle, on whichever thread
-/// gets here first (a Swift global is initialised exactly once, thread-safely).
-private enum CurlGlobal {
-    static let status: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
-}
-
-/// Scheme, host and port: what decides whether a credential may be sent.
-private struct Origin: Equatable {
-    let scheme: String
-    let host: String
-    let port: Int?
-
-    init(_ url: String) {
-        let components = URLComponents(string: url)
-        scheme = components?.scheme?.lowercased() ?? ""
-        host = components?.host?.lowercased() ?? ""
-        port = components?.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : nil)
     }
 }
 
 /// Where the body of the current response goes. Only 2xx bodies (or a file:// read) are kept;
 /// redirect and error bodies are dropped. Used by one transfer at a time.
-private final class BodySink {
-    enum Overflow { case declared(Int), streamed }
-
-    let limit: Int
+private final class BodySink: ResponseBodyConsumer {
     let destination: FetchDestination
     private(set) var path: String?
     private var descriptor: Int32 = -1
     private var memory: [UInt8] = []
     private var written = 0
-    private var decided = false
-    private var keeping = false
-    var handle: UnsafeMutableRawPointer?
-    private(set) var overflow: Overflow?
     private(set) var writeFailure: FetchError?
 
-    init(destination: FetchDestination, limit: Int) throws {
+    init(destination: FetchDestination) throws {
         self.destination = destination
-        self.limit = limit
         if case .file(let directory) = destination {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -335,9 +260,6 @@ private final class BodySink {
     func restart() -> FetchError? {
         memory = []
         written = 0
-        decided = false
-        keeping = false
-        overflow = nil
         writeFailure = nil
         if descriptor >= 0, ftruncate(descriptor, 0) != 0 || lseek(descriptor, 0, SEEK_SET) != 0 {
             return .destination(path: path ?? "", reason: String(cString: strerror(errno)))
@@ -345,27 +267,14 @@ private final class BodySink {
         return nil
     }
 
-    /// Returns how many bytes were taken; fewer than offered makes libcurl abort the transfer.
-    func write(_ data: UnsafeRawBufferPointer) -> Int {
-        if !decided {
-            decided = true
-            var status = 0
-            if let handle { _ = a11y_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status) }
-            keeping = status == 0 || (200..<300).contains(status)
-            if keeping, let handle {
-                var declared: curl_off_t = -1
-                if a11y_curl_getinfo_offset(handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &declared) == CURLE_OK, declared > limit {
-                    overflow = .declared(Int(declared))
-                    return 0
-                }
-                if declared > 0, descriptor < 0 { memory.reserveCapacity(Int(declared)) }
-            }
-        }
-        guard keeping else { return data.count }
-        guard written + data.count <= limit else {
-            overflow = .streamed
-            return 0
-        }
+    /// Only 2xx bodies (or a file:// read) are kept; redirect and error bodies are dropped.
+    func begin(status: Int, declaredLength: Int?) -> Bool {
+        let keeping = status == 0 || (200..<300).contains(status)
+        if keeping, let declaredLength, declaredLength > 0, descriptor < 0 { memory.reserveCapacity(declaredLength) }
+        return keeping
+    }
+
+    func consume(_ data: UnsafeRawBufferPointer) -> Bool {
         if descriptor >= 0 {
             var offset = 0
             while offset < data.count, let base = data.baseAddress {
@@ -373,7 +282,7 @@ private final class BodySink {
                 if count < 0 {
                     if errno == EINTR { continue }
                     writeFailure = .destination(path: path ?? "", reason: String(cString: strerror(errno)))
-                    return 0
+                    return false
                 }
                 offset += count
             }
@@ -381,7 +290,7 @@ private final class BodySink {
             memory.append(contentsOf: data)
         }
         written += data.count
-        return data.count
+        return true
     }
 
     func finish(finalURL: String, attempts: Int, redirects: Int) throws -> FetchedArchive {
@@ -405,10 +314,4 @@ private final class BodySink {
         if let path { unlink(path) }
         memory = []
     }
-}
-
-private let writeBody: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = { data, size, count, context in
-    guard let context else { return 0 }
-    let sink = Unmanaged<BodySink>.fromOpaque(context).takeUnretainedValue()
-    return sink.write(UnsafeRawBufferPointer(start: data, count: data == nil ? 0 : size * count))
 }

@@ -1,3 +1,4 @@
+import CurlHTTP
 import Foundation
 
 /// Why an archive could not be fetched. Every URL in a message has its credentials removed.
@@ -77,19 +78,7 @@ public enum FetchError: Error, CustomStringConvertible, Equatable {
 }
 
 /// A URL safe to print: no user:password, and the values of query parameters that carry
-/// secrets (codeload's `token`, S3's signatures) replaced.
+/// secrets replaced. (Kept here so `import ArchiveFetch` still offers it; the shared layer owns it.)
 public func redactedURL(_ url: String) -> String {
-    guard var components = URLComponents(string: url) else { return "<unparseable URL>" }
-    if components.user != nil || components.password != nil {
-        components.user = nil
-        components.password = nil
-    }
-    if let items = components.queryItems {
-        components.queryItems = items.map { item in
-            let name = item.name.lowercased()
-            let secret = ["token", "key", "signature", "secret", "password", "credential"].contains { name.contains($0) }
-            return secret ? URLQueryItem(name: item.name, value: "REDACTED") : item
-        }
-    }
-    return components.string ?? "<unparseable URL>"
+    CurlHTTP.redactedURL(url)
 }
