@@ -91,7 +91,7 @@ let package = Package(
                 swiftSettings: importSyntax),
         // The pipeline: the coordinator schedules runs; workers claim jobs, fetch archives, audit them, write results.
         .target(name: "AuditPipeline", dependencies: ["AuditModel", "AuditScanner", "AuditStore", "PostgresClient", "OrgModel",
-                                                      "ArchiveFetch"],
+                                                      "ArchiveFetch", "GitHubClient"],
                 swiftSettings: importSyntax),
         // A small HTTP server over libmicrohttpd (webhooks, dashboard, and test servers).
         .target(
@@ -117,7 +117,7 @@ let package = Package(
         .executableTarget(
             name: "a11y-audit",
             dependencies: ["AuditModel", "ColorAssets", "SwiftChecks", "AuditScanner", "AuditReport", "OrgModel",
-                           "PostgresClient", "AuditStore", "AuditPipeline", "ArchiveFetch", "Dashboard"],
+                           "PostgresClient", "AuditStore", "AuditPipeline", "ArchiveFetch", "Dashboard", "GitHubClient"],
             swiftSettings: importSyntax
         ),
         .executableTarget(
@@ -150,7 +150,7 @@ let package = Package(
         .testTarget(
             name: "AuditPipelineTests",
             dependencies: ["AuditModel", "OrgModel", "PostgresClient", "AuditStore", "AuditPipeline", "AuditScanner",
-                           "DatabaseTestSupport", "HTTPServer", "ArchiveFetch"],
+                           "DatabaseTestSupport", "HTTPServer", "ArchiveFetch", "FakeGitHub", "GitHubClient", "Webhooks"],
             swiftSettings: importSyntax
         ),
         .testTarget(

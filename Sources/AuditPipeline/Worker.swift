@@ -41,6 +41,9 @@ public struct WorkerOptions: Sendable {
     public var scanJobs: Int
     /// Keep the per-file cache in PostgreSQL.
     public var useCache: Bool
+    /// Reports pull-request checks to GitHub (after each pull-request job, and every few seconds
+    /// for checks still unreported: pending ones, and reports that failed).
+    public var reporter: PullRequestReporter?
 
     public init(database: ConnectionSettings, name: String = WorkerOptions.defaultName(), concurrency: Int = 1, mode: Mode = .forever,
                 policy: QueuePolicy = QueuePolicy(), pollInterval: Double = 5, workDirectory: String = NSTemporaryDirectory(),
@@ -130,6 +133,7 @@ public final class Worker: @unchecked Sendable {
                 let queue = JobQueue(connection: connection, policy: options.policy)
                 if let job = try queue.claim(worker: worker) {
                     process(job, connection: connection)
+                    if job.kind == .pr { reportChecks(connection) }
                     processed += 1
                     if options.mode == .once { return }
                     continue
@@ -264,6 +268,7 @@ public final class Worker: @unchecked Sendable {
         var connection: PostgresConnection?
         let interval = max(0.05, options.policy.leaseSeconds / 3)
         var lastRescue = Date.distantPast
+        var lastReport = Date.distantPast
         while !state.finished {
             Thread.sleep(forTimeInterval: min(interval, 0.5))
             do {
@@ -279,6 +284,10 @@ public final class Worker: @unchecked Sendable {
                         control.lost = true
                     }
                 }
+                if Date().timeIntervalSince(lastReport) >= 1 {
+                    lastReport = Date()
+                    reportChecks(connection)
+                }
                 if Date().timeIntervalSince(lastRescue) >= max(1, options.policy.leaseSeconds / 2) {
                     lastRescue = Date()
                     let rescued = try queue.rescueExpiredLeases()
@@ -288,6 +297,16 @@ public final class Worker: @unchecked Sendable {
                 log.event("lease.error", .warn, [("error", "\(error)")])
                 connection = nil
             }
+        }
+    }
+
+    private func reportChecks(_ connection: PostgresConnection) {
+        guard let reporter = options.reporter else { return }
+        do {
+            let reported = try reporter.sweep(connection)
+            if reported > 0 { log.event("checks.reported", [("count", reported)]) }
+        } catch {
+            log.event("checks.report-error", .warn, [("error", "\(error)")])
         }
     }
 

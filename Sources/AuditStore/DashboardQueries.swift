@@ -60,6 +60,14 @@ public struct DashboardQueries {
         public var sourceLine: String
         public var firstSeenRun: Int
         public var fixedInRun: Int?
+
+        public init(id: Int, repositoryID: Int, repository: String, teamID: Int?, ruleID: String, kind: String, severity: String,
+                    path: String, line: Int, column: Int, message: String, snippet: String, sourceLine: String, firstSeenRun: Int,
+                    fixedInRun: Int?) {
+            self.id = id; self.repositoryID = repositoryID; self.repository = repository; self.teamID = teamID; self.ruleID = ruleID
+            self.kind = kind; self.severity = severity; self.path = path; self.line = line; self.column = column; self.message = message
+            self.snippet = snippet; self.sourceLine = sourceLine; self.firstSeenRun = firstSeenRun; self.fixedInRun = fixedInRun
+        }
     }
 
     /// One night of a trend: open findings by severity, and how many were new and fixed.

@@ -68,6 +68,17 @@ public struct PullRequestStore {
 
     public init(connection: PostgresConnection) { self.connection = connection }
 
+    /// The dashboard path of a check's report page: rendered by the dashboard, linked from the
+    /// commit status the worker posts.
+    public static func reportPath(repository: String, prNumber: Int, headSHA: String) -> String {
+        let segments = repository.split(separator: "/").map { segment in
+            String(segment.unicodeScalars.map { scalar -> Character in
+                scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "._-".unicodeScalars.contains(scalar)) ? Character(scalar) : "-"
+            })
+        }
+        return "pulls/" + segments.joined(separator: "/") + "/\(prNumber)-\(headSHA.prefix(12)).html"
+    }
+
     public struct Check: Sendable, Equatable {
         public var id: Int
         public var repositoryID: Int
@@ -85,6 +96,7 @@ public struct PullRequestStore {
         public var resultsJSON: String?
         public var reportedState: String?
         public var reportAttempts: Int
+        public var reportError: String?
         public var checkRunID: Int?
     }
 
@@ -147,7 +159,7 @@ public struct PullRequestStore {
                   gate: row.string("gate").flatMap(PullRequestGate.init(rawValue:)) ?? .requirements, newCount: row.int("new_count"),
                   fixedCount: row.int("fixed_count"), unchangedCount: row.int("unchanged_count"), resultsJSON: row.string("results"),
                   reportedState: row.string("reported_state"), reportAttempts: row.int("report_attempts") ?? 0,
-                  checkRunID: row.int("check_run_id"))
+                  reportError: row.string("report_error"), checkRunID: row.int("check_run_id"))
         }
     }
 

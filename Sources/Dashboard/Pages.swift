@@ -341,3 +341,73 @@ extension SiteRenderer {
         return pretty
     }
 }
+
+// MARK: Pull-request checks
+
+extension SiteRenderer {
+    /// One page per checked head commit: new, fixed, and unchanged findings in the files the
+    /// pull request changed. The worker links GitHub's status to this path.
+    func renderPullRequests(onlyJob jobID: Int? = nil) throws {
+        let store = PullRequestStore(connection: queries.connection)
+        let checks = try jobID.map { try store.checks(where: "c.job_id = $1", [.int($0)]) } ?? store.checks(limit: 1_000_000)
+        for check in checks where check.state != "pending" {
+            try renderPullRequest(check)
+        }
+        if jobID == nil || !checks.isEmpty { try renderPullRequestIndex(try store.checks(limit: 1_000_000)) }
+    }
+
+    func renderPullRequest(_ check: PullRequestStore.Check) throws {
+        let path = PullRequestStore.reportPath(repository: check.repository, prNumber: check.prNumber, headSHA: check.headSHA)
+        let results = (check.resultsJSON.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } as? [String: Any]) ?? [:]
+        func findings(_ key: String) -> [DashboardQueries.Finding] {
+            ((results[key] as? [[String: Any]]) ?? []).enumerated().map { index, item in
+                DashboardQueries.Finding(id: index, repositoryID: check.repositoryID, repository: check.repository, teamID: nil,
+                                         ruleID: item["rule"] as? String ?? "", kind: item["kind"] as? String ?? "",
+                                         severity: item["severity"] as? String ?? "", path: item["path"] as? String ?? "",
+                                         line: item["line"] as? Int ?? 0, column: item["column"] as? Int ?? 0,
+                                         message: item["message"] as? String ?? "", snippet: item["snippet"] as? String ?? "",
+                                         sourceLine: item["sourceLine"] as? String ?? "", firstSeenRun: 0, fixedInRun: nil)
+            }
+        }
+        let new = findings("new"), fixed = findings("fixed"), unchanged = findings("unchangedInChangedFiles")
+        var body = "<p>\(Badge.state(check.state == "failure" ? "failed" : check.state == "success" ? "succeeded" : check.state)) "
+        body += "\(HTML.escape(results["summary"] as? String ?? "")). Pull request #\(check.prNumber) of "
+        body += "\(anchor(path, repositoryPath(check.repositoryID), check.repository)) at <code>\(HTML.escape(String(check.headSHA.prefix(12))))</code>, "
+        body += "compared with \(HTML.escape(check.baseRef)) at <code>\(HTML.escape(String(check.baseSHA.prefix(12))))</code>. "
+        body += "Gate: \(HTML.escape(Self.gateText(check.gate))).</p>"
+        let changed = (results["changedFiles"] as? [String]) ?? []
+        body += "<p>\(changed.count) changed \(changed.count == 1 ? "file" : "files"); only findings in them can be new.</p>"
+        body += "<section aria-labelledby=\"new\"><h2 id=\"new\">New findings</h2>"
+        body += new.isEmpty ? "<p>None.</p>" : findingList(new, from: path, showRepository: false)
+        body += "</section><section aria-labelledby=\"fixed\"><h2 id=\"fixed\">Fixed findings</h2>"
+        body += fixed.isEmpty ? "<p>None.</p>" : findingList(fixed, from: path, showRepository: false)
+        body += "</section><section aria-labelledby=\"unchanged\"><h2 id=\"unchanged\">Unchanged findings in the changed files</h2>"
+        body += unchanged.isEmpty ? "<p>None.</p>" : findingList(unchanged, from: path, showRepository: false)
+        body += "</section>"
+        try write(path, page(path, title: "\(check.repository) #\(check.prNumber) at \(check.headSHA.prefix(7))",
+                             breadcrumbs: [("Overview", "index.html"), ("Pull requests", "pulls/index.html")], body))
+    }
+
+    func renderPullRequestIndex(_ checks: [PullRequestStore.Check]) throws {
+        let path = "pulls/index.html"
+        let rows = checks.reversed().map { check -> [String] in
+            let link = check.state == "pending" ? HTML.escape("\(check.repository) #\(check.prNumber)")
+                : anchor(path, PullRequestStore.reportPath(repository: check.repository, prNumber: check.prNumber, headSHA: check.headSHA),
+                         "\(check.repository) #\(check.prNumber)")
+            return [link, "<code>\(HTML.escape(String(check.headSHA.prefix(12))))</code>",
+                    Badge.state(check.state == "failure" ? "failed" : check.state == "success" ? "succeeded" : check.state),
+                    check.newCount.map(HTML.number) ?? "–", check.fixedCount.map(HTML.number) ?? "–"]
+        }
+        let body = table(caption: "Pull-request checks, newest first", headers: [("Pull request", false), ("Head", false), ("Verdict", false),
+                                                                                ("New", true), ("Fixed", true)], rows: rows, empty: "No pull request checked yet.")
+        try write(path, page(path, title: "Pull requests", breadcrumbs: [("Overview", "index.html")], body))
+    }
+
+    static func gateText(_ gate: PullRequestGate) -> String {
+        switch gate {
+        case .requirements: "fails on new requirement-level findings"
+        case .any: "fails on any new finding"
+        case .never: "reports only"
+        }
+    }
+}

@@ -81,6 +81,7 @@ public final class SiteRenderer {
         for job in try queries.jobs() { try renderJob(job) }
         try renderRules()
         try renderReadiness(repositories)
+        try renderPullRequests()
         return summary
     }
 
@@ -98,6 +99,7 @@ public final class SiteRenderer {
         let repositories = try queries.repositories(org: org)
         assignRepositoryPaths(repositories)
         try renderJob(job)
+        if job.kind == "pr" { try renderPullRequests(onlyJob: job.id) }
         if let runID = job.runID, let run = runs.first(where: { $0.id == runID }) { try renderRun(run) }
         try renderRunsIndex(runs)
         if let repository = repositories.first(where: { $0.id == job.repositoryID }) { try renderRepository(repository) }
@@ -200,6 +202,7 @@ public final class SiteRenderer {
             <li><a href="\(link("index.html"))"\(path == "index.html" ? " aria-current=\"page\"" : "")>Overview</a></li>
             <li><a href="\(link("runs/index.html"))"\(path == "runs/index.html" ? " aria-current=\"page\"" : "")>Runs</a></li>
             <li><a href="\(link("rules/index.html"))"\(path == "rules/index.html" ? " aria-current=\"page\"" : "")>Rules</a></li>
+            <li><a href="\(link("pulls/index.html"))"\(path == "pulls/index.html" ? " aria-current=\"page\"" : "")>Pull requests</a></li>
             <li><a href="\(link("readiness.html"))"\(path == "readiness.html" ? " aria-current=\"page\"" : "")>Nutrition Label readiness</a></li>
             </ul>
             </nav>

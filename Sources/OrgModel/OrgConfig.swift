@@ -54,11 +54,13 @@ public struct OrgConfig: Sendable, Equatable, Codable {
         public var api: String?
         /// The environment variable holding the token (never the token itself).
         public var tokenEnvironment: String?
+        public init(api: String? = nil, tokenEnvironment: String? = nil) { self.api = api; self.tokenEnvironment = tokenEnvironment }
     }
 
     public struct Providers: Sendable, Equatable, Codable {
         public var github: ProviderSettings?
         public var gitlab: ProviderSettings?
+        public init(github: ProviderSettings? = nil, gitlab: ProviderSettings? = nil) { self.github = github; self.gitlab = gitlab }
     }
 
     public struct Discovery: Sendable, Equatable, Codable {

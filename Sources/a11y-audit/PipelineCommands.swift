@@ -3,6 +3,7 @@ import AuditPipeline
 import AuditStore
 import Dashboard
 import Foundation
+import GitHubClient
 import OrgModel
 import PostgresClient
 
@@ -13,7 +14,9 @@ let pipelineUsage = """
       a11y-audit coordinator --config ORG.json [--tick SECONDS]
       a11y-audit worker [--concurrency N] [--once | --until-idle] [--lease SECONDS] [--poll SECONDS]
                         [--grace SECONDS] [--name NAME] [--work-dir DIR] [--scan-jobs N] [--no-cache]
-                        [--max-archive-bytes N] [--max-running-jobs N]   (tokens: GITHUB_TOKEN, GITLAB_TOKEN)
+                        [--max-archive-bytes N] [--max-running-jobs N] [--public-url URL] [--github-api URL]
+                        (tokens: GITHUB_TOKEN for archives and commit statuses, GITLAB_TOKEN,
+                         GITHUB_CHECKS_TOKEN: a GitHub App installation token for check runs)
       a11y-audit status [--run ID]
       a11y-audit cancel JOB-ID
       a11y-audit prune --config ORG.json
@@ -127,7 +130,8 @@ func runSchedule(_ arguments: [String]) throws -> ExitCode {
             throw UsageError(description: "--date needs YYYY-MM-DD, got \"\(date)\"")
         }
     }
-    let coordinator = Coordinator(configPath: config, database: ConnectionSettings.fromEnvironment())
+    let coordinator = Coordinator(configPath: config, database: ConnectionSettings.fromEnvironment(),
+                                  discover: { try GitHubDiscovery().repositories(for: $0) })
     switch try coordinator.scheduleNow(date: flags.value("--date"), kind: flags.has("--manual") ? .manual : .nightly) {
     case .created(let run, let jobs): print("scheduled run \(run) with \(jobs) jobs")
     case .alreadyScheduled(let run): print("run \(run) was already scheduled for that night; nothing to do")
@@ -137,7 +141,8 @@ func runSchedule(_ arguments: [String]) throws -> ExitCode {
 
 func runCoordinator(_ arguments: [String]) throws -> ExitCode {
     let flags = try Flags(arguments, valued: ["--config", "--tick"], switches: [])
-    let coordinator = Coordinator(configPath: try flags.required("--config"), database: ConnectionSettings.fromEnvironment())
+    let coordinator = Coordinator(configPath: try flags.required("--config"), database: ConnectionSettings.fromEnvironment(),
+                                  discover: { try GitHubDiscovery().repositories(for: $0) })
     let tick = try flags.number("--tick", default: 30, minimum: 1)
     _ = try OrgConfig.load(path: coordinator.configPath)
     let signals = ShutdownSignals(grace: 0, graceful: { coordinator.stop() }, immediate: { coordinator.stop() })
@@ -147,7 +152,7 @@ func runCoordinator(_ arguments: [String]) throws -> ExitCode {
 
 func runWorker(_ arguments: [String]) throws -> ExitCode {
     let flags = try Flags(arguments, valued: ["--concurrency", "--lease", "--poll", "--grace", "--name", "--work-dir", "--scan-jobs",
-                                               "--max-archive-bytes", "--max-running-jobs"],
+                                               "--max-archive-bytes", "--max-running-jobs", "--public-url", "--github-api"],
                           switches: ["--once", "--until-idle", "--no-cache"])
     guard !(flags.has("--once") && flags.has("--until-idle")) else {
         throw UsageError(description: "--once and --until-idle exclude each other")
@@ -165,6 +170,14 @@ func runWorker(_ arguments: [String]) throws -> ExitCode {
         options.policy.maxRunningJobs = try flags.integer("--max-running-jobs", default: 1)
     }
     let grace = try flags.number("--grace", default: 60)
+    let environment = ProcessInfo.processInfo.environment
+    if let token = environment["GITHUB_TOKEN"], !token.isEmpty {
+        let api = flags.value("--github-api") ?? "https://api.github.com"
+        let statuses = try GitHubAPI(configuration: GitHubConfiguration(apiBaseURL: api, token: token))
+        let checks = try environment["GITHUB_CHECKS_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+            .map { try GitHubAPI(configuration: GitHubConfiguration(apiBaseURL: api, token: $0)) }
+        options.reporter = PullRequestReporter(statuses: statuses, checks: checks, publicURL: flags.value("--public-url"))
+    }
     var fetch = FetchOptions()
     fetch.maxBytes = try flags.integer("--max-archive-bytes", default: fetch.maxBytes)
     let log = WorkerLog()
