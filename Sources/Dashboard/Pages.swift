@@ -32,7 +32,7 @@ extension SiteRenderer {
         let open = try queries.openByRule(org: org)
         let byRule = Dictionary(uniqueKeysWithValues: open.map { ($0.rule, $0.count) })
         var bySeverity: [String: Int] = [:], byKind: [String: Int] = [:]
-        for description in RuleCatalog.descriptions {
+        for description in catalog {
             guard let count = byRule[description.id] else { continue }
             bySeverity[description.severity.rawValue, default: 0] += count
             byKind[description.kind.rawValue, default: 0] += count
@@ -99,7 +99,7 @@ extension SiteRenderer {
         body += "<section aria-labelledby=\"top-rules\"><h2 id=\"top-rules\">Top rules</h2>"
         body += table(caption: "Open findings of \(team.name) by rule", headers: [("Rule", false), ("Open findings", true)],
                       rows: rules.prefix(10).map { rule in
-                          [anchor(path, Self.rulePath(rule.rule), RuleCatalog.descriptions.first { $0.id == rule.rule }?.title ?? rule.rule),
+                          [anchor(path, Self.rulePath(rule.rule), rules[rule.rule]?.title ?? rule.rule),
                            HTML.number(rule.count)]
                       }, empty: "No open findings.")
         body += "</section>"
@@ -259,12 +259,12 @@ extension SiteRenderer {
         let indexPath = "rules/index.html"
         let body = table(caption: "Rules, with open findings across the organisation",
                          headers: [("Rule", false), ("Kind", false), ("Severity", false), ("Platforms", false), ("Open findings", true)],
-                         rows: RuleCatalog.descriptions.map { rule in
+                         rows: catalog.map { rule in
                              [anchor(indexPath, Self.rulePath(rule.id), rule.title), Badge.kind(rule.kind.rawValue), Badge.severity(rule.severity.rawValue),
                               HTML.escape(rule.platforms.description), HTML.number(counts[rule.id] ?? 0)]
                          }, empty: "")
         try write(indexPath, page(indexPath, title: "Rules", breadcrumbs: [("Overview", "index.html")], body))
-        for rule in RuleCatalog.descriptions {
+        for rule in catalog {
             let path = Self.rulePath(rule.id)
             var body = "<p><code>\(HTML.escape(rule.id))</code> · \(Badge.kind(rule.kind.rawValue)) · \(Badge.severity(rule.severity.rawValue)) · "
             body += "\(HTML.escape(rule.platforms.description)) · \(HTML.number(counts[rule.id] ?? 0)) open findings in \(HTML.escape(org))</p>"
@@ -299,7 +299,7 @@ extension SiteRenderer {
             } else {
                 let rules = Set(blocking.map(\.ruleID)).sorted()
                 evidence = "\(blocking.count) open \(blocking.count == 1 ? "finding" : "findings") (\(blockingRequirements.count) requirement-level): "
-                evidence += rules.map { rule in anchor(path, Self.rulePath(rule), RuleCatalog.descriptions.first { $0.id == rule }?.title ?? rule) }
+                evidence += rules.map { rule in anchor(path, Self.rulePath(rule), rules[rule]?.title ?? rule) }
                     .joined(separator: ", ")
             }
             if let note = label.platformNote { evidence += " <span class=\"note\">\(HTML.escape(note))</span>" }

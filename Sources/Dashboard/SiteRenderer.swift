@@ -37,6 +37,9 @@ public final class SiteRenderer {
     /// Site paths of the repository pages, by repository id (stable, collision-free).
     private var repositoryPaths: [Int: String] = [:]
     private var runsCache: [DashboardQueries.Run]?
+    /// The catalog by id: `RuleCatalog.descriptions` builds every description on each access.
+    let catalog = RuleCatalog.descriptions
+    lazy var rules: [String: RuleDescription] = Dictionary(catalog.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
 
     public static let stylesheets = ["dashboard.css", "charts.css"]
 
@@ -274,7 +277,7 @@ public final class SiteRenderer {
                 currentGroup = group
                 html += "<section class=\"file-group\"><h3>\(HTML.escape(group))</h3><ul class=\"findings\">"
             }
-            let rule = RuleCatalog.descriptions.first { $0.id == finding.ruleID }
+            let rule = rules[finding.ruleID]
             html += "<li class=\"finding\"><p class=\"finding-head\">\(Badge.severity(finding.severity)) "
             html += anchor(path, Self.rulePath(finding.ruleID), rule?.title ?? finding.ruleID)
             html += " <span class=\"location\">line \(finding.line), column \(finding.column)</span></p>"
