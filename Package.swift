@@ -43,6 +43,7 @@ let package = Package(
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // Pure core: findings, platforms, Apple's reference tables, configuration. No I/O but
         // reading its own bundled reference JSON.
@@ -98,6 +99,13 @@ let package = Package(
             name: "HTTPServer",
             dependencies: ["CMicroHTTPD"]
         ),
+        // The dashboard's server: the rendered site (validators, gzip, no traversal), /healthz,
+        // /metrics, the JSON API and admin endpoints, over HTTPServer and PostgreSQL.
+        .target(
+            name: "DashboardServer",
+            dependencies: ["HTTPServer", "PostgresClient", "AuditStore", "AuditModel", "CCrypto", "CZlib"],
+            swiftSettings: importSyntax
+        ),
         // Downloads repository archives with libcurl (GitHub, GitLab, any https or file URL).
         .target(
             name: "ArchiveFetch",
@@ -106,7 +114,7 @@ let package = Package(
         .executableTarget(
             name: "a11y-audit",
             dependencies: ["AuditModel", "ColorAssets", "SwiftChecks", "AuditScanner", "AuditReport", "OrgModel",
-                           "PostgresClient", "AuditStore", "AuditPipeline", "ArchiveFetch"],
+                           "PostgresClient", "AuditStore", "AuditPipeline", "ArchiveFetch", "DashboardServer", "HTTPServer"],
             swiftSettings: importSyntax
         ),
         .executableTarget(
@@ -155,6 +163,15 @@ let package = Package(
             dependencies: ["AuditModel", "InterfaceBuilder"]
         ),
         .testTarget(name: "OrgModelTests", dependencies: ["OrgModel"]),
+        .testTarget(
+            name: "DashboardServerTests",
+            dependencies: ["DashboardServer", "HTTPServer", "CCurl", "PostgresClient", "AuditStore", "AuditModel",
+                           "DatabaseTestSupport"],
+            swiftSettings: importSyntax
+        ),
+        // Serves a fixture site with `a11y-audit serve` and runs Tests/browser/check_site.py
+        // (chromium, selenium, axe-core) against it.
+        .testTarget(name: "DashboardBrowserTests"),
         .testTarget(
             name: "ColorAssetsTests",
             dependencies: ["AuditModel", "ColorAssets"],

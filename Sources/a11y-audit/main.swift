@@ -183,11 +183,12 @@ func main() -> ExitCode {
         case "status": return try runStatus(arguments)
         case "cancel": return try runCancel(arguments)
         case "prune": return try runPrune(arguments)
+        case "serve": return try runServe(arguments)
         case "version", "--version":
             print("a11y-audit \(Scanner.toolVersion)")
             return .clean
         case "help", "--help", "-h":
-            print(usage + "\n" + pipelineUsage)
+            print(usage + "\n" + pipelineUsage + "\n" + serveUsage)
             return .clean
         default:
             throw UsageError(description: "unknown command \"\(command)\"")
