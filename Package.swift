@@ -165,7 +165,7 @@ let package = Package(
         .testTarget(name: "OrgModelTests", dependencies: ["OrgModel"]),
         .testTarget(
             name: "DashboardServerTests",
-            dependencies: ["DashboardServer", "HTTPServer", "CCurl", "PostgresClient", "AuditStore", "AuditModel",
+            dependencies: ["DashboardServer", "HTTPServer", "CCurl", "PostgresClient", "AuditStore", "AuditModel", "ColorAssets",
                            "DatabaseTestSupport"],
             swiftSettings: importSyntax
         ),

@@ -14,8 +14,10 @@ struct StaticResponder {
         switch site.lookup(path) {
         case .notFound: return nil
         case .directoryWithoutSlash:
-            var response = ErrorPage(basePath: basePath).response(status: 301, title: "Moved", message: "This page is at \(basePath + path)/.")
-            response.headers.set("Location", basePath + path + "/")
+            // The path arrived percent-decoded: encode it again for the header (no raw spaces or line breaks).
+            let location = (basePath + path + "/").addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? basePath + "/"
+            var response = ErrorPage(basePath: basePath).response(status: 301, title: "Moved", message: "This page is at \(location).")
+            response.headers.set("Location", location)
             return response
         case .file(let found): realPath = found
         }
