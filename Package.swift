@@ -43,6 +43,7 @@ let package = Package(
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // Pure core: findings, platforms, Apple's reference tables, configuration. No I/O but
         // reading its own bundled reference JSON.
@@ -101,6 +102,13 @@ let package = Package(
         // The shared libcurl request layer: one request, its response headers and body, size cap,
         // TLS always verified; backoff and URL redaction shared by every HTTP client here.
         .target(name: "CurlHTTP", dependencies: ["CCurl"]),
+        // The dashboard's server: the rendered site (validators, gzip, no traversal), /healthz,
+        // /metrics, the JSON API and admin endpoints, over HTTPServer and PostgreSQL.
+        .target(
+            name: "DashboardServer",
+            dependencies: ["HTTPServer", "PostgresClient", "AuditStore", "AuditModel", "CCrypto", "CZlib"],
+            swiftSettings: importSyntax
+        ),
         // Downloads repository archives with libcurl (GitHub, GitLab, any https or file URL).
         .target(
             name: "ArchiveFetch",
@@ -117,7 +125,8 @@ let package = Package(
         .executableTarget(
             name: "a11y-audit",
             dependencies: ["AuditModel", "ColorAssets", "SwiftChecks", "AuditScanner", "AuditReport", "OrgModel",
-                           "PostgresClient", "AuditStore", "AuditPipeline", "ArchiveFetch", "Dashboard", "GitHubClient"],
+                           "PostgresClient", "AuditStore", "AuditPipeline", "ArchiveFetch", "Dashboard", "GitHubClient",
+                           "DashboardServer", "HTTPServer"],
             swiftSettings: importSyntax
         ),
         .executableTarget(
@@ -187,6 +196,15 @@ let package = Package(
             dependencies: ["AuditModel", "AuditStore", "Dashboard", "DatabaseTestSupport", "PostgresClient", "HistorySimulation"],
             swiftSettings: importSyntax
         ),
+        .testTarget(
+            name: "DashboardServerTests",
+            dependencies: ["DashboardServer", "HTTPServer", "CCurl", "PostgresClient", "AuditStore", "AuditModel", "ColorAssets",
+                           "DatabaseTestSupport"],
+            swiftSettings: importSyntax
+        ),
+        // Serves a fixture site with `a11y-audit serve` and runs Tests/browser/check_site.py
+        // (chromium, selenium, axe-core) against it.
+        .testTarget(name: "DashboardBrowserTests"),
         .testTarget(
             name: "ColorAssetsTests",
             dependencies: ["AuditModel", "ColorAssets"],

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages a11y-audit builds and tests against (idempotent).
 set -euo pipefail
-packages=(pkg-config libarchive-dev libssl-dev libpq-dev libcurl4-openssl-dev libmicrohttpd-dev
+packages=(pkg-config libarchive-dev libssl-dev libpq-dev libcurl4-openssl-dev libmicrohttpd-dev zlib1g-dev
           postgresql postgresql-contrib)
 missing=()
 for package in "${packages[@]}"; do

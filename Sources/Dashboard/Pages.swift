@@ -95,10 +95,10 @@ extension SiteRenderer {
             body += fixes.isEmpty ? "<p>No fixes in this run.</p>" : "<p>\(fixes.count) fixed: thank you.</p>" + findingList(fixes, from: path, showRepository: true)
             body += "</section>"
         }
-        let rules = try queries.openByRule(org: org, teamID: team.id)
+        let topRules = try queries.openByRule(org: org, teamID: team.id)
         body += "<section aria-labelledby=\"top-rules\"><h2 id=\"top-rules\">Top rules</h2>"
         body += table(caption: "Open findings of \(team.name) by rule", headers: [("Rule", false), ("Open findings", true)],
-                      rows: rules.prefix(10).map { rule in
+                      rows: topRules.prefix(10).map { rule in
                           [anchor(path, Self.rulePath(rule.rule), rules[rule.rule]?.title ?? rule.rule),
                            HTML.number(rule.count)]
                       }, empty: "No open findings.")

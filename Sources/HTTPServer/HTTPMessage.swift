@@ -64,12 +64,24 @@ public struct HTTPResponse: Sendable {
     /// Produces the body chunk by chunk until it returns nil; sent without a Content-Length
     /// (chunked). Runs on the server's thread for that connection, so it may block.
     public var stream: (@Sendable () -> [UInt8]?)?
+    /// An open file sent as the body (with its Content-Length, by the kernel), instead of
+    /// `body`. The server owns the descriptor from then on and closes it when done.
+    public var file: HTTPFileBody?
 
     public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
         self.stream = nil
+        self.file = nil
+    }
+
+    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), file: HTTPFileBody) {
+        self.status = status
+        self.headers = headers
+        self.body = []
+        self.stream = nil
+        self.file = file
     }
 
     public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), stream: @escaping @Sendable () -> [UInt8]?) {
@@ -77,10 +89,25 @@ public struct HTTPResponse: Sendable {
         self.headers = headers
         self.body = []
         self.stream = stream
+        self.file = nil
     }
 
     /// A plain-text response.
     public static func text(_ text: String, status: Int = 200) -> HTTPResponse {
         HTTPResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Array(text.utf8))
+    }
+}
+
+/// `size` bytes of an open regular file from `offset`. The descriptor must not be used by the
+/// caller after handing it over in a response.
+public struct HTTPFileBody: Sendable {
+    public let descriptor: Int32
+    public let offset: Int
+    public let size: Int
+
+    public init(descriptor: Int32, offset: Int = 0, size: Int) {
+        self.descriptor = descriptor
+        self.offset = offset
+        self.size = size
     }
 }

@@ -190,7 +190,11 @@ private func tooLargeResponse(_ limit: Int) -> HTTPResponse {
 
 private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
     let made: OpaquePointer?
-    if let produce = response.stream {
+    if let file = response.file {
+        // libmicrohttpd closes the descriptor when the response is destroyed (sent or not).
+        made = MHD_create_response_from_fd_at_offset64(UInt64(file.size), file.descriptor, UInt64(file.offset))
+        if made == nil { close(file.descriptor) }
+    } else if let produce = response.stream {
         let stream = Unmanaged.passRetained(StreamState(produce: produce))
         made = MHD_create_response_from_callback(UInt64.max, 32 * 1024, streamReader, stream.toOpaque(), streamFree)
         if made == nil { stream.release() }

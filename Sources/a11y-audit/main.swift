@@ -184,11 +184,12 @@ func main() -> ExitCode {
         case "cancel": return try runCancel(arguments)
         case "prune": return try runPrune(arguments)
         case "render": return try runRender(arguments)
+        case "serve": return try runServe(arguments)
         case "version", "--version":
             print("a11y-audit \(Scanner.toolVersion)")
             return .clean
         case "help", "--help", "-h":
-            print(usage + "\n" + pipelineUsage)
+            print(usage + "\n" + pipelineUsage + "\n" + serveUsage)
             return .clean
         default:
             throw UsageError(description: "unknown command \"\(command)\"")

@@ -1,0 +1,65 @@
+import DashboardServer
+import Foundation
+import HTTPServer
+import PostgresClient
+
+let serveUsage = """
+    Dashboard:
+      a11y-audit serve [--site DIR] [--host ADDRESS] [--port N] [--threads N] [--base-path /PREFIX]
+                       [--read-token TOKEN] [--basic-auth USER:PASSWORD] [--admin-token TOKEN]
+        Serves the rendered site (default ./site), /healthz, /metrics, /api/runs,
+        /api/teams/<team>/trend and POST /api/admin/jobs/<id>/cancel. Secrets may come from the
+        environment instead of the command line (where other users can see them):
+        A11Y_AUDIT_READ_TOKEN, A11Y_AUDIT_BASIC_AUTH, A11Y_AUDIT_ADMIN_TOKEN.
+    """
+
+func runServe(_ arguments: [String]) throws -> ExitCode {
+    let flags = try Flags(arguments, valued: ["--site", "--host", "--port", "--threads", "--base-path", "--read-token",
+                                              "--basic-auth", "--admin-token"], switches: [])
+    let environment = ProcessInfo.processInfo.environment
+    func secret(_ flag: String, _ variable: String) -> String? {
+        (flags.value(flag) ?? environment[variable]).flatMap { $0.isEmpty ? nil : $0 }
+    }
+    var access = AccessPolicy(readToken: secret("--read-token", "A11Y_AUDIT_READ_TOKEN"),
+                              adminToken: secret("--admin-token", "A11Y_AUDIT_ADMIN_TOKEN"))
+    if let basic = secret("--basic-auth", "A11Y_AUDIT_BASIC_AUTH") {
+        guard let (user, password) = AccessPolicy.parseBasic(basic) else {
+            throw UsageError(description: "--basic-auth needs USER:PASSWORD, both non-empty")
+        }
+        access.basicUser = user
+        access.basicPassword = password
+    }
+    let port = try flags.integer("--port", default: 8080, minimum: 0)
+    guard port <= 65535 else { throw UsageError(description: "--port must be at most 65535, got \(port)") }
+    let threads = try flags.integer("--threads", default: max(2, ProcessInfo.processInfo.activeProcessorCount))
+    let options: DashboardOptions
+    do {
+        options = try DashboardOptions(siteDirectory: flags.value("--site") ?? "site", basePath: flags.value("--base-path") ?? "",
+                                       access: access, database: ConnectionSettings.fromEnvironment())
+    } catch let error as DashboardConfigError {
+        throw UsageError(description: error.description)
+    }
+    let server = try DashboardServer(options: options,
+                                     server: HTTPServerOptions(host: flags.value("--host") ?? "127.0.0.1", port: UInt16(port),
+                                                               threads: threads, maxBodyBytes: 64 * 1024))
+    // The bound address on standard output (scripts and tests start with --port 0 and read it).
+    // Written unbuffered: a pipe or file reader sees it at once.
+    FileHandle.standardOutput.write(Data("serving \(options.siteDirectory) at \(server.baseURL)/\n".utf8))
+    standardError("a11y-audit: \(access); \(threads) threads; database \(ConnectionSettings.fromEnvironment().redactedTarget)")
+
+    let stopped = DispatchSemaphore(value: 0)
+    var sources: [DispatchSourceSignal] = []
+    for number in [SIGTERM, SIGINT] {
+        signal(number, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+        source.setEventHandler { stopped.signal() }
+        source.resume()
+        sources.append(source)
+    }
+    stopped.wait()
+    withExtendedLifetime(sources) {}
+    // Requests in flight finish; then the listening socket closes.
+    server.stop()
+    standardError("a11y-audit: stopped serving")
+    return .clean
+}
