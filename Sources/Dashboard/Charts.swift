@@ -6,13 +6,15 @@ import Foundation
 enum Chart {
     struct Series {
         var name: String
+        /// The stylesheet's series name: error, warning, note, new, fixed.
+        var kind: String
         var values: [Int]
     }
 
     static let width = 640.0, height = 260.0
     static let left = 48.0, right = 16.0, top = 16.0, bottom = 40.0
-    /// Dash patterns and marker shapes by series index.
-    static let dashes = ["", "8 4", "2 3", "10 3 2 3"]
+    /// Marker shapes by series index (dash patterns come from the stylesheet).
+    static let dashes = ["", "", "", ""]
     static let markers = ["circle", "square", "triangle", "diamond"]
 
     static func line(id: String, title: String, description: String, labels: [String], series: [Series]) -> String {
@@ -23,54 +25,54 @@ enum Chart {
         func x(_ index: Int) -> Double { count <= 1 ? left + plotWidth / 2 : left + plotWidth * Double(index) / Double(count - 1) }
         func y(_ value: Int) -> Double { top + plotHeight * (1 - Double(value) / Double(niceMaximum)) }
 
-        var svg = "<svg class=\"chart\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\">"
+        var svg = "<svg viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\">"
         svg += "<title id=\"\(id)-title\">\(HTML.escape(title))</title><desc id=\"\(id)-desc\">\(HTML.escape(description))</desc>"
         // Axes and gridlines with labelled ticks.
         for step in 0...4 {
             let value = niceMaximum * step / 4
             let position = y(value)
-            svg += "<line class=\"grid\" x1=\"\(fmt(left))\" y1=\"\(fmt(position))\" x2=\"\(fmt(width - right))\" y2=\"\(fmt(position))\"/>"
-            svg += "<text class=\"tick\" x=\"\(fmt(left - 6))\" y=\"\(fmt(position + 4))\" text-anchor=\"end\">\(HTML.number(value))</text>"
+            svg += "<line class=\"gridline\" x1=\"\(fmt(left))\" y1=\"\(fmt(position))\" x2=\"\(fmt(width - right))\" y2=\"\(fmt(position))\"/>"
+            svg += "<text x=\"\(fmt(left - 6))\" y=\"\(fmt(position + 4))\" text-anchor=\"end\">\(HTML.number(value))</text>"
         }
-        svg += "<line class=\"axis\" x1=\"\(fmt(left))\" y1=\"\(fmt(top + plotHeight))\" x2=\"\(fmt(width - right))\" y2=\"\(fmt(top + plotHeight))\"/>"
-        svg += "<line class=\"axis\" x1=\"\(fmt(left))\" y1=\"\(fmt(top))\" x2=\"\(fmt(left))\" y2=\"\(fmt(top + plotHeight))\"/>"
+        svg += "<g class=\"axis\"><line x1=\"\(fmt(left))\" y1=\"\(fmt(top + plotHeight))\" x2=\"\(fmt(width - right))\" y2=\"\(fmt(top + plotHeight))\"/>"
+        svg += "<line x1=\"\(fmt(left))\" y1=\"\(fmt(top))\" x2=\"\(fmt(left))\" y2=\"\(fmt(top + plotHeight))\"/></g>"
         for index in tickIndexes(count) {
-            svg += "<text class=\"tick\" x=\"\(fmt(x(index)))\" y=\"\(fmt(height - bottom + 18))\" text-anchor=\"middle\">\(HTML.escape(labels[index]))</text>"
+            svg += "<text x=\"\(fmt(x(index)))\" y=\"\(fmt(height - bottom + 18))\" text-anchor=\"middle\">\(HTML.escape(labels[index]))</text>"
         }
-        svg += "<text class=\"axis-label\" x=\"\(fmt(left + plotWidth / 2))\" y=\"\(fmt(height - 4))\" text-anchor=\"middle\">Night</text>"
+        svg += "<text x=\"\(fmt(left + plotWidth / 2))\" y=\"\(fmt(height - 4))\" text-anchor=\"middle\">Night</text>"
         for (index, series) in series.enumerated() {
             let style = index % dashes.count
             let points = series.values.enumerated().map { "\(fmt(x($0.offset))),\(fmt(y($0.element)))" }.joined(separator: " ")
-            let dash = dashes[style].isEmpty ? "" : " stroke-dasharray=\"\(dashes[style])\""
-            svg += "<g class=\"series series-\(style + 1)\"><polyline fill=\"none\" points=\"\(points)\"\(dash)/>"
+            // The stylesheet gives each series its colour and dash pattern; markers differ in shape.
+            svg += "<polyline class=\"series series--\(series.kind)\" points=\"\(points)\"/>"
             let every = max(1, count / 31)
             for (point, value) in series.values.enumerated() where point % every == 0 || point == count - 1 {
-                svg += marker(markers[style], x: x(point), y: y(value))
+                svg += marker(markers[style], kind: series.kind, x: x(point), y: y(value))
             }
-            svg += "</g>"
         }
         svg += "</svg>"
 
         var legend = "<ul class=\"legend\" aria-label=\"Legend for \(HTML.escape(title))\">"
         for (index, series) in series.enumerated() {
             let style = index % dashes.count
-            let dash = dashes[style].isEmpty ? "" : " stroke-dasharray=\"\(dashes[style])\""
-            legend += "<li><svg class=\"legend-key series series-\(style + 1)\" viewBox=\"0 0 36 12\" aria-hidden=\"true\" focusable=\"false\">"
-            legend += "<line x1=\"0\" y1=\"6\" x2=\"36\" y2=\"6\"\(dash)/>\(marker(markers[style], x: 18, y: 6))</svg> \(HTML.escape(series.name))</li>"
+            legend += "<li><svg viewBox=\"0 0 36 12\" aria-hidden=\"true\" focusable=\"false\">"
+            legend += "<line class=\"series series--\(series.kind)\" x1=\"2\" y1=\"6\" x2=\"34\" y2=\"6\"/>\(marker(markers[style], kind: series.kind, x: 18, y: 6))</svg> \(HTML.escape(series.name))</li>"
         }
         legend += "</ul>"
 
         var table = "<details class=\"chart-data\"><summary>Data table: \(HTML.escape(title))</summary>"
-        table += "<div class=\"table-wrap\"><table><caption>\(HTML.escape(title))</caption><thead><tr><th scope=\"col\">Night</th>"
+        table += "<div class=\"table-wrap\"><table class=\"stack\"><caption>\(HTML.escape(title))</caption><thead><tr><th scope=\"col\">Night</th>"
         for series in series { table += "<th scope=\"col\" class=\"number\">\(HTML.escape(series.name))</th>" }
         table += "</tr></thead><tbody>"
         for (index, label) in labels.enumerated() {
             table += "<tr><th scope=\"row\">\(HTML.escape(label))</th>"
-            for series in series { table += "<td class=\"number\">\(HTML.number(index < series.values.count ? series.values[index] : 0))</td>" }
+            for series in series {
+                table += "<td class=\"number\" data-label=\"\(HTML.escape(series.name))\">\(HTML.number(index < series.values.count ? series.values[index] : 0))</td>"
+            }
             table += "</tr>"
         }
         table += "</tbody></table></div></details>"
-        return "<figure class=\"chart-figure\">\(svg)\(legend)\(table)</figure>"
+        return "<figure class=\"chart\">\(svg)\(legend)\(table)</figure>"
     }
 
     /// A small trend line for a table cell, labelled in words.
@@ -80,15 +82,16 @@ enum Chart {
         let points = values.enumerated().map { index, value in
             "\(fmt(Double(index) * 100 / Double(values.count - 1))),\(fmt(22 - Double(value) / maximum * 20))"
         }.joined(separator: " ")
-        return "<svg class=\"sparkline\" viewBox=\"0 0 100 24\" role=\"img\" aria-label=\"\(HTML.escape(label))\"><polyline fill=\"none\" points=\"\(points)\"/></svg>"
+        return "<svg class=\"sparkline\" viewBox=\"0 0 100 24\" role=\"img\" aria-label=\"\(HTML.escape(label))\"><polyline class=\"series series--note\" points=\"\(points)\"/></svg>"
     }
 
-    private static func marker(_ shape: String, x: Double, y: Double) -> String {
+    private static func marker(_ shape: String, kind: String, x: Double, y: Double) -> String {
+        let style = "class=\"marker marker--\(kind)\""
         switch shape {
-        case "square": return "<rect x=\"\(fmt(x - 3.5))\" y=\"\(fmt(y - 3.5))\" width=\"7\" height=\"7\"/>"
-        case "triangle": return "<polygon points=\"\(fmt(x)),\(fmt(y - 4.5)) \(fmt(x + 4.5)),\(fmt(y + 3.5)) \(fmt(x - 4.5)),\(fmt(y + 3.5))\"/>"
-        case "diamond": return "<polygon points=\"\(fmt(x)),\(fmt(y - 5)) \(fmt(x + 5)),\(fmt(y)) \(fmt(x)),\(fmt(y + 5)) \(fmt(x - 5)),\(fmt(y))\"/>"
-        default: return "<circle cx=\"\(fmt(x))\" cy=\"\(fmt(y))\" r=\"3.5\"/>"
+        case "square": return "<rect \(style) x=\"\(fmt(x - 3.5))\" y=\"\(fmt(y - 3.5))\" width=\"7\" height=\"7\"/>"
+        case "triangle": return "<polygon \(style) points=\"\(fmt(x)),\(fmt(y - 4.5)) \(fmt(x + 4.5)),\(fmt(y + 3.5)) \(fmt(x - 4.5)),\(fmt(y + 3.5))\"/>"
+        case "diamond": return "<polygon \(style) points=\"\(fmt(x)),\(fmt(y - 5)) \(fmt(x + 5)),\(fmt(y)) \(fmt(x)),\(fmt(y + 5)) \(fmt(x - 5)),\(fmt(y))\"/>"
+        default: return "<circle \(style) cx=\"\(fmt(x))\" cy=\"\(fmt(y))\" r=\"3.5\"/>"
         }
     }
 

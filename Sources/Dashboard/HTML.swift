@@ -69,7 +69,7 @@ enum Badge {
         case "warning": ("\u{25B2}", "Warning")
         default: ("\u{25CF}", "Note")
         }
-        return "<span class=\"badge severity-\(HTML.escape(severity))\"><span aria-hidden=\"true\">\(symbol)</span> \(label)</span>"
+        return "<span class=\"badge badge--\(HTML.escape(severity))\"><span aria-hidden=\"true\">\(symbol)</span> \(label)</span>"
     }
 
     static func state(_ state: String) -> String {
@@ -80,7 +80,7 @@ enum Badge {
         default: "\u{25CF}"
         }
         let label = state.prefix(1).uppercased() + state.dropFirst()
-        return "<span class=\"badge state-\(HTML.escape(state))\"><span aria-hidden=\"true\">\(symbol)</span> \(HTML.escape(label))</span>"
+        return "<span class=\"badge badge--\(HTML.escape(state))\"><span aria-hidden=\"true\">\(symbol)</span> \(HTML.escape(label))</span>"
     }
 
     static func kind(_ kind: String) -> String {

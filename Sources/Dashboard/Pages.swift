@@ -297,15 +297,15 @@ extension SiteRenderer {
             } else if blocking.isEmpty {
                 evidence = "No static blockers found (verify on device)."
             } else {
-                let rules = Set(blocking.map(\.ruleID)).sorted()
+                let blockingRules = Set(blocking.map(\.ruleID)).sorted()
                 evidence = "\(blocking.count) open \(blocking.count == 1 ? "finding" : "findings") (\(blockingRequirements.count) requirement-level): "
-                evidence += rules.map { rule in anchor(path, Self.rulePath(rule), rules[rule]?.title ?? rule) }
+                evidence += blockingRules.map { rule in anchor(path, Self.rulePath(rule), rules[rule]?.title ?? rule) }
                     .joined(separator: ", ")
             }
             if let note = label.platformNote { evidence += " <span class=\"note\">\(HTML.escape(note))</span>" }
-            let status = label.notCheckable != nil ? "<span class=\"badge state-unknown\"><span aria-hidden=\"true\">?</span> Not checkable</span>"
-                : blocking.isEmpty ? "<span class=\"badge state-succeeded\"><span aria-hidden=\"true\">\u{2714}</span> No static blockers</span>"
-                : "<span class=\"badge state-failed\"><span aria-hidden=\"true\">\u{2716}</span> Blocked</span>"
+            let status = label.notCheckable != nil ? "<span class=\"badge\"><span aria-hidden=\"true\">?</span> Not checkable</span>"
+                : blocking.isEmpty ? "<span class=\"badge badge--ok\"><span aria-hidden=\"true\">\u{2714}</span> No static blockers</span>"
+                : "<span class=\"badge badge--failed\"><span aria-hidden=\"true\">\u{2716}</span> Blocked</span>"
             rows.append([HTML.escape(label.rawValue), status, evidence])
         }
         return table(caption: caption, headers: [("Label", false), ("Static evidence", false), ("Details", false)], rows: rows, empty: "")
@@ -321,10 +321,10 @@ extension SiteRenderer {
             let findings = try queries.openFindings(repositoryID: repository.id)
             var row = [anchor(path, repositoryPath(repository.id) + "#readiness", repository.name)]
             for label in NutritionLabel.allCases {
-                if label.notCheckable != nil { row.append("<span class=\"badge state-unknown\">Not checkable</span>"); continue }
+                if label.notCheckable != nil { row.append("<span class=\"badge\">Not checkable</span>"); continue }
                 let count = findings.filter { label.rules.contains($0.ruleID) }.count
-                row.append(count == 0 ? "<span class=\"badge state-succeeded\"><span aria-hidden=\"true\">\u{2714}</span> None found</span>"
-                                      : "<span class=\"badge state-failed\"><span aria-hidden=\"true\">\u{2716}</span> \(count) blocking</span>")
+                row.append(count == 0 ? "<span class=\"badge badge--ok\"><span aria-hidden=\"true\">\u{2714}</span> None found</span>"
+                                      : "<span class=\"badge badge--failed\"><span aria-hidden=\"true\">\u{2716}</span> \(count) blocking</span>")
             }
             rows.append(row)
         }

@@ -41,7 +41,7 @@ public final class SiteRenderer {
     let catalog = RuleCatalog.descriptions
     lazy var rules: [String: RuleDescription] = Dictionary(catalog.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
 
-    public static let stylesheets = ["dashboard.css", "charts.css"]
+    public static let stylesheets = ["dashboard.css"]
 
     public init(connection: PostgresConnection, org: String? = nil, output: String, webDirectory: String = SiteRenderer.defaultWebDirectory()) throws {
         queries = DashboardQueries(connection: connection)
@@ -58,7 +58,7 @@ public final class SiteRenderer {
         var directory = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
         for _ in 0..<6 {
             let candidate = directory.appendingPathComponent("Web")
-            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("charts.css").path) { return candidate.path }
+            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("dashboard.css").path) { return candidate.path }
             directory = directory.deletingLastPathComponent()
         }
         return "/usr/share/a11y-audit/Web"
@@ -225,14 +225,20 @@ public final class SiteRenderer {
 
     func table(caption: String, headers: [(String, Bool)], rows: [[String]], empty: String) -> String {
         guard !rows.isEmpty else { return "<p>\(HTML.escape(empty))</p>" }
-        var html = "<div class=\"table-wrap\"><table><caption>\(HTML.escape(caption))</caption><thead><tr>"
-        for (header, numeric) in headers { html += "<th scope=\"col\"\(numeric ? " class=\"number\"" : "")>\(HTML.escape(header))</th>" }
+        // Stacked below 40em (the stylesheet turns rows into labelled blocks); explicit roles keep
+        // table semantics when CSS changes the display.
+        var html = "<div class=\"table-wrap\"><table class=\"stack\" role=\"table\"><caption>\(HTML.escape(caption))</caption><thead><tr role=\"row\">"
+        for (header, numeric) in headers {
+            html += "<th scope=\"col\" role=\"columnheader\"\(numeric ? " class=\"number\"" : "")>\(HTML.escape(header))</th>"
+        }
         html += "</tr></thead><tbody>"
         for row in rows {
-            html += "<tr>"
+            html += "<tr role=\"row\">"
             for (index, cell) in row.enumerated() {
                 let numeric = index < headers.count && headers[index].1
-                html += index == 0 ? "<th scope=\"row\">\(cell)</th>" : "<td\(numeric ? " class=\"number\"" : "")>\(cell)</td>"
+                let label = index < headers.count ? HTML.escape(headers[index].0) : ""
+                html += index == 0 ? "<th scope=\"row\" role=\"rowheader\">\(cell)</th>"
+                    : "<td role=\"cell\" data-label=\"\(label)\"\(numeric ? " class=\"number\"" : "")>\(cell)</td>"
             }
             html += "</tr>"
         }
@@ -254,7 +260,8 @@ public final class SiteRenderer {
             + "on \(last.date): \(last.openBySeverity["error"] ?? 0) errors, \(last.openBySeverity["warning"] ?? 0) warnings, \(last.openBySeverity["note"] ?? 0) notes."
         return Chart.line(id: id, title: title, description: description, labels: labels,
                           series: Self.severities.map { severity in
-                              Chart.Series(name: Self.severityNames[severity] ?? severity, values: nights.map { $0.openBySeverity[severity] ?? 0 })
+                              Chart.Series(name: Self.severityNames[severity] ?? severity, kind: severity,
+                                           values: nights.map { $0.openBySeverity[severity] ?? 0 })
                           })
     }
 
@@ -263,7 +270,8 @@ public final class SiteRenderer {
         let description = "New and fixed findings of \(subject) per run over \(nights.count) runs; "
             + "in total \(nights.map(\.new).reduce(0, +)) new and \(nights.map(\.fixed).reduce(0, +)) fixed."
         return Chart.line(id: id, title: title, description: description, labels: nights.map(\.date),
-                          series: [Chart.Series(name: "New", values: nights.map(\.new)), Chart.Series(name: "Fixed", values: nights.map(\.fixed))])
+                          series: [Chart.Series(name: "New", kind: "new", values: nights.map(\.new)),
+                                   Chart.Series(name: "Fixed", kind: "fixed", values: nights.map(\.fixed))])
     }
 
     /// Findings as a list grouped by repository and file, with snippets and links to rule pages.
