@@ -204,7 +204,8 @@ let package = Package(
         ),
         // Serves a fixture site with `a11y-audit serve` and runs Tests/browser/check_site.py
         // (chromium, selenium, axe-core) against it.
-        .testTarget(name: "DashboardBrowserTests"),
+        .testTarget(name: "DashboardBrowserTests", dependencies: ["Dashboard", "DatabaseTestSupport", "HistorySimulation"],
+                    swiftSettings: importSyntax),
         .testTarget(
             name: "ColorAssetsTests",
             dependencies: ["AuditModel", "ColorAssets"],

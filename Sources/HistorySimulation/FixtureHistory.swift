@@ -14,6 +14,8 @@ public struct FixtureHistory {
     public let seed: UInt64
     /// Extra findings planted in the first repository on the last night.
     public var planted: [Finding] = []
+    /// Adds a checked pull request of the first repository.
+    public var withPullRequest = false
 
     public init(teams: Int = 3, repositories: Int = 12, nights: Int = 30, seed: UInt64 = 7) {
         self.teams = teams; self.repositories = repositories; self.nights = nights; self.seed = seed
@@ -103,6 +105,28 @@ public struct FixtureHistory {
                 _ = try queue.complete(job) { try HistoryWriter(connection: $0).write(results, for: job) }
             }
         }
+        if withPullRequest { try writePullRequest(connection) }
         return runs
+    }
+
+    /// A checked pull request of the first repository: one new finding, one fixed.
+    func writePullRequest(_ connection: PostgresConnection) throws {
+        guard let repository = try connection.query("SELECT id FROM repositories WHERE name = 'fixture/app-0'", purpose: "find app-0")
+            .first?.int("id") else { return }
+        let headSHA = String(repeating: "e", count: 40), baseSHA = String(repeating: "d", count: 40)
+        let queue = JobQueue(connection: connection)
+        _ = try queue.enqueue(JobRequest(runID: nil, repositoryID: repository, kind: .pr, commitRef: headSHA, archiveURL: "file:///head",
+                                         priority: 100, prNumber: 42, baseSHA: baseSHA, baseRef: "main", baseArchiveURL: "file:///base"))
+        guard let job = try queue.claim(worker: "fixture") else { return }
+        let base = findings(repository: 0, night: nights - 1)
+        var head = Array(base.dropFirst())
+        head.append(Self.finding(Self.rules[0], file: "App/Checkout.swift", line: 12, code: "pr-new"))
+        head.assignFingerprints()
+        let comparison = PullRequestComparison(head: head, base: base, changedFiles: ["App/Checkout.swift", base[0].location.file])
+        _ = try queue.complete(job) { connection in
+            try HistoryWriter(connection: connection).write(JobResults(findings: head.map { .init(finding: $0, teamID: nil) },
+                                                                       filesScanned: 20, filesParsed: 2, cacheHits: 18), for: job)
+            try PullRequestStore(connection: connection).complete(job, comparison: comparison)
+        }
     }
 }

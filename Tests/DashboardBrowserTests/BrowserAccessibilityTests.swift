@@ -1,4 +1,7 @@
+import Dashboard
+import DatabaseTestSupport
 import Foundation
+import HistorySimulation
 import Testing
 
 /// Serves a site with the real `a11y-audit serve` and runs Tests/browser/check_site.py against it
@@ -169,5 +172,32 @@ func makeSite(extra: [String: String] = [:]) throws -> String {
         #expect(result.output.contains("[broken-link]") && result.output.contains("teams/missing.html"), "\(result.output)")
         #expect(result.output.contains("image-alt"), "axe's missing alternative text: \(result.output)")
         #expect(result.output.contains("[reflow]") && result.output.contains("200% zoom"), "\(result.output)")
+    }
+}
+
+/// The real dashboard: a generated history (teams, nights, a failed job, a checked pull
+/// request) rendered by SiteRenderer, served by `a11y-audit serve` under a sub-path.
+@Suite(.serialized) struct RenderedDashboardBrowserTests {
+    @Test(.enabled(if: Browser.chromiumInstalled,
+                   "Debian's chromium is not installed: run Tests/browser/setup.sh (CI does, in .ci/run)"))
+    func everyPageKindOfTheRenderedDashboardPassesAxeInLightAndDarkAndReflows() throws {
+        try TestDatabase.with { database in
+            let connection = try database.connect()
+            var history = FixtureHistory(teams: 3, repositories: 6, nights: 8)
+            history.withPullRequest = true
+            try history.write(to: connection)
+            let site = FileManager.default.temporaryDirectory.appendingPathComponent("rendered-site-\(UUID().uuidString)").path
+            defer { try? FileManager.default.removeItem(atPath: site) }
+            _ = try SiteRenderer(connection: connection, output: site, webDirectory: Browser.repositoryRoot + "/Web").renderAll()
+            let server = try ServeProcess(site: site, basePath: "/dashboard")
+            let artifacts = Browser.artifacts("rendered-dashboard")
+            try? FileManager.default.removeItem(atPath: artifacts)
+            let result = try run(Browser.python, [Browser.script, server.baseURL, "--artifacts", artifacts])
+            #expect(result.status == 0, "check_site.py found problems:\n\(result.output)")
+            for kind in ["index", "teams/*/index", "teams/*/regressions/*", "repos/*/*", "runs/*", "jobs/*", "rules/*", "rules/index",
+                         "readiness", "pulls/index", "pulls/*/*/*"] {
+                #expect(result.output.contains("kind \(kind):"), "page kind \(kind) was not reached: \(result.output)")
+            }
+        }
     }
 }

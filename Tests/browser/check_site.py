@@ -43,7 +43,7 @@ except ImportError as error:  # pragma: no cover - a setup problem, not a page p
 # Path segments that name a kind of page rather than one team, repository or night.
 STRUCTURAL_SEGMENTS = {
     "index", "teams", "team", "regressions", "repos", "repositories", "runs", "run", "jobs", "job", "rules",
-    "rule", "labels", "nutrition", "pr", "prs", "checks", "assets", "archive",
+    "rule", "labels", "nutrition", "pr", "prs", "checks", "assets", "archive", "pulls", "readiness",
 }
 
 ZOOM_CHECKS = [
