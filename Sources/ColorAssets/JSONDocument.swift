@@ -230,6 +230,18 @@ struct JSONReader {
     private mutating func parseString() throws(JSONSyntaxError) -> String {
         let startLine = line
         index += 1                                                  // opening quote
+        // Keys and values without escapes (nearly all of them) are sliced from the bytes.
+        var end = index
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 {
+            end += 1
+        }
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            guard let text = String(validating: bytes[index..<end], as: UTF8.self) else {
+                throw JSONSyntaxError(line: startLine, message: "a string is not valid UTF-8")
+            }
+            index = end + 1
+            return text
+        }
         var buffer: [UInt8] = []
         while index < bytes.count {
             let byte = bytes[index]
