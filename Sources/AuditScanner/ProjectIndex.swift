@@ -85,6 +85,25 @@ struct ProjectIndex: Sendable {
             }
             colorsDigest = Digest.sha256Hex(digestInput)
             colorSymbols = ProjectContext.symbols(of: colors)
+            notes += Self.duplicateNotes(colors)
+        }
+    }
+
+    /// A colour name several sets define. Across catalogs that is usual (an app and its widget
+    /// each with an "AccentColor") and each Swift file is judged against the nearest; within one
+    /// catalog Xcode's choice is not defined.
+    static func duplicateNotes(_ colors: ColorCatalog) -> [ScanNote] {
+        colors.duplicates.map { duplicate in
+            let paths = duplicate.sets.map(\.path)
+            let catalogs = paths.map(ColorCatalog.catalogPath(of:))
+            let sameCatalog = Set(catalogs).count < catalogs.count
+            let consequence = sameCatalog
+                ? "two of them are in the same catalog, where which one the app gets is not defined: rename or delete one"
+                : "each Swift file is judged against the set in the catalog nearest to it in the folder tree "
+                    + "(target membership is not read)"
+            return ScanNote(kind: .duplicateColorName, file: paths[0],
+                            message: "colour set name \"\(duplicate.name)\" is defined \(paths.count) times "
+                                + "(\(paths.joined(separator: ", "))); \(consequence)")
         }
     }
 

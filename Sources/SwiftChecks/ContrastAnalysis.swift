@@ -85,12 +85,12 @@ enum ContrastAnalysis {
         func lookup(_ expression: ColorExpression, _ platform: Platform) -> [Appearance: RGBA]? {
             let key = ResolutionKey(expression: expression, platform: platform)
             if let known = resolved[key] { return known }
-            let value = resolve(expression, platform, file.context.colors, file.context.colorSymbols)
+            let value = resolve(expression, platform, file.context.colors, file.context.colorSymbols, near: file.path)
             resolved[key] = value
             return value
         }
         return pairs.compactMap { pair in
-            if AccessibilityLabels.isInPreview(pair.element) { return nil }
+            if file.isInPreview(pair.element) { return nil }
             return evaluate(pair, file, lookup)
         }
     }
@@ -144,22 +144,23 @@ enum ContrastAnalysis {
                                   wcag: wcag, apple: apple))
         }
         let clamped = [pair.foreground, pair.background].compactMap { $0 }.compactMap { expression -> String? in
-            guard case .asset(let name) = expression.base, let set = file.context.colors.color(named: name),
+            guard case .asset(let name) = expression.base,
+                  let set = assetSet(name, file.context.colors, file.context.colorSymbols, near: file.path),
                   !set.clampedAppearances.isEmpty else { return nil }
             return set.name
         }
         return ContrastEvaluation(pair: pair, readings: readings, pointSize: pointSize, sizeSource: sizeSource,
                                   bold: pair.isBold, backgroundAssumed: pair.background == nil,
-                                  foregroundName: describe(pair.foreground), backgroundName: pair.background.map(describe) ?? "",
+                                  foregroundName: describe(pair.foreground, file), backgroundName: pair.background.map { describe($0, file) } ?? "",
                                   clampedSets: clamped)
     }
 
     /// The colour in each appearance, or nil when any appearance cannot be resolved.
     static func resolve(_ expression: ColorExpression, _ platform: Platform, _ catalog: ColorCatalog,
-                        _ symbols: [String: String]) -> [Appearance: RGBA]? {
+                        _ symbols: [String: String], near path: String) -> [Appearance: RGBA]? {
         switch expression {
         case .asset(let name):
-            if let set = catalog.color(named: name) {
+            if let set = catalog.color(named: name, near: path) {
                 var result: [Appearance: RGBA] = [:]
                 for appearance in Appearance.allCases {
                     guard let color = set.rgba(appearance, platform: platform) else { return nil }
@@ -169,13 +170,15 @@ enum ContrastAnalysis {
             }
             // `.brand` may be a generated symbol of a set named "Brand", or a system colour.
             if let setName = symbols[name] {
-                return resolve(.asset(setName), platform, catalog, symbols)
+                return resolve(.asset(setName), platform, catalog, symbols, near: path)
             }
             return SystemColors.resolve(name, platform: platform)
         case .system(let name):
             switch name {
             case "accentColor", "tint", "AccentColor":
-                if catalog.color(named: "AccentColor")?.values.isEmpty == false { return resolve(.asset("AccentColor"), platform, catalog, symbols) }
+                if catalog.color(named: "AccentColor", near: path)?.values.isEmpty == false {
+                    return resolve(.asset("AccentColor"), platform, catalog, symbols, near: path)
+                }
                 return SystemColors.resolve("systemBlue", platform: platform)
             case "background":
                 return SystemColors.resolve("systemBackground", platform: platform)
@@ -188,7 +191,7 @@ enum ContrastAnalysis {
             let color = ColorConversion.toSRGB(components, alpha: alpha, in: colorSpace).rgba
             return Dictionary(uniqueKeysWithValues: Appearance.allCases.map { ($0, color) })
         case .opacity(let inner, let opacity):
-            guard let base = resolve(inner, platform, catalog, symbols) else { return nil }
+            guard let base = resolve(inner, platform, catalog, symbols, near: path) else { return nil }
             return base.mapValues { color in
                 var faded = color
                 faded.alpha *= opacity
@@ -197,12 +200,23 @@ enum ContrastAnalysis {
         }
     }
 
-    static func describe(_ expression: ColorExpression) -> String {
+    /// The colour set `name` (a set name or a generated symbol) stands for in this file.
+    static func assetSet(_ name: String, _ catalog: ColorCatalog, _ symbols: [String: String], near path: String) -> ColorSet? {
+        catalog.color(named: name, near: path) ?? symbols[name].flatMap { catalog.color(named: $0, near: path) }
+    }
+
+    static func describe(_ expression: ColorExpression, _ file: SourceFile) -> String {
         switch expression {
-        case .asset(let name): "colour set \"\(name)\""
-        case .system(let name): "system colour `\(name)`"
-        case .literal: "a literal colour"
-        case .opacity(let inner, let opacity): "\(describe(inner)) at \(Int((opacity * 100).rounded()))% opacity"
+        case .asset(let name):
+            // A name several catalogs define: say which one was judged.
+            let catalog = file.context.colors
+            guard let set = assetSet(name, catalog, file.context.colorSymbols, near: file.path) else { return "colour set \"\(name)\"" }
+            let count = catalog.colors(named: set.name).count
+            guard count > 1 else { return "colour set \"\(name)\"" }
+            return "colour set \"\(name)\" (from \(ColorCatalog.catalogPath(of: set.path)), the nearest of \(count) sets with that name)"
+        case .system(let name): return "system colour `\(name)`"
+        case .literal: return "a literal colour"
+        case .opacity(let inner, let opacity): return "\(describe(inner, file)) at \(Int((opacity * 100).rounded()))% opacity"
         }
     }
 }
