@@ -94,6 +94,9 @@ public struct ColorCatalog: Sendable {
         return sets[best]
     }
 
+    /// How many colour sets define `name`.
+    public func count(named name: String) -> Int { index[name]?.count ?? 0 }
+
     /// Names more than one colour set defines, sorted, each with its sets in path order.
     public var duplicates: [(name: String, sets: [ColorSet])] {
         index.filter { $0.value.count > 1 }.keys.sorted().map { name in (name, colors(named: name)) }

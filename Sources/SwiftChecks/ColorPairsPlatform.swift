@@ -144,9 +144,8 @@ struct PlatformColorPairs {
         // Bars, their items and appearance proxies draw their own backgrounds (or the bar tint),
         // never the screen's: nothing here says what is behind their text.
         let lowered = object.lowercased()
-        if ["bar", "appearance(", "searchtextfield", "navigationitem"].contains(where: { lowered.utf8.firstRange(of: $0.utf8) != nil }) {
-            return nil
-        }
+        let loweredBytes = Array(lowered.utf8)
+        if Self.ownBackgroundMarkers.contains(where: { Self.bytes(loweredBytes, contain: $0) }) { return nil }
         var candidates = [object]
         if let dot = object.lastIndex(of: ".") {
             let container = String(object[..<dot])
@@ -175,6 +174,17 @@ struct PlatformColorPairs {
             return (colors, chosen.node)
         }
         return ([nil], nil)
+    }
+
+    /// Parts of an object's name that mean a bar, a bar item or an appearance proxy.
+    private static let ownBackgroundMarkers: [[UInt8]] = ["bar", "appearance(", "searchtextfield", "navigationitem"].map { Array($0.utf8) }
+
+    private static func bytes(_ haystack: [UInt8], contain needle: [UInt8]) -> Bool {
+        guard needle.count <= haystack.count else { return false }
+        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
+            if haystack[start..<start + needle.count].elementsEqual(needle) { return true }
+        }
+        return false
     }
 
     /// `header.addSubview(label)` / `stack.addArrangedSubview(label)` → "header"; nil when the

@@ -6,6 +6,20 @@ import SwiftSyntax
 struct SwiftUIColorPairs {
     let reader: ColorReader
     private let containersMemo = EnclosingViewCallsMemo()
+    private let backgroundsMemo = BackgroundsMemo()
+
+    /// Siblings share their containers: the background found from a container outwards is
+    /// found once per file.
+    private final class BackgroundsMemo {
+        var results: [LevelKey: Search] = [:]
+    }
+
+    /// A container level: its call, and the view directly behind the element (a `ZStack`'s
+    /// first child), which depends on where in the container the element is.
+    private struct LevelKey: Hashable {
+        let call: SyntaxIdentifier
+        let behind: SyntaxIdentifier?
+    }
 
     private enum Search {
         case found([ColorExpression], Syntax)
@@ -36,6 +50,8 @@ struct SwiftUIColorPairs {
         let chain: [FunctionCallExprSyntax]
         /// A view directly behind the element: the first child of its `ZStack`, the view an overlay covers.
         let behind: ExprSyntax?
+        /// The container call this level is, and what is behind: nil for the element's own chain.
+        var key: LevelKey? = nil
     }
 
     static let textElements: Set<String> = [
@@ -161,7 +177,8 @@ struct SwiftUIColorPairs {
                 if position == 0, isShape { return nil }
                 var level = containerLevel(container)
                 if position > 0 {
-                    level = Level(rootName: level.rootName, environment: level.environment, chain: level.chain, behind: first)
+                    level = Level(rootName: level.rootName, environment: level.environment, chain: level.chain, behind: first,
+                                  key: LevelKey(call: container.id, behind: first.id))
                 }
                 levels.append(level)
                 continue
@@ -173,7 +190,8 @@ struct SwiftUIColorPairs {
 
     private func containerLevel(_ call: FunctionCallExprSyntax) -> Level {
         let chain = ModifierChain(containing: ExprSyntax(call))
-        return Level(rootName: call.calleeName, environment: chain.modifiers, chain: chain.modifiers, behind: nil)
+        return Level(rootName: call.calleeName, environment: chain.modifiers, chain: chain.modifiers, behind: nil,
+                     key: LevelKey(call: call.id, behind: nil))
     }
 
     /// `.overlay { … }` content sits on the view the overlay is applied to, and receives the
@@ -183,7 +201,8 @@ struct SwiftUIColorPairs {
         let position = chain.modifiers.firstIndex { $0.id == call.id } ?? -1
         let outer = Array(chain.modifiers.dropFirst(position + 1))
         let host = call.calleeName == "overlay" ? call.calledExpression.as(MemberAccessExprSyntax.self)?.base : nil
-        return Level(rootName: nil, environment: outer, chain: chain.modifiers, behind: host)
+        return Level(rootName: nil, environment: outer, chain: chain.modifiers, behind: host,
+                     key: LevelKey(call: call.id, behind: host?.id))
     }
 
     /// Which child of the `ZStack` holds the element, and the first child.
@@ -335,30 +354,48 @@ struct SwiftUIColorPairs {
         return .notFound
     }
 
+    /// The nearest background, from the element's own chain outwards. Levels after the first are
+    /// containers, the same for every element inside them, so what the search finds from each is
+    /// remembered.
     private func background(_ levels: [Level]) -> Search {
+        var visited: [LevelKey] = []
+        func finish(_ result: Search) -> Search {
+            for key in visited { backgroundsMemo.results[key] = result }
+            return result
+        }
         for level in levels {
-            if let behind = level.behind {
-                switch layer(behind) {
-                case .color(let colors, let node): if !colors.allSatisfy(\.isClear) { return .found(colors, node) }
-                case .opaque: return .undescribable
-                case .transparent, .notALayer: break
-                }
+            if let key = level.key {
+                if let known = backgroundsMemo.results[key] { return finish(known) }
+                visited.append(key)
             }
-            for modifier in level.chain {
-                switch backgroundModifier(modifier) {
-                case .found(let colors, let node):
-                    if !colors.allSatisfy(\.isClear) { return .found(colors, node) }
-                case .undescribable: return .undescribable
-                case .notFound: break
-                }
-            }
-            // Rows of a list or form sit on the list's own background, whatever is outside it.
-            if let root = level.rootName, Self.opaqueContainers.contains(root),
-               !level.chain.contains(where: { $0.calleeName == "scrollContentBackground" && $0.firstUnlabeledArgument?.memberName == "hidden" }) {
-                return .notFound
+            if let result = backgroundAt(level) { return finish(result) }
+        }
+        return finish(.notFound)
+    }
+
+    /// What one level paints behind the element, or nil to look further out.
+    private func backgroundAt(_ level: Level) -> Search? {
+        if let behind = level.behind {
+            switch layer(behind) {
+            case .color(let colors, let node): if !colors.allSatisfy(\.isClear) { return .found(colors, node) }
+            case .opaque: return .undescribable
+            case .transparent, .notALayer: break
             }
         }
-        return .notFound
+        for modifier in level.chain {
+            switch backgroundModifier(modifier) {
+            case .found(let colors, let node):
+                if !colors.allSatisfy(\.isClear) { return .found(colors, node) }
+            case .undescribable: return .undescribable
+            case .notFound: break
+            }
+        }
+        // Rows of a list or form sit on the list's own background, whatever is outside it.
+        if let root = level.rootName, Self.opaqueContainers.contains(root),
+           !level.chain.contains(where: { $0.calleeName == "scrollContentBackground" && $0.firstUnlabeledArgument?.memberName == "hidden" }) {
+            return .notFound
+        }
+        return nil
     }
 
     private func backgroundModifier(_ modifier: FunctionCallExprSyntax) -> Search {

@@ -19,13 +19,11 @@ struct ContrastEvaluation {
     let pair: ColorPair
     let readings: [Reading]
     let pointSize: Double
-    let sizeSource: String
+    /// The text style the size comes from; nil for a fixed size.
+    let style: String?
     let bold: Bool
-    let backgroundAssumed: Bool
-    let foregroundName: String
-    let backgroundName: String
-    /// Colour sets whose extended-range or wide-gamut values were clipped into sRGB to be judged.
-    let clampedSets: [String]
+
+    var sizeSource: String { style.map { "\($0) at the default text size" } ?? "fixed size" }
 
     /// Increased-contrast readings that fail: with the setting on (whatever the default does),
     /// nothing more the person can do makes the pair readable in that luminosity.
@@ -46,7 +44,8 @@ struct ContrastEvaluation {
     }
 
     /// "`Color("Caption")` #616161 on the system background #000000 (assumed: none set)".
-    func describe(_ readings: [Reading]) -> String {
+    /// Built only for the pairs a rule reports.
+    func describe(_ readings: [Reading], in file: SourceFile) -> String {
         // Appearances with the same colours (literals are the same in all four) are named together.
         var groups: [(appearances: [Appearance], reading: Reading)] = []
         for reading in readings.sorted(by: { $0.appearance < $1.appearance }) {
@@ -62,7 +61,16 @@ struct ContrastEvaluation {
             return "\(names) \(group.reading.wcag.ratioText) (\(group.reading.foreground.hex) on \(group.reading.background.hex))"
         }
         let subject = pair.isText ? "\(pointSize.points) pt\(bold ? " bold" : "") text (\(sizeSource))" : "a non-text indicator"
-        let background = backgroundAssumed ? "the system background (assumed: no background is set)" : backgroundName
+        let background = pair.background.map { ContrastAnalysis.describe($0, file) }
+            ?? "the system background (assumed: no background is set)"
+        let foregroundName = ContrastAnalysis.describe(pair.foreground, file)
+        // Colour sets whose extended-range or wide-gamut values were clipped into sRGB to be judged.
+        let clampedSets = [pair.foreground, pair.background].compactMap { $0 }.compactMap { expression -> String? in
+            guard case .asset(let name) = expression.base,
+                  let set = ContrastAnalysis.assetSet(name, file.context.colors, file.context.colorSymbols, near: file.path),
+                  !set.clampedAppearances.isEmpty else { return nil }
+            return set.name
+        }
         let clamped = clampedSets.isEmpty ? "" : " (values of \(clampedSets.map { "\"\($0)\"" }.joined(separator: ", ")) outside sRGB were clipped to judge them)"
         return "\(foregroundName) on \(background), \(subject): \(parts.joined(separator: "; "))\(clamped)"
     }
@@ -125,7 +133,6 @@ enum ContrastAnalysis {
         let sizes = platform == .macOS ? file.reference.macosTextStyleSizes : file.reference.iosTextStyleSizes["Large (default)"] ?? [:]
         let style = pair.textStyle ?? "body"
         let pointSize = pair.pointSize ?? sizes[style] ?? sizes["body"] ?? 17
-        let sizeSource = pair.pointSize != nil ? "fixed size" : "\(style) at the default text size"
 
         var readings: [ContrastEvaluation.Reading] = []
         for appearance in Appearance.allCases {
@@ -143,16 +150,10 @@ enum ContrastAnalysis {
             readings.append(.init(appearance: appearance, foreground: shown, background: back.opaque, ratio: ratio,
                                   wcag: wcag, apple: apple))
         }
-        let clamped = [pair.foreground, pair.background].compactMap { $0 }.compactMap { expression -> String? in
-            guard case .asset(let name) = expression.base,
-                  let set = assetSet(name, file.context.colors, file.context.colorSymbols, near: file.path),
-                  !set.clampedAppearances.isEmpty else { return nil }
-            return set.name
-        }
-        return ContrastEvaluation(pair: pair, readings: readings, pointSize: pointSize, sizeSource: sizeSource,
-                                  bold: pair.isBold, backgroundAssumed: pair.background == nil,
-                                  foregroundName: describe(pair.foreground, file), backgroundName: pair.background.map { describe($0, file) } ?? "",
-                                  clampedSets: clamped)
+        // Both rules report only failing readings: a pair that passes everywhere is done here.
+        guard readings.contains(where: { !$0.wcag.passes }) else { return nil }
+        return ContrastEvaluation(pair: pair, readings: readings, pointSize: pointSize,
+                                  style: pair.pointSize == nil ? style : nil, bold: pair.isBold)
     }
 
     /// The colour in each appearance, or nil when any appearance cannot be resolved.
@@ -211,7 +212,7 @@ enum ContrastAnalysis {
             // A name several catalogs define: say which one was judged.
             let catalog = file.context.colors
             guard let set = assetSet(name, catalog, file.context.colorSymbols, near: file.path) else { return "colour set \"\(name)\"" }
-            let count = catalog.colors(named: set.name).count
+            let count = catalog.count(named: set.name)
             guard count > 1 else { return "colour set \"\(name)\"" }
             return "colour set \"\(name)\" (from \(ColorCatalog.catalogPath(of: set.path)), the nearest of \(count) sets with that name)"
         case .system(let name): return "system colour `\(name)`"

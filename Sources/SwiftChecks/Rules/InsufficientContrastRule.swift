@@ -177,7 +177,7 @@ struct InsufficientContrastRule: SourceRule {
             let shown = failing.flatMap { [evaluation.standardReading(of: $0), $0].compactMap { $0 } }
             let luminosities = failing.map { $0.appearance.isDark ? "dark" : "light" }
             sink.report(evaluation.pair.element, at: evaluation.pair.node, """
-                \(evaluation.describe(shown)). \(evaluation.verdicts(worst)). It fails with Increase Contrast on, in \
+                \(evaluation.describe(shown, in: file)). \(evaluation.verdicts(worst)). It fails with Increase Contrast on, in \
                 \(luminosities.joined(separator: " and ")) appearance
                 """)
         }
