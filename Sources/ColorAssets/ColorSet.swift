@@ -364,20 +364,19 @@ private struct ComponentNotation {
 
     init(_ node: JSONNode, name: String, path: String) throws(ColorSetError) {
         let text: String
-        let written: String
         switch node.value {
         case .string(let string):
             text = string.trimmingWhitespace
-            written = "\"\(string)\""
         case .number(let number):
             text = number
-            written = number
         default:
             throw ColorSetError(path: path, line: node.line,
                                 reason: .wrongType(key: name, expected: "a number or a numeric string", found: node.kind))
         }
         func bad(_ detail: String) -> ColorSetError {
-            ColorSetError(path: path, line: node.line, reason: .badComponent(name: name, value: written, detail: detail))
+            // As written: a string in its quotes, a number bare.
+            let written = if case .string(let string) = node.value { "\"\(string)\"" } else { text }
+            return ColorSetError(path: path, line: node.line, reason: .badComponent(name: name, value: written, detail: detail))
         }
         // Almost every component Xcode writes is a short ASCII decimal ("0.502", "1", "128"):
         // read those from the bytes; anything else takes the general path below.

@@ -128,6 +128,7 @@ struct JSONReader {
         case UInt8(ascii: "{"):
             index += 1
             var members: [JSONMember] = []
+            members.reserveCapacity(4)                              // Contents.json objects are small
             skipWhitespace()
             if index < bytes.count && bytes[index] == UInt8(ascii: "}") {
                 index += 1

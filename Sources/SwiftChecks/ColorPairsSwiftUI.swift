@@ -8,10 +8,13 @@ struct SwiftUIColorPairs {
     private let containersMemo = EnclosingViewCallsMemo()
     private let backgroundsMemo = BackgroundsMemo()
 
-    /// Siblings share their containers: the background found from a container outwards is
-    /// found once per file.
+    /// Siblings share their containers: each container's level, and the background found from
+    /// it outwards, are found once per file.
     private final class BackgroundsMemo {
         var results: [LevelKey: Search] = [:]
+        /// Each container's level, built once per file.
+        var containerLevels: [SyntaxIdentifier: Level] = [:]
+        var modifierLevels: [SyntaxIdentifier: Level] = [:]
     }
 
     /// A container level: its call, and the view directly behind the element (a `ZStack`'s
@@ -108,28 +111,42 @@ struct SwiftUIColorPairs {
         // Only an element inside a view whose chain sets a colour (or inside a ZStack, which can
         // draw one behind it) can form a pair. Those views' extents are found once, so the
         // costlier walk up each element's containers runs only where it can find something.
+        // Neither loop needs source order: `colorPairs()` sorts the pairs.
         var extents: [Range<Int>] = []
-        for call in index.calls(named: Set(Self.colorModifiers)) {
-            let outer = call.calleeName == "ZStack" ? ExprSyntax(call) : ModifierChain(containing: ExprSyntax(call)).outermost
-            extents.append(outer.position.utf8Offset..<outer.endPosition.utf8Offset)
-        }
-        let names = Self.textElements.union(Self.shapes).union(Self.indicatorControls).union(["Image"])
-        for element in index.calls(named: names) {
-            let offset = element.position.utf8Offset
-            guard extents.contains(where: { $0.contains(offset) }) else { continue }
-            // `Text(…)` starts a chain; `.foo.Text(…)` or `x.Image(…)` are not views.
-            guard element.calledExpression.is(DeclReferenceExprSyntax.self), let name = element.calleeName else { continue }
-            let isSymbol = name == "Image" && element.argument("systemName") != nil
-            let isShape = Self.shapes.contains(name)
-            let isText = Self.textElements.contains(name)
-                && (!Self.titledOnly.contains(name) || Self.hasTitle(element))
-            let isIndicator = Self.indicatorControls.contains(name)
-            guard isSymbol || isShape || isText || isIndicator, let levels = levels(of: element, isShape: isShape) else { continue }
-            if isText || isSymbol || isShape {
-                result += pairs(for: element, levels: levels, isText: isText, isShape: isShape)
+        for name in Self.colorModifiers {
+            for call in index.callsByName[name] ?? [] {
+                let outer = name == "ZStack" ? ExprSyntax(call) : ModifierChain(containing: ExprSyntax(call)).outermost
+                extents.append(outer.position.utf8Offset..<outer.endPosition.utf8Offset)
             }
-            if isIndicator { result += indicatorPairs(for: element, levels: levels) }
         }
+        for name in Self.elementNames {
+            for element in index.callsByName[name] ?? [] {
+                result += pairs(for: element, within: extents)
+            }
+        }
+        return result
+    }
+
+    /// Every call that can be an element: text, shapes, controls with indicators, images.
+    static let elementNames = textElements.union(shapes).union(indicatorControls).union(["Image"])
+
+    /// The pairs of one element, if it lies inside a view that sets a colour.
+    private func pairs(for element: FunctionCallExprSyntax, within extents: [Range<Int>]) -> [ColorPair] {
+        var result: [ColorPair] = []
+        let offset = element.position.utf8Offset
+        guard extents.contains(where: { $0.contains(offset) }) else { return [] }
+        // `Text(…)` starts a chain; `.foo.Text(…)` or `x.Image(…)` are not views.
+        guard element.calledExpression.kind == .declReferenceExpr, let name = element.calleeName else { return [] }
+        let isSymbol = name == "Image" && element.argument("systemName") != nil
+        let isShape = Self.shapes.contains(name)
+        let isText = Self.textElements.contains(name)
+            && (!Self.titledOnly.contains(name) || Self.hasTitle(element))
+        let isIndicator = Self.indicatorControls.contains(name)
+        guard isSymbol || isShape || isText || isIndicator, let levels = levels(of: element, isShape: isShape) else { return [] }
+        if isText || isSymbol || isShape {
+            result += pairs(for: element, levels: levels, isText: isText, isShape: isShape)
+        }
+        if isIndicator { result += indicatorPairs(for: element, levels: levels) }
         return result
     }
 
@@ -189,14 +206,24 @@ struct SwiftUIColorPairs {
     }
 
     private func containerLevel(_ call: FunctionCallExprSyntax) -> Level {
+        if let known = backgroundsMemo.containerLevels[call.id] { return known }
         let chain = ModifierChain(containing: ExprSyntax(call))
-        return Level(rootName: call.calleeName, environment: chain.modifiers, chain: chain.modifiers, behind: nil,
-                     key: LevelKey(call: call.id, behind: nil))
+        let level = Level(rootName: call.calleeName, environment: chain.modifiers, chain: chain.modifiers, behind: nil,
+                          key: LevelKey(call: call.id, behind: nil))
+        backgroundsMemo.containerLevels[call.id] = level
+        return level
     }
 
     /// `.overlay { … }` content sits on the view the overlay is applied to, and receives the
     /// environment of the modifiers outside the overlay only.
     private func modifierLevel(_ call: FunctionCallExprSyntax) -> Level {
+        if let known = backgroundsMemo.modifierLevels[call.id] { return known }
+        let level = makeModifierLevel(call)
+        backgroundsMemo.modifierLevels[call.id] = level
+        return level
+    }
+
+    private func makeModifierLevel(_ call: FunctionCallExprSyntax) -> Level {
         let chain = ModifierChain(containing: ExprSyntax(call))
         let position = chain.modifiers.firstIndex { $0.id == call.id } ?? -1
         let outer = Array(chain.modifiers.dropFirst(position + 1))

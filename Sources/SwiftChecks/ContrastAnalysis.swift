@@ -134,7 +134,10 @@ enum ContrastAnalysis {
         let style = pair.textStyle ?? "body"
         let pointSize = pair.pointSize ?? sizes[style] ?? sizes["body"] ?? 17
 
+        // Read once: each use of `.shared` copies the tables' references.
+        let reference = ColorReference.shared
         var readings: [ContrastEvaluation.Reading] = []
+        readings.reserveCapacity(4)
         for appearance in Appearance.allCases {
             guard var back = background[appearance], let fore = foreground[appearance] else { return nil }
             // A translucent background shows whatever is behind it; that is the system background
@@ -144,9 +147,10 @@ enum ContrastAnalysis {
                 back = back.composited(over: base.opaque)
             }
             let shown = fore.composited(over: back.opaque)
-            let ratio = Contrast.ratio(shown, back.opaque)
-            let wcag = pair.isText ? Contrast.wcag(ratio: ratio, pointSize: pointSize, bold: pair.isBold) : Contrast.nonText(ratio: ratio)
-            let apple = pair.isText ? Contrast.appleTable(ratio: ratio, pointSize: pointSize, bold: pair.isBold) : nil
+            let ratio = Contrast.ratio(shown, back.opaque, reference: reference)
+            let wcag = pair.isText ? Contrast.wcag(ratio: ratio, pointSize: pointSize, bold: pair.isBold, reference: reference)
+                : Contrast.nonText(ratio: ratio, reference: reference)
+            let apple = pair.isText ? Contrast.appleTable(ratio: ratio, pointSize: pointSize, bold: pair.isBold, reference: reference) : nil
             readings.append(.init(appearance: appearance, foreground: shown, background: back.opaque, ratio: ratio,
                                   wcag: wcag, apple: apple))
         }

@@ -129,12 +129,22 @@ func runScan(_ arguments: [String]) throws -> ExitCode {
     default: rendered = TextReport.render(report, verbose: verbose)
     }
     if let output {
-        // Written whole to a temporary file and renamed: never a half-written report.
-        let temporary = output + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(rendered.utf8)),
-              rename(temporary, output) == 0 else {
-            unlink(temporary)
-            throw ScanError.unreadable(path: output, reason: "cannot write the report there")
+        var info = stat()
+        if stat(output, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            // A device or pipe (/dev/null, /dev/stdout, a FIFO) is written to, never renamed over.
+            guard let handle = FileHandle(forWritingAtPath: output) else {
+                throw ScanError.unreadable(path: output, reason: "cannot write the report there")
+            }
+            handle.write(Data(rendered.utf8))
+            try? handle.close()
+        } else {
+            // Written whole to a temporary file and renamed: never a half-written report.
+            let temporary = output + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
+            guard FileManager.default.createFile(atPath: temporary, contents: Data(rendered.utf8)),
+                  rename(temporary, output) == 0 else {
+                unlink(temporary)
+                throw ScanError.unreadable(path: output, reason: "cannot write the report there")
+            }
         }
         standardError(TextReport.summary(report))
     } else {
