@@ -237,6 +237,12 @@ struct JSONReader {
             end += 1
         }
         if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            // ASCII needs no validation (the generic validating initializer is most of the cost).
+            if !bytes[index..<end].contains(where: { $0 >= 0x80 }) {
+                let text = String(decoding: bytes[index..<end], as: UTF8.self)
+                index = end + 1
+                return text
+            }
             guard let text = String(validating: bytes[index..<end], as: UTF8.self) else {
                 throw JSONSyntaxError(line: startLine, message: "a string is not valid UTF-8")
             }

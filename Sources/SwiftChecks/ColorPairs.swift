@@ -61,10 +61,11 @@ public struct ColorPair: Sendable {
 
 extension SourceFile {
     /// Foreground/background pairs in this file, in source order. Built from the shared index
-    /// and parent links only: no second walk of the tree.
-    func colorPairs() -> [ColorPair] {
+    /// and parent links only: no second walk of the tree. `judgeableOnly`: see
+    /// `SwiftUIColorPairs.pairs(judgeableOnly:)`.
+    func colorPairs(judgeableOnly: Bool = false) -> [ColorPair] {
         let reader = ColorReader(index: index, assetSymbols: context.colorSymbols)
-        var pairs = SwiftUIColorPairs(reader: reader).pairs()
+        var pairs = SwiftUIColorPairs(reader: reader).pairs(judgeableOnly: judgeableOnly)
         pairs += PlatformColorPairs(reader: reader).pairs()
         // UIKit pairs come out of a dictionary; sort for a stable order, keeping the order of
         // ternary branches that share a node.

@@ -104,7 +104,14 @@ struct SwiftUIColorPairs {
         "listRowBackground", "ZStack",
     ]
 
-    func pairs() -> [ColorPair] {
+    /// Foreground modifiers: an element under only these, with system colours, forms system
+    /// pairs, which the contrast rules do not judge.
+    static let foregroundModifiers: Set<String> = ["foregroundStyle", "foregroundColor", "fill", "stroke", "strokeBorder"]
+
+    /// The pairs of the file. `judgeableOnly` leaves out elements whose every pair would be a
+    /// system colour on a system colour or on the default background (what the contrast rules
+    /// skip), without changing any other pair.
+    func pairs(judgeableOnly: Bool = false) -> [ColorPair] {
         let index = reader.index
         guard Self.colorModifiers.contains(where: { index.callsByName[$0] != nil }) else { return [] }
         var result: [ColorPair] = []
@@ -113,28 +120,53 @@ struct SwiftUIColorPairs {
         // costlier walk up each element's containers runs only where it can find something.
         // Neither loop needs source order: `colorPairs()` sorts the pairs.
         var extents: [Range<Int>] = []
+        // With `judgeableOnly`: extents of foreground modifiers that set only system colours (or
+        // none), and the content of overlays, whose covered view (`Color.red.overlay { … }`) can
+        // be the background of a system foreground.
+        var systemExtents: [Range<Int>] = [], overlayExtents: [Range<Int>] = []
         for name in Self.colorModifiers {
             for call in index.callsByName[name] ?? [] {
                 let outer = name == "ZStack" ? ExprSyntax(call) : ModifierChain(containing: ExprSyntax(call)).outermost
-                extents.append(outer.position.utf8Offset..<outer.endPosition.utf8Offset)
+                let extent = outer.position.utf8Offset..<outer.endPosition.utf8Offset
+                if judgeableOnly, Self.foregroundModifiers.contains(name), setsOnlySystemColors(call) {
+                    systemExtents.append(extent)
+                } else {
+                    extents.append(extent)
+                }
+            }
+        }
+        if judgeableOnly, !systemExtents.isEmpty {
+            for call in index.callsByName["overlay"] ?? [] where call.isMemberCallWithBase {
+                // The arguments and closures, not the view the overlay is applied to.
+                overlayExtents.append(call.calledExpression.endPosition.utf8Offset..<call.endPosition.utf8Offset)
             }
         }
         for name in Self.elementNames {
             for element in index.callsByName[name] ?? [] {
-                result += pairs(for: element, within: extents)
+                let offset = element.position.utf8Offset
+                let covered = extents.contains { $0.contains(offset) }
+                    || (systemExtents.contains { $0.contains(offset) } && overlayExtents.contains { $0.contains(offset) })
+                guard covered else { continue }
+                result += pairs(for: element)
             }
         }
         return result
     }
 
+    /// `.foregroundStyle(.secondary)`, `.fill()`: a modifier that sets no colour but a system one.
+    /// Unknown colours count as not system.
+    private func setsOnlySystemColors(_ modifier: FunctionCallExprSyntax) -> Bool {
+        guard let argument = modifier.firstUnlabeledArgument else { return true }
+        guard let colors = reader.describe(argument, .swiftUI) else { return false }
+        return colors.allSatisfy { if case .system = $0.base { true } else { false } }
+    }
+
     /// Every call that can be an element: text, shapes, controls with indicators, images.
     static let elementNames = textElements.union(shapes).union(indicatorControls).union(["Image"])
 
-    /// The pairs of one element, if it lies inside a view that sets a colour.
-    private func pairs(for element: FunctionCallExprSyntax, within extents: [Range<Int>]) -> [ColorPair] {
+    /// The pairs of one element inside a view that sets a colour.
+    private func pairs(for element: FunctionCallExprSyntax) -> [ColorPair] {
         var result: [ColorPair] = []
-        let offset = element.position.utf8Offset
-        guard extents.contains(where: { $0.contains(offset) }) else { return [] }
         // `Text(…)` starts a chain; `.foo.Text(…)` or `x.Image(…)` are not views.
         guard element.calledExpression.kind == .declReferenceExpr, let name = element.calleeName else { return [] }
         let isSymbol = name == "Image" && element.argument("systemName") != nil

@@ -86,7 +86,7 @@ struct ContrastEvaluation {
 enum ContrastAnalysis {
     /// Evaluations of every pair in the file whose colours resolve in all four appearances.
     static func evaluate(_ file: SourceFile) -> [ContrastEvaluation] {
-        let pairs = file.colorPairs()
+        let pairs = file.colorPairs(judgeableOnly: true)
         guard !pairs.isEmpty else { return [] }
         // Files repeat the same few colours: each is resolved once per platform.
         var resolved: [ResolutionKey: [Appearance: RGBA]?] = [:]

@@ -15,6 +15,9 @@ struct Options {
     /// `parse` or `scan`: run only that measurement once, for an instruction count under
     /// `valgrind --tool=callgrind`, which is exact where wall time is noisy.
     var only: String?
+    /// Writes the colour corpus (the generated files plus 200 colour sets) here and exits, to
+    /// compare two builds' findings on it.
+    var writeCorpus: String?
 }
 
 func parseOptions() -> Options {
@@ -26,8 +29,9 @@ func parseOptions() -> Options {
         case "--rounds": options.rounds = iterator.next().flatMap(Int.init) ?? options.rounds
         case "--corpus": options.corpus = iterator.next()
         case "--only": options.only = iterator.next()
+        case "--write-color-corpus": options.writeCorpus = iterator.next()
         default:
-            FileHandle.standardError.write(Data("usage: a11y-audit-bench [--files N] [--rounds R] [--corpus DIR] [--only parse|scan|setup|colors|colors-plain|colors-setup]\n".utf8))
+            FileHandle.standardError.write(Data("usage: a11y-audit-bench [--files N] [--rounds R] [--corpus DIR] [--only parse|scan|setup|colors|colors-plain|colors-setup] [--write-color-corpus DIR]\n".utf8))
             exit(2)
         }
     }
@@ -85,6 +89,11 @@ func peakMemoryOfScan(_ binary: String, _ directory: String) throws -> Int {
 }
 
 let options = parseOptions()
+if let directory = options.writeCorpus {
+    var generator = CorpusGenerator(seed: 42, colorSets: 200)
+    _ = try generator.write(to: URL(fileURLWithPath: directory), files: options.files)
+    exit(0)
+}
 let corpusRoot: String
 var corpusBytes = 0
 if let given = options.corpus {

@@ -590,6 +590,39 @@ struct ColorPairsTests {
         #expect(messages("Shared/Tag.swift").count == 1)
     }
 
+    static func judgeable(_ source: String) -> (all: [String], judgeable: [String], counts: (Int, Int)) {
+        func isSystem(_ color: ColorExpression?) -> Bool {
+            guard let color else { return true }
+            if case .system = color.base { return true }
+            return false
+        }
+        func judged(_ pairs: [ColorPair]) -> [String] {
+            pairs.filter { !(isSystem($0.foreground) && isSystem($0.background)) }.map(summary)
+        }
+        let file = SourceFile(path: "Sample.swift", tree: Parser.parse(source: source), context: ProjectContext(),
+                              platformOverride: nil, reference: .shared)
+        let all = file.colorPairs(), judgeable = file.colorPairs(judgeableOnly: true)
+        return (judged(all), judged(judgeable), (all.count, judgeable.count))
+    }
+
+    @Test("Judgeable pairs are all pairs but system colours on system colours", arguments: swiftUICases + platformCases)
+    func judgeableOnly(_ example: Case) {
+        let result = Self.judgeable(example.source)
+        #expect(result.judgeable == result.all, "in:\n\(example.source)")
+        #expect(result.counts.1 <= result.counts.0)
+    }
+
+    @Test("Only system pairs are left out: a system foreground over an overlaid colour is kept")
+    func judgeableKeepsOverlaidColours() {
+        let result = Self.judgeable(Self.view("""
+            Color(red: 0.9, green: 0.1, blue: 0.1).overlay { Text("x").foregroundStyle(.white) }
+            Text("y").foregroundStyle(.secondary)
+            Circle().fill(.green)
+            """))
+        #expect(result.judgeable == ["text white on srgb(0.9,0.1,0.1)"])
+        #expect(result.counts.0 == 3 && result.counts.1 == 1)
+    }
+
     @Test("A file with no colour modifiers costs nothing and yields nothing")
     func noColors() {
         #expect(Self.pairs(Self.view("Text(\"a\")\nButton(\"b\") {}")).isEmpty)
