@@ -79,9 +79,13 @@ struct ProjectIndex: Sendable {
                 guard let platforms = index.platforms(for: path) else { return nil }
                 return platforms.contains(.iOS) ? .iOS : platforms.platforms.first
             }
+            // One hash over every path and its bytes (length-prefixed, so no two inputs collide)
+            // rather than a hash per file: the cache key changes whenever any of them does.
             var digestInput: [UInt8] = []
+            digestInput.reserveCapacity(assetFiles.reduce(0) { $0 + $1.path.utf8.count + $1.bytes.count + 16 })
             for file in assetFiles.sorted(by: { $0.path < $1.path }) {
-                digestInput += Array(file.path.utf8) + [0] + Array(Digest.sha256Hex(file.bytes).utf8)
+                digestInput += Array(file.path.utf8) + [0] + Array(String(file.bytes.count).utf8) + [0]
+                digestInput += file.bytes
             }
             colorsDigest = Digest.sha256Hex(digestInput)
             colorSymbols = ProjectContext.symbols(of: colors)

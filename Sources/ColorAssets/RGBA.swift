@@ -125,7 +125,15 @@ public enum Appearance: String, CaseIterable, Sendable, Codable, Comparable {
     /// The same luminosity without increased contrast (itself for `.light` and `.dark`).
     public var standardContrast: Appearance { isDark ? .dark : .light }
 
-    public static func < (lhs: Appearance, rhs: Appearance) -> Bool {
-        allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0
+    public static func < (lhs: Appearance, rhs: Appearance) -> Bool { lhs.rank < rhs.rank }
+
+    /// Position in `allCases`, without building the array.
+    private var rank: Int {
+        switch self {
+        case .light: 0
+        case .dark: 1
+        case .lightIncreasedContrast: 2
+        case .darkIncreasedContrast: 3
+        }
     }
 }

@@ -31,7 +31,7 @@ func parseOptions() -> Options {
         case "--only": options.only = iterator.next()
         case "--write-color-corpus": options.writeCorpus = iterator.next()
         default:
-            FileHandle.standardError.write(Data("usage: a11y-audit-bench [--files N] [--rounds R] [--corpus DIR] [--only parse|scan|setup|colors|colors-plain|colors-setup] [--write-color-corpus DIR]\n".utf8))
+            FileHandle.standardError.write(Data("usage: a11y-audit-bench [--files N] [--rounds R] [--corpus DIR] [--only parse|scan|setup|colors|colors-plain|colors-setup|colors-wall] [--write-color-corpus DIR]\n".utf8))
             exit(2)
         }
     }
@@ -125,6 +125,8 @@ case "setup":
     exit(0) // what both of the above share, to subtract
 case "colors", "colors-plain", "colors-setup":
     break // measured below, once
+case "colors-wall":
+    break // the colour rounds alone, timed
 default:
     break
 }
@@ -227,6 +229,17 @@ for round in 1...options.rounds {
     if round % 2 == 0 { try measurePlain(); try measureColored() } else { try measureColored(); try measurePlain() }
 }
 try? FileManager.default.removeItem(at: colorCorpus)
+if options.only == "colors-wall" {
+    // Also the median of the per-round ratios (each round runs both, alternating which goes first).
+    let ratios = zip(colored, plain).map { $0 / $1 }.sorted()
+    print("""
+        | scan without catalog, colour rules off, 1 core | \(String(format: "%.3f", best(plain))) | 1.00 | |
+        | scan with 200 colour sets, all rules, 1 core | \(String(format: "%.3f", best(colored))) | \(String(format: "%.3f", best(colored) / best(plain)))x | <= 1.10x |
+        rounds: \(options.rounds); median of the per-round ratios: \(String(format: "%.3f", ratios[ratios.count / 2]))x
+        colour-asset findings in that corpus: \(colorFindings)
+        """)
+    exit(0)
+}
 
 let binary = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).deletingLastPathComponent().appendingPathComponent("a11y-audit").path
 var memory: [(files: Int, kib: Int)] = []
