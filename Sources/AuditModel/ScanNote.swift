@@ -10,6 +10,9 @@ public struct ScanNote: Codable, Sendable, Hashable {
         case inputError = "input-error"
         /// A skipped group counted rather than listed (vendored code, files without UI imports).
         case summary
+        /// A colour set name that several colour sets define: which one code gets depends on
+        /// the target (or, within one catalog, is not defined).
+        case duplicateColorName = "duplicate-color-name"
     }
     public var kind: Kind
     public var file: String

@@ -79,12 +79,35 @@ struct ProjectIndex: Sendable {
                 guard let platforms = index.platforms(for: path) else { return nil }
                 return platforms.contains(.iOS) ? .iOS : platforms.platforms.first
             }
+            // One hash over every path and its bytes (length-prefixed, so no two inputs collide)
+            // rather than a hash per file: the cache key changes whenever any of them does.
             var digestInput: [UInt8] = []
+            digestInput.reserveCapacity(assetFiles.reduce(0) { $0 + $1.path.utf8.count + $1.bytes.count + 16 })
             for file in assetFiles.sorted(by: { $0.path < $1.path }) {
-                digestInput += Array(file.path.utf8) + [0] + Array(Digest.sha256Hex(file.bytes).utf8)
+                digestInput += Array(file.path.utf8) + [0] + Array(String(file.bytes.count).utf8) + [0]
+                digestInput += file.bytes
             }
             colorsDigest = Digest.sha256Hex(digestInput)
             colorSymbols = ProjectContext.symbols(of: colors)
+            notes += Self.duplicateNotes(colors)
+        }
+    }
+
+    /// A colour name several sets define. Across catalogs that is usual (an app and its widget
+    /// each with an "AccentColor") and each Swift file is judged against the nearest; within one
+    /// catalog Xcode's choice is not defined.
+    static func duplicateNotes(_ colors: ColorCatalog) -> [ScanNote] {
+        colors.duplicates.map { duplicate in
+            let paths = duplicate.sets.map(\.path)
+            let catalogs = paths.map(ColorCatalog.catalogPath(of:))
+            let sameCatalog = Set(catalogs).count < catalogs.count
+            let consequence = sameCatalog
+                ? "two of them are in the same catalog, where which one the app gets is not defined: rename or delete one"
+                : "each Swift file is judged against the set in the catalog nearest to it in the folder tree "
+                    + "(target membership is not read)"
+            return ScanNote(kind: .duplicateColorName, file: paths[0],
+                            message: "colour set name \"\(duplicate.name)\" is defined \(paths.count) times "
+                                + "(\(paths.joined(separator: ", "))); \(consequence)")
         }
     }
 
@@ -168,7 +191,7 @@ struct ProjectIndex: Sendable {
     }
 
     static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "" }
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
         return String(path[..<slash])
     }
 

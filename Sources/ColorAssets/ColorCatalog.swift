@@ -76,6 +76,47 @@ public struct ColorCatalog: Sendable {
         index[name]?.first.map { sets[$0] }
     }
 
+    /// The colour set the Swift file at `path` means by `name`. When several define the name,
+    /// the one whose `.xcassets` sits in the folder sharing the most leading folders with the
+    /// file: Xcode compiles only the target's own catalogs into its bundle, and an app and its
+    /// extensions keep their catalogs beside their sources (`App/…`, `Widget/…`). Target
+    /// membership itself is not read; equally near sets go by path, as `color(named:)` does.
+    public func color(named name: String, near path: String) -> ColorSet? {
+        guard let positions = index[name], let first = positions.first else { return nil }
+        guard positions.count > 1 else { return sets[first] }
+        let fileFolders = path.split(separator: "/").dropLast()
+        var best = first, bestShared = -1
+        for position in positions {
+            let catalogFolders = Self.catalogFolder(of: sets[position].path)
+            let shared = zip(fileFolders, catalogFolders).prefix { $0 == $1 }.count
+            if shared > bestShared { (best, bestShared) = (position, shared) }
+        }
+        return sets[best]
+    }
+
+    /// How many colour sets define `name`.
+    public func count(named name: String) -> Int { index[name]?.count ?? 0 }
+
+    /// Names more than one colour set defines, sorted, each with its sets in path order.
+    public var duplicates: [(name: String, sets: [ColorSet])] {
+        index.filter { $0.value.count > 1 }.keys.sorted().map { name in (name, colors(named: name)) }
+    }
+
+    /// Folders holding the `.xcassets` a colour set belongs to ("App" for
+    /// "App/Assets.xcassets/Brand.colorset/Contents.json").
+    static func catalogFolder(of path: String) -> [Substring] {
+        let parts = path.split(separator: "/")
+        guard let catalog = parts.lastIndex(where: { $0.lowercased().hasSuffix(".xcassets") }) else { return [] }
+        return Array(parts[..<catalog])
+    }
+
+    /// The `.xcassets` folder of a colour set's path ("App/Assets.xcassets").
+    public static func catalogPath(of path: String) -> String {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard let catalog = parts.lastIndex(where: { $0.lowercased().hasSuffix(".xcassets") }) else { return path }
+        return parts[...catalog].joined(separator: "/")
+    }
+
     /// Every colour set with this name, in path order.
     public func colors(named name: String) -> [ColorSet] {
         (index[name] ?? []).map { sets[$0] }

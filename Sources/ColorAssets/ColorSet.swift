@@ -364,20 +364,25 @@ private struct ComponentNotation {
 
     init(_ node: JSONNode, name: String, path: String) throws(ColorSetError) {
         let text: String
-        let written: String
         switch node.value {
         case .string(let string):
             text = string.trimmingWhitespace
-            written = "\"\(string)\""
         case .number(let number):
             text = number
-            written = number
         default:
             throw ColorSetError(path: path, line: node.line,
                                 reason: .wrongType(key: name, expected: "a number or a numeric string", found: node.kind))
         }
         func bad(_ detail: String) -> ColorSetError {
-            ColorSetError(path: path, line: node.line, reason: .badComponent(name: name, value: written, detail: detail))
+            // As written: a string in its quotes, a number bare.
+            let written = if case .string(let string) = node.value { "\"\(string)\"" } else { text }
+            return ColorSetError(path: path, line: node.line, reason: .badComponent(name: name, value: written, detail: detail))
+        }
+        // Almost every component Xcode writes is a short ASCII decimal ("0.502", "1", "128"):
+        // read those from the bytes; anything else takes the general path below.
+        if let quick = Self.plainDecimal(text) {
+            form = quick
+            return
         }
         guard !text.isEmpty else { throw bad("which is empty") }
         let lower = text.lowercased()
@@ -398,6 +403,29 @@ private struct ComponentNotation {
         }
         guard let value = Double(lower), value.isFinite else { throw bad("which is not a number") }
         form = .float(value)
+    }
+
+    /// Digits with at most one '.' between digits: an integer up to 255, or a float; nil for
+    /// anything else (signs, exponents, hex, larger integers, other characters), which the
+    /// general path reads or rejects with its message.
+    static func plainDecimal(_ text: String) -> Form? {
+        var integer = 0, digits = 0, dot = false, digitsAfterDot = 0
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if dot { digitsAfterDot += 1 } else { integer = integer * 10 + Int(byte - UInt8(ascii: "0")); digits += 1 }
+                if digits > 3 { return nil }
+            case UInt8(ascii: "."):
+                if dot { return nil }
+                dot = true
+            default:
+                return nil
+            }
+        }
+        guard digits > 0 else { return nil }
+        if !dot { return integer <= 255 ? .integer(integer) : nil }
+        guard digitsAfterDot > 0, let value = Double(text) else { return nil }
+        return .float(value)
     }
 
     /// Hex, or an integer above 1: certainly an 8-bit value.

@@ -21,12 +21,34 @@ public struct Verdict: Hashable, Sendable, Codable, CustomStringConvertible {
         }
     }
 
+    /// The row of a table that applied, with the sizes its wording names. Kept as data: most
+    /// verdicts pass and are never printed, so their wording is built only when asked.
+    public enum Row: Hashable, Sendable, Codable {
+        case wcagLargeText(regularPoints: Double, boldPoints: Double)
+        case wcagNormalText(regularPoints: Double, boldPoints: Double)
+        case appleBold
+        case appleLarge(minimumPoints: Double)
+        case appleSmall(maximumPoints: Double)
+        case nonText
+    }
+
     public let standard: Standard
     public let ratio: Double
     /// The minimum ratio that applies, e.g. 4.5 for 4.5:1.
     public let threshold: Double
+    public let row: Row
+
     /// Which row applied, e.g. "text under 18 pt (14 pt bold)", "bold text of any size".
-    public let basis: String
+    public var basis: String {
+        switch row {
+        case .wcagLargeText(let regular, let bold): "large text (at least \(regular.points) pt, or \(bold.points) pt bold)"
+        case .wcagNormalText(let regular, let bold): "text under \(regular.points) pt (\(bold.points) pt bold)"
+        case .appleBold: "bold text of any size"
+        case .appleLarge(let minimum): "text of \(minimum.points) pt and up"
+        case .appleSmall(let maximum): "text up to \(maximum.points) pt"
+        case .nonText: "non-text elements (shapes, icons, control outlines)"
+        }
+    }
 
     /// The ratio to two decimals; a failing ratio never prints as its threshold.
     public var ratioText: String { Contrast.format(ratio, threshold: threshold) }
@@ -77,35 +99,32 @@ public enum Contrast {
 
     /// WCAG 2.x SC 1.4.3: 4.5:1, or 3:1 for large text (18 pt, or 14 pt bold).
     public static func wcag(ratio: Double, pointSize: Double, bold: Bool, reference: ColorReference = .shared) -> Verdict {
-        let regular = reference.wcagLargeRegularPoints.points
-        let boldPoints = reference.wcagLargeBoldPoints.points
+        let regular = reference.wcagLargeRegularPoints, boldPoints = reference.wcagLargeBoldPoints
         if isLargeText(pointSize: pointSize, bold: bold, reference: reference) {
             return Verdict(standard: .wcagText, ratio: ratio, threshold: reference.wcagLargeText,
-                           basis: "large text (at least \(regular) pt, or \(boldPoints) pt bold)")
+                           row: .wcagLargeText(regularPoints: regular, boldPoints: boldPoints))
         }
         return Verdict(standard: .wcagText, ratio: ratio, threshold: reference.wcagNormalText,
-                       basis: "text under \(regular) pt (\(boldPoints) pt bold)")
+                       row: .wcagNormalText(regularPoints: regular, boldPoints: boldPoints))
     }
 
     /// Apple's HIG table: up to 17 pt 4.5:1; 18 pt and up 3:1; bold text of any size 3:1.
     /// Sizes between the rows (17.5 pt) take the smaller-text row.
     public static func appleTable(ratio: Double, pointSize: Double, bold: Bool, reference: ColorReference = .shared) -> Verdict {
         if bold {
-            return Verdict(standard: .appleTable, ratio: ratio, threshold: reference.appleBold,
-                           basis: "bold text of any size")
+            return Verdict(standard: .appleTable, ratio: ratio, threshold: reference.appleBold, row: .appleBold)
         }
         if pointSize >= reference.appleLargeMinPoints {
             return Verdict(standard: .appleTable, ratio: ratio, threshold: reference.appleLarge,
-                           basis: "text of \(reference.appleLargeMinPoints.points) pt and up")
+                           row: .appleLarge(minimumPoints: reference.appleLargeMinPoints))
         }
         return Verdict(standard: .appleTable, ratio: ratio, threshold: reference.appleSmall,
-                       basis: "text up to \(reference.appleSmallMaxPoints.points) pt")
+                       row: .appleSmall(maximumPoints: reference.appleSmallMaxPoints))
     }
 
     /// WCAG 2.x SC 1.4.11: 3:1 for user-interface components and graphical objects.
     public static func nonText(ratio: Double, reference: ColorReference = .shared) -> Verdict {
-        Verdict(standard: .wcagNonText, ratio: ratio, threshold: reference.wcagNonText,
-                basis: "non-text elements (shapes, icons, control outlines)")
+        Verdict(standard: .wcagNonText, ratio: ratio, threshold: reference.wcagNonText, row: .nonText)
     }
 
     /// "4.48:1": two decimals. With a threshold, a ratio below it never prints as the threshold

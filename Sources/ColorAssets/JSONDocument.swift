@@ -128,6 +128,7 @@ struct JSONReader {
         case UInt8(ascii: "{"):
             index += 1
             var members: [JSONMember] = []
+            members.reserveCapacity(4)                              // Contents.json objects are small
             skipWhitespace()
             if index < bytes.count && bytes[index] == UInt8(ascii: "}") {
                 index += 1
@@ -230,6 +231,24 @@ struct JSONReader {
     private mutating func parseString() throws(JSONSyntaxError) -> String {
         let startLine = line
         index += 1                                                  // opening quote
+        // Keys and values without escapes (nearly all of them) are sliced from the bytes.
+        var end = index
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 {
+            end += 1
+        }
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            // ASCII needs no validation (the generic validating initializer is most of the cost).
+            if !bytes[index..<end].contains(where: { $0 >= 0x80 }) {
+                let text = String(decoding: bytes[index..<end], as: UTF8.self)
+                index = end + 1
+                return text
+            }
+            guard let text = String(validating: bytes[index..<end], as: UTF8.self) else {
+                throw JSONSyntaxError(line: startLine, message: "a string is not valid UTF-8")
+            }
+            index = end + 1
+            return text
+        }
         var buffer: [UInt8] = []
         while index < bytes.count {
             let byte = bytes[index]

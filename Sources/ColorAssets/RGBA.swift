@@ -43,11 +43,18 @@ public struct RGBA: Hashable, Sendable, Codable, CustomStringConvertible {
     /// "#RRGGBB", or "#RRGGBBAA" when the alpha byte is below FF. Channels are clamped to 0...1
     /// first, so an extended value prints as the in-gamut colour that contrast is computed on.
     public var hex: String {
-        let bytes = [red, green, blue].map(Self.byte)
-        var text = "#" + bytes.map(Self.hexByte).joined()
+        var text: [UInt8] = [UInt8(ascii: "#")]
+        text.reserveCapacity(9)
+        func append(_ value: Int) {
+            text.append(Self.digits[value >> 4])
+            text.append(Self.digits[value & 15])
+        }
+        append(Self.byte(red))
+        append(Self.byte(green))
+        append(Self.byte(blue))
         let alphaByte = Self.byte(alpha)
-        if alphaByte < 255 { text += Self.hexByte(alphaByte) }
-        return text
+        if alphaByte < 255 { append(alphaByte) }
+        return String(decoding: text, as: UTF8.self)
     }
 
     public var description: String { hex }
@@ -86,11 +93,7 @@ public struct RGBA: Hashable, Sendable, Codable, CustomStringConvertible {
         value.isNaN ? 0 : Int((min(max(value, 0), 1) * 255).rounded())
     }
 
-    private static let digits = Array("0123456789ABCDEF")
-
-    private static func hexByte(_ value: Int) -> String {
-        String([digits[value >> 4], digits[value & 15]])
-    }
+    private static let digits = Array("0123456789ABCDEF".utf8)
 }
 
 /// A colour brought into the sRGB gamut, and whether that changed it.
@@ -122,7 +125,15 @@ public enum Appearance: String, CaseIterable, Sendable, Codable, Comparable {
     /// The same luminosity without increased contrast (itself for `.light` and `.dark`).
     public var standardContrast: Appearance { isDark ? .dark : .light }
 
-    public static func < (lhs: Appearance, rhs: Appearance) -> Bool {
-        allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0
+    public static func < (lhs: Appearance, rhs: Appearance) -> Bool { lhs.rank < rhs.rank }
+
+    /// Position in `allCases`, without building the array.
+    private var rank: Int {
+        switch self {
+        case .light: 0
+        case .dark: 1
+        case .lightIncreasedContrast: 2
+        case .darkIncreasedContrast: 3
+        }
     }
 }

@@ -210,6 +210,10 @@ struct SystemColorTable: Sendable {
 
 extension String {
     var trimmingWhitespace: String {
+        // Nearly always nothing to trim: both ends are printable ASCII.
+        if let first = utf8.first, let last = utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F {
+            return self
+        }
         var text = Substring(self)
         while let first = text.first, first.isWhitespace { text = text.dropFirst() }
         while let last = text.last, last.isWhitespace { text = text.dropLast() }

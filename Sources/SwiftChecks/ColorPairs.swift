@@ -61,10 +61,11 @@ public struct ColorPair: Sendable {
 
 extension SourceFile {
     /// Foreground/background pairs in this file, in source order. Built from the shared index
-    /// and parent links only: no second walk of the tree.
-    func colorPairs() -> [ColorPair] {
-        let reader = ColorReader(index: index)
-        var pairs = SwiftUIColorPairs(reader: reader).pairs()
+    /// and parent links only: no second walk of the tree. `judgeableOnly`: see
+    /// `SwiftUIColorPairs.pairs(judgeableOnly:)`.
+    func colorPairs(judgeableOnly: Bool = false) -> [ColorPair] {
+        let reader = ColorReader(index: index, assetSymbols: context.colorSymbols)
+        var pairs = SwiftUIColorPairs(reader: reader).pairs(judgeableOnly: judgeableOnly)
         pairs += PlatformColorPairs(reader: reader).pairs()
         // UIKit pairs come out of a dictionary; sort for a stable order, keeping the order of
         // ternary branches that share a node.
@@ -94,6 +95,8 @@ struct FontFacts {
 /// than none.
 struct ColorReader {
     let index: SourceIndex
+    /// Xcode's generated asset symbols of the repository's catalogs (`background` → "Background").
+    var assetSymbols: [String: String] = [:]
 
     func describe(_ expression: ExprSyntax, _ naming: ColorNaming) -> [ColorExpression]? {
         describe(expression, naming, depth: 0)
@@ -180,6 +183,12 @@ struct ColorReader {
         }
         if Self.materialsAndStyles.contains(name) { return nil }
         if naming == .platform, let fixed = Self.fixedPlatformColors[name] { return [fixed] }
+        // Xcode generates `Color.x`, `ShapeStyle.x` (where Self == Color), `UIColor.x`,
+        // `NSColor.x` and `ColorResource.x` for a colour set, except a member the type already
+        // has (`Color.secondary`, `UIColor.label`: it warns and leaves that one out). So a set
+        // named "Background" is what `Color.background`, `Color(.background)` and
+        // `UIColor.background` mean.
+        if assetSymbols[name] != nil, !Self.ownMembers(naming).contains(name) { return [.asset(name)] }
         if Self.systemNames.contains(name) { return [.system(name)] }
         // Declared here but computed or variable: not an asset symbol, and not known.
         if index.declarations[name] != nil { return nil }
@@ -254,10 +263,10 @@ struct ColorReader {
                 return hue(arguments, label: label, alpha: "alpha", space: space).map { [$0] }
             }
             if labels.contains("hex") { return hex(arguments).map { [$0] } }
-            // `UIColor(Color.accentColor)`, `NSColor(.brand)`.
+            // `UIColor(Color.accentColor)`, `UIColor(.red)`, `NSColor(.brand)`: the one unlabeled
+            // initializer takes a SwiftUI `Color`, so `.red` is SwiftUI's adaptive red.
             guard labels.isEmpty, arguments.count == 1, let first = call.firstUnlabeledArgument else { return nil }
-            let naming: ColorNaming = first.as(MemberAccessExprSyntax.self)?.base == nil ? .platform : .swiftUI
-            return describe(first, naming, depth: depth + 1)
+            return describe(first, .swiftUI, depth: depth + 1)
         default:
             return nil
         }
@@ -478,6 +487,25 @@ struct ColorReader {
             "brown": rgb(0.6, 0.4, 0.2),
         ]
     }()
+
+    /// Static members SwiftUI's `Color` declares itself: Xcode generates no asset symbol of these names.
+    static let swiftUIColorMembers: Set<String> = [
+        "red", "orange", "yellow", "green", "mint", "teal", "cyan", "blue", "indigo", "purple", "pink", "brown",
+        "white", "gray", "black", "clear", "primary", "secondary", "accentColor",
+    ]
+    /// Names in `systemNames` that only SwiftUI has (styles, not `UIColor`/`NSColor` members).
+    static let swiftUIOnlyNames: Set<String> = [
+        "mint", "teal", "indigo", "pink", "primary", "secondary", "tertiary", "quaternary", "quinary", "accentColor",
+        "tint", "background", "placeholder", "fill", "selection", "windowBackground",
+    ]
+    static let platformColorMembers: Set<String> = systemNames.subtracting(swiftUIOnlyNames)
+
+    /// Members the type that `naming` reads from has itself, which an asset symbol cannot take.
+    /// `Color(.x)` reads from `ColorResource` or `UIColor`/`NSColor`: with both, it is ambiguous
+    /// in Swift, and the system colour is kept.
+    static func ownMembers(_ naming: ColorNaming) -> Set<String> {
+        naming == .swiftUI ? swiftUIColorMembers : platformColorMembers
+    }
 
     /// Adaptive colours and styles the system defines, by the names SwiftUI, UIKit and AppKit use.
     static let systemNames: Set<String> = [

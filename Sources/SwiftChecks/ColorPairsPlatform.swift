@@ -6,6 +6,23 @@ import SwiftSyntax
 /// are a different object and are not read.
 struct PlatformColorPairs {
     let reader: ColorReader
+    /// Object → the view it is first added to (`header.addSubview(label)`), "" when that is the
+    /// screen's own view; found once per file rather than once per label.
+    private let superviews: [String: String]
+
+    init(reader: ColorReader) {
+        self.reader = reader
+        var superviews: [String: String] = [:]
+        for call in reader.index.calls(named: ["addSubview", "addArrangedSubview"]) {
+            guard let argument = call.firstUnlabeledArgument,
+                  let base = call.calledExpression.as(MemberAccessExprSyntax.self)?.base else { continue }
+            let object = Assignment.objectName(argument)
+            guard superviews[object] == nil else { continue }
+            let container = Assignment.objectName(base)
+            superviews[object] = ["", "view", "contentView"].contains(container) ? "" : container
+        }
+        self.superviews = superviews
+    }
 
     /// One colour or font property set on one object.
     private struct Setting {
@@ -127,7 +144,8 @@ struct PlatformColorPairs {
         // Bars, their items and appearance proxies draw their own backgrounds (or the bar tint),
         // never the screen's: nothing here says what is behind their text.
         let lowered = object.lowercased()
-        if ["bar", "appearance(", "searchtextfield", "navigationitem"].contains(where: lowered.contains) { return nil }
+        let loweredBytes = Array(lowered.utf8)
+        if Self.ownBackgroundMarkers.contains(where: { Self.bytes(loweredBytes, contain: $0) }) { return nil }
         var candidates = [object]
         if let dot = object.lastIndex(of: ".") {
             let container = String(object[..<dot])
@@ -158,17 +176,22 @@ struct PlatformColorPairs {
         return ([nil], nil)
     }
 
+    /// Parts of an object's name that mean a bar, a bar item or an appearance proxy.
+    private static let ownBackgroundMarkers: [[UInt8]] = ["bar", "appearance(", "searchtextfield", "navigationitem"].map { Array($0.utf8) }
+
+    private static func bytes(_ haystack: [UInt8], contain needle: [UInt8]) -> Bool {
+        guard needle.count <= haystack.count else { return false }
+        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
+            if haystack[start..<start + needle.count].elementsEqual(needle) { return true }
+        }
+        return false
+    }
+
     /// `header.addSubview(label)` / `stack.addArrangedSubview(label)` → "header"; nil when the
     /// object is added to the screen's own view (or never added in this file).
     private func superview(of object: String) -> String? {
-        guard !object.isEmpty else { return nil }
-        for call in reader.index.calls(named: ["addSubview", "addArrangedSubview"]) {
-            guard let argument = call.firstUnlabeledArgument, Assignment.objectName(argument) == object,
-                  let base = call.calledExpression.as(MemberAccessExprSyntax.self)?.base else { continue }
-            let container = Assignment.objectName(base)
-            return ["", "view", "contentView"].contains(container) ? nil : container
-        }
-        return nil
+        guard !object.isEmpty, let container = superviews[object], !container.isEmpty else { return nil }
+        return container
     }
 
     private func font(for object: String, near setting: Setting, in settings: [Setting]) -> FontFacts {

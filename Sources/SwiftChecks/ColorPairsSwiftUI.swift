@@ -6,6 +6,23 @@ import SwiftSyntax
 struct SwiftUIColorPairs {
     let reader: ColorReader
     private let containersMemo = EnclosingViewCallsMemo()
+    private let backgroundsMemo = BackgroundsMemo()
+
+    /// Siblings share their containers: each container's level, and the background found from
+    /// it outwards, are found once per file.
+    private final class BackgroundsMemo {
+        var results: [LevelKey: Search] = [:]
+        /// Each container's level, built once per file.
+        var containerLevels: [SyntaxIdentifier: Level] = [:]
+        var modifierLevels: [SyntaxIdentifier: Level] = [:]
+    }
+
+    /// A container level: its call, and the view directly behind the element (a `ZStack`'s
+    /// first child), which depends on where in the container the element is.
+    private struct LevelKey: Hashable {
+        let call: SyntaxIdentifier
+        let behind: SyntaxIdentifier?
+    }
 
     private enum Search {
         case found([ColorExpression], Syntax)
@@ -36,6 +53,8 @@ struct SwiftUIColorPairs {
         let chain: [FunctionCallExprSyntax]
         /// A view directly behind the element: the first child of its `ZStack`, the view an overlay covers.
         let behind: ExprSyntax?
+        /// The container call this level is, and what is behind: nil for the element's own chain.
+        var key: LevelKey? = nil
     }
 
     static let textElements: Set<String> = [
@@ -85,35 +104,81 @@ struct SwiftUIColorPairs {
         "listRowBackground", "ZStack",
     ]
 
-    func pairs() -> [ColorPair] {
+    /// Foreground modifiers: an element under only these, with system colours, forms system
+    /// pairs, which the contrast rules do not judge.
+    static let foregroundModifiers: Set<String> = ["foregroundStyle", "foregroundColor", "fill", "stroke", "strokeBorder"]
+
+    /// The pairs of the file. `judgeableOnly` leaves out elements whose every pair would be a
+    /// system colour on a system colour or on the default background (what the contrast rules
+    /// skip), without changing any other pair.
+    func pairs(judgeableOnly: Bool = false) -> [ColorPair] {
         let index = reader.index
         guard Self.colorModifiers.contains(where: { index.callsByName[$0] != nil }) else { return [] }
         var result: [ColorPair] = []
         // Only an element inside a view whose chain sets a colour (or inside a ZStack, which can
         // draw one behind it) can form a pair. Those views' extents are found once, so the
         // costlier walk up each element's containers runs only where it can find something.
+        // Neither loop needs source order: `colorPairs()` sorts the pairs.
         var extents: [Range<Int>] = []
-        for call in index.calls(named: Set(Self.colorModifiers)) {
-            let outer = call.calleeName == "ZStack" ? ExprSyntax(call) : ModifierChain(containing: ExprSyntax(call)).outermost
-            extents.append(outer.position.utf8Offset..<outer.endPosition.utf8Offset)
-        }
-        let names = Self.textElements.union(Self.shapes).union(Self.indicatorControls).union(["Image"])
-        for element in index.calls(named: names) {
-            let offset = element.position.utf8Offset
-            guard extents.contains(where: { $0.contains(offset) }) else { continue }
-            // `Text(…)` starts a chain; `.foo.Text(…)` or `x.Image(…)` are not views.
-            guard element.calledExpression.is(DeclReferenceExprSyntax.self), let name = element.calleeName else { continue }
-            let isSymbol = name == "Image" && element.argument("systemName") != nil
-            let isShape = Self.shapes.contains(name)
-            let isText = Self.textElements.contains(name)
-                && (!Self.titledOnly.contains(name) || Self.hasTitle(element))
-            let isIndicator = Self.indicatorControls.contains(name)
-            guard isSymbol || isShape || isText || isIndicator, let levels = levels(of: element, isShape: isShape) else { continue }
-            if isText || isSymbol || isShape {
-                result += pairs(for: element, levels: levels, isText: isText, isShape: isShape)
+        // With `judgeableOnly`: extents of foreground modifiers that set only system colours (or
+        // none), and the content of overlays, whose covered view (`Color.red.overlay { … }`) can
+        // be the background of a system foreground.
+        var systemExtents: [Range<Int>] = [], overlayExtents: [Range<Int>] = []
+        for name in Self.colorModifiers {
+            for call in index.callsByName[name] ?? [] {
+                let outer = name == "ZStack" ? ExprSyntax(call) : ModifierChain(containing: ExprSyntax(call)).outermost
+                let extent = outer.position.utf8Offset..<outer.endPosition.utf8Offset
+                if judgeableOnly, Self.foregroundModifiers.contains(name), setsOnlySystemColors(call) {
+                    systemExtents.append(extent)
+                } else {
+                    extents.append(extent)
+                }
             }
-            if isIndicator { result += indicatorPairs(for: element, levels: levels) }
         }
+        if judgeableOnly, !systemExtents.isEmpty {
+            for call in index.callsByName["overlay"] ?? [] where call.isMemberCallWithBase {
+                // The arguments and closures, not the view the overlay is applied to.
+                overlayExtents.append(call.calledExpression.endPosition.utf8Offset..<call.endPosition.utf8Offset)
+            }
+        }
+        for name in Self.elementNames {
+            for element in index.callsByName[name] ?? [] {
+                let offset = element.position.utf8Offset
+                let covered = extents.contains { $0.contains(offset) }
+                    || (systemExtents.contains { $0.contains(offset) } && overlayExtents.contains { $0.contains(offset) })
+                guard covered else { continue }
+                result += pairs(for: element)
+            }
+        }
+        return result
+    }
+
+    /// `.foregroundStyle(.secondary)`, `.fill()`: a modifier that sets no colour but a system one.
+    /// Unknown colours count as not system.
+    private func setsOnlySystemColors(_ modifier: FunctionCallExprSyntax) -> Bool {
+        guard let argument = modifier.firstUnlabeledArgument else { return true }
+        guard let colors = reader.describe(argument, .swiftUI) else { return false }
+        return colors.allSatisfy { if case .system = $0.base { true } else { false } }
+    }
+
+    /// Every call that can be an element: text, shapes, controls with indicators, images.
+    static let elementNames = textElements.union(shapes).union(indicatorControls).union(["Image"])
+
+    /// The pairs of one element inside a view that sets a colour.
+    private func pairs(for element: FunctionCallExprSyntax) -> [ColorPair] {
+        var result: [ColorPair] = []
+        // `Text(…)` starts a chain; `.foo.Text(…)` or `x.Image(…)` are not views.
+        guard element.calledExpression.kind == .declReferenceExpr, let name = element.calleeName else { return [] }
+        let isSymbol = name == "Image" && element.argument("systemName") != nil
+        let isShape = Self.shapes.contains(name)
+        let isText = Self.textElements.contains(name)
+            && (!Self.titledOnly.contains(name) || Self.hasTitle(element))
+        let isIndicator = Self.indicatorControls.contains(name)
+        guard isSymbol || isShape || isText || isIndicator, let levels = levels(of: element, isShape: isShape) else { return [] }
+        if isText || isSymbol || isShape {
+            result += pairs(for: element, levels: levels, isText: isText, isShape: isShape)
+        }
+        if isIndicator { result += indicatorPairs(for: element, levels: levels) }
         return result
     }
 
@@ -161,7 +226,8 @@ struct SwiftUIColorPairs {
                 if position == 0, isShape { return nil }
                 var level = containerLevel(container)
                 if position > 0 {
-                    level = Level(rootName: level.rootName, environment: level.environment, chain: level.chain, behind: first)
+                    level = Level(rootName: level.rootName, environment: level.environment, chain: level.chain, behind: first,
+                                  key: LevelKey(call: container.id, behind: first.id))
                 }
                 levels.append(level)
                 continue
@@ -172,18 +238,30 @@ struct SwiftUIColorPairs {
     }
 
     private func containerLevel(_ call: FunctionCallExprSyntax) -> Level {
+        if let known = backgroundsMemo.containerLevels[call.id] { return known }
         let chain = ModifierChain(containing: ExprSyntax(call))
-        return Level(rootName: call.calleeName, environment: chain.modifiers, chain: chain.modifiers, behind: nil)
+        let level = Level(rootName: call.calleeName, environment: chain.modifiers, chain: chain.modifiers, behind: nil,
+                          key: LevelKey(call: call.id, behind: nil))
+        backgroundsMemo.containerLevels[call.id] = level
+        return level
     }
 
     /// `.overlay { … }` content sits on the view the overlay is applied to, and receives the
     /// environment of the modifiers outside the overlay only.
     private func modifierLevel(_ call: FunctionCallExprSyntax) -> Level {
+        if let known = backgroundsMemo.modifierLevels[call.id] { return known }
+        let level = makeModifierLevel(call)
+        backgroundsMemo.modifierLevels[call.id] = level
+        return level
+    }
+
+    private func makeModifierLevel(_ call: FunctionCallExprSyntax) -> Level {
         let chain = ModifierChain(containing: ExprSyntax(call))
         let position = chain.modifiers.firstIndex { $0.id == call.id } ?? -1
         let outer = Array(chain.modifiers.dropFirst(position + 1))
         let host = call.calleeName == "overlay" ? call.calledExpression.as(MemberAccessExprSyntax.self)?.base : nil
-        return Level(rootName: nil, environment: outer, chain: chain.modifiers, behind: host)
+        return Level(rootName: nil, environment: outer, chain: chain.modifiers, behind: host,
+                     key: LevelKey(call: call.id, behind: host?.id))
     }
 
     /// Which child of the `ZStack` holds the element, and the first child.
@@ -335,30 +413,48 @@ struct SwiftUIColorPairs {
         return .notFound
     }
 
+    /// The nearest background, from the element's own chain outwards. Levels after the first are
+    /// containers, the same for every element inside them, so what the search finds from each is
+    /// remembered.
     private func background(_ levels: [Level]) -> Search {
+        var visited: [LevelKey] = []
+        func finish(_ result: Search) -> Search {
+            for key in visited { backgroundsMemo.results[key] = result }
+            return result
+        }
         for level in levels {
-            if let behind = level.behind {
-                switch layer(behind) {
-                case .color(let colors, let node): if !colors.allSatisfy(\.isClear) { return .found(colors, node) }
-                case .opaque: return .undescribable
-                case .transparent, .notALayer: break
-                }
+            if let key = level.key {
+                if let known = backgroundsMemo.results[key] { return finish(known) }
+                visited.append(key)
             }
-            for modifier in level.chain {
-                switch backgroundModifier(modifier) {
-                case .found(let colors, let node):
-                    if !colors.allSatisfy(\.isClear) { return .found(colors, node) }
-                case .undescribable: return .undescribable
-                case .notFound: break
-                }
-            }
-            // Rows of a list or form sit on the list's own background, whatever is outside it.
-            if let root = level.rootName, Self.opaqueContainers.contains(root),
-               !level.chain.contains(where: { $0.calleeName == "scrollContentBackground" && $0.firstUnlabeledArgument?.memberName == "hidden" }) {
-                return .notFound
+            if let result = backgroundAt(level) { return finish(result) }
+        }
+        return finish(.notFound)
+    }
+
+    /// What one level paints behind the element, or nil to look further out.
+    private func backgroundAt(_ level: Level) -> Search? {
+        if let behind = level.behind {
+            switch layer(behind) {
+            case .color(let colors, let node): if !colors.allSatisfy(\.isClear) { return .found(colors, node) }
+            case .opaque: return .undescribable
+            case .transparent, .notALayer: break
             }
         }
-        return .notFound
+        for modifier in level.chain {
+            switch backgroundModifier(modifier) {
+            case .found(let colors, let node):
+                if !colors.allSatisfy(\.isClear) { return .found(colors, node) }
+            case .undescribable: return .undescribable
+            case .notFound: break
+            }
+        }
+        // Rows of a list or form sit on the list's own background, whatever is outside it.
+        if let root = level.rootName, Self.opaqueContainers.contains(root),
+           !level.chain.contains(where: { $0.calleeName == "scrollContentBackground" && $0.firstUnlabeledArgument?.memberName == "hidden" }) {
+            return .notFound
+        }
+        return nil
     }
 
     private func backgroundModifier(_ modifier: FunctionCallExprSyntax) -> Search {

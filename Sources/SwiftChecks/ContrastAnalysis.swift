@@ -19,13 +19,11 @@ struct ContrastEvaluation {
     let pair: ColorPair
     let readings: [Reading]
     let pointSize: Double
-    let sizeSource: String
+    /// The text style the size comes from; nil for a fixed size.
+    let style: String?
     let bold: Bool
-    let backgroundAssumed: Bool
-    let foregroundName: String
-    let backgroundName: String
-    /// Colour sets whose extended-range or wide-gamut values were clipped into sRGB to be judged.
-    let clampedSets: [String]
+
+    var sizeSource: String { style.map { "\($0) at the default text size" } ?? "fixed size" }
 
     /// Increased-contrast readings that fail: with the setting on (whatever the default does),
     /// nothing more the person can do makes the pair readable in that luminosity.
@@ -46,7 +44,8 @@ struct ContrastEvaluation {
     }
 
     /// "`Color("Caption")` #616161 on the system background #000000 (assumed: none set)".
-    func describe(_ readings: [Reading]) -> String {
+    /// Built only for the pairs a rule reports.
+    func describe(_ readings: [Reading], in file: SourceFile) -> String {
         // Appearances with the same colours (literals are the same in all four) are named together.
         var groups: [(appearances: [Appearance], reading: Reading)] = []
         for reading in readings.sorted(by: { $0.appearance < $1.appearance }) {
@@ -62,7 +61,16 @@ struct ContrastEvaluation {
             return "\(names) \(group.reading.wcag.ratioText) (\(group.reading.foreground.hex) on \(group.reading.background.hex))"
         }
         let subject = pair.isText ? "\(pointSize.points) pt\(bold ? " bold" : "") text (\(sizeSource))" : "a non-text indicator"
-        let background = backgroundAssumed ? "the system background (assumed: no background is set)" : backgroundName
+        let background = pair.background.map { ContrastAnalysis.describe($0, file) }
+            ?? "the system background (assumed: no background is set)"
+        let foregroundName = ContrastAnalysis.describe(pair.foreground, file)
+        // Colour sets whose extended-range or wide-gamut values were clipped into sRGB to be judged.
+        let clampedSets = [pair.foreground, pair.background].compactMap { $0 }.compactMap { expression -> String? in
+            guard case .asset(let name) = expression.base,
+                  let set = ContrastAnalysis.assetSet(name, file.context.colors, file.context.colorSymbols, near: file.path),
+                  !set.clampedAppearances.isEmpty else { return nil }
+            return set.name
+        }
         let clamped = clampedSets.isEmpty ? "" : " (values of \(clampedSets.map { "\"\($0)\"" }.joined(separator: ", ")) outside sRGB were clipped to judge them)"
         return "\(foregroundName) on \(background), \(subject): \(parts.joined(separator: "; "))\(clamped)"
     }
@@ -78,19 +86,19 @@ struct ContrastEvaluation {
 enum ContrastAnalysis {
     /// Evaluations of every pair in the file whose colours resolve in all four appearances.
     static func evaluate(_ file: SourceFile) -> [ContrastEvaluation] {
-        let pairs = file.colorPairs()
+        let pairs = file.colorPairs(judgeableOnly: true)
         guard !pairs.isEmpty else { return [] }
         // Files repeat the same few colours: each is resolved once per platform.
         var resolved: [ResolutionKey: [Appearance: RGBA]?] = [:]
         func lookup(_ expression: ColorExpression, _ platform: Platform) -> [Appearance: RGBA]? {
             let key = ResolutionKey(expression: expression, platform: platform)
             if let known = resolved[key] { return known }
-            let value = resolve(expression, platform, file.context.colors, file.context.colorSymbols)
+            let value = resolve(expression, platform, file.context.colors, file.context.colorSymbols, near: file.path)
             resolved[key] = value
             return value
         }
         return pairs.compactMap { pair in
-            if AccessibilityLabels.isInPreview(pair.element) { return nil }
+            if file.isInPreview(pair.element) { return nil }
             return evaluate(pair, file, lookup)
         }
     }
@@ -125,9 +133,11 @@ enum ContrastAnalysis {
         let sizes = platform == .macOS ? file.reference.macosTextStyleSizes : file.reference.iosTextStyleSizes["Large (default)"] ?? [:]
         let style = pair.textStyle ?? "body"
         let pointSize = pair.pointSize ?? sizes[style] ?? sizes["body"] ?? 17
-        let sizeSource = pair.pointSize != nil ? "fixed size" : "\(style) at the default text size"
 
+        // Read once: each use of `.shared` copies the tables' references.
+        let reference = ColorReference.shared
         var readings: [ContrastEvaluation.Reading] = []
+        readings.reserveCapacity(4)
         for appearance in Appearance.allCases {
             guard var back = background[appearance], let fore = foreground[appearance] else { return nil }
             // A translucent background shows whatever is behind it; that is the system background
@@ -137,29 +147,25 @@ enum ContrastAnalysis {
                 back = back.composited(over: base.opaque)
             }
             let shown = fore.composited(over: back.opaque)
-            let ratio = Contrast.ratio(shown, back.opaque)
-            let wcag = pair.isText ? Contrast.wcag(ratio: ratio, pointSize: pointSize, bold: pair.isBold) : Contrast.nonText(ratio: ratio)
-            let apple = pair.isText ? Contrast.appleTable(ratio: ratio, pointSize: pointSize, bold: pair.isBold) : nil
+            let ratio = Contrast.ratio(shown, back.opaque, reference: reference)
+            let wcag = pair.isText ? Contrast.wcag(ratio: ratio, pointSize: pointSize, bold: pair.isBold, reference: reference)
+                : Contrast.nonText(ratio: ratio, reference: reference)
+            let apple = pair.isText ? Contrast.appleTable(ratio: ratio, pointSize: pointSize, bold: pair.isBold, reference: reference) : nil
             readings.append(.init(appearance: appearance, foreground: shown, background: back.opaque, ratio: ratio,
                                   wcag: wcag, apple: apple))
         }
-        let clamped = [pair.foreground, pair.background].compactMap { $0 }.compactMap { expression -> String? in
-            guard case .asset(let name) = expression.base, let set = file.context.colors.color(named: name),
-                  !set.clampedAppearances.isEmpty else { return nil }
-            return set.name
-        }
-        return ContrastEvaluation(pair: pair, readings: readings, pointSize: pointSize, sizeSource: sizeSource,
-                                  bold: pair.isBold, backgroundAssumed: pair.background == nil,
-                                  foregroundName: describe(pair.foreground), backgroundName: pair.background.map(describe) ?? "",
-                                  clampedSets: clamped)
+        // Both rules report only failing readings: a pair that passes everywhere is done here.
+        guard readings.contains(where: { !$0.wcag.passes }) else { return nil }
+        return ContrastEvaluation(pair: pair, readings: readings, pointSize: pointSize,
+                                  style: pair.pointSize == nil ? style : nil, bold: pair.isBold)
     }
 
     /// The colour in each appearance, or nil when any appearance cannot be resolved.
     static func resolve(_ expression: ColorExpression, _ platform: Platform, _ catalog: ColorCatalog,
-                        _ symbols: [String: String]) -> [Appearance: RGBA]? {
+                        _ symbols: [String: String], near path: String) -> [Appearance: RGBA]? {
         switch expression {
         case .asset(let name):
-            if let set = catalog.color(named: name) {
+            if let set = catalog.color(named: name, near: path) {
                 var result: [Appearance: RGBA] = [:]
                 for appearance in Appearance.allCases {
                     guard let color = set.rgba(appearance, platform: platform) else { return nil }
@@ -169,13 +175,15 @@ enum ContrastAnalysis {
             }
             // `.brand` may be a generated symbol of a set named "Brand", or a system colour.
             if let setName = symbols[name] {
-                return resolve(.asset(setName), platform, catalog, symbols)
+                return resolve(.asset(setName), platform, catalog, symbols, near: path)
             }
             return SystemColors.resolve(name, platform: platform)
         case .system(let name):
             switch name {
             case "accentColor", "tint", "AccentColor":
-                if catalog.color(named: "AccentColor")?.values.isEmpty == false { return resolve(.asset("AccentColor"), platform, catalog, symbols) }
+                if catalog.color(named: "AccentColor", near: path)?.values.isEmpty == false {
+                    return resolve(.asset("AccentColor"), platform, catalog, symbols, near: path)
+                }
                 return SystemColors.resolve("systemBlue", platform: platform)
             case "background":
                 return SystemColors.resolve("systemBackground", platform: platform)
@@ -188,7 +196,7 @@ enum ContrastAnalysis {
             let color = ColorConversion.toSRGB(components, alpha: alpha, in: colorSpace).rgba
             return Dictionary(uniqueKeysWithValues: Appearance.allCases.map { ($0, color) })
         case .opacity(let inner, let opacity):
-            guard let base = resolve(inner, platform, catalog, symbols) else { return nil }
+            guard let base = resolve(inner, platform, catalog, symbols, near: path) else { return nil }
             return base.mapValues { color in
                 var faded = color
                 faded.alpha *= opacity
@@ -197,12 +205,23 @@ enum ContrastAnalysis {
         }
     }
 
-    static func describe(_ expression: ColorExpression) -> String {
+    /// The colour set `name` (a set name or a generated symbol) stands for in this file.
+    static func assetSet(_ name: String, _ catalog: ColorCatalog, _ symbols: [String: String], near path: String) -> ColorSet? {
+        catalog.color(named: name, near: path) ?? symbols[name].flatMap { catalog.color(named: $0, near: path) }
+    }
+
+    static func describe(_ expression: ColorExpression, _ file: SourceFile) -> String {
         switch expression {
-        case .asset(let name): "colour set \"\(name)\""
-        case .system(let name): "system colour `\(name)`"
-        case .literal: "a literal colour"
-        case .opacity(let inner, let opacity): "\(describe(inner)) at \(Int((opacity * 100).rounded()))% opacity"
+        case .asset(let name):
+            // A name several catalogs define: say which one was judged.
+            let catalog = file.context.colors
+            guard let set = assetSet(name, catalog, file.context.colorSymbols, near: file.path) else { return "colour set \"\(name)\"" }
+            let count = catalog.count(named: set.name)
+            guard count > 1 else { return "colour set \"\(name)\"" }
+            return "colour set \"\(name)\" (from \(ColorCatalog.catalogPath(of: set.path)), the nearest of \(count) sets with that name)"
+        case .system(let name): return "system colour `\(name)`"
+        case .literal: return "a literal colour"
+        case .opacity(let inner, let opacity): return "\(describe(inner, file)) at \(Int((opacity * 100).rounded()))% opacity"
         }
     }
 }

@@ -60,6 +60,8 @@ final class SourceIndex: SyntaxVisitor {
     private(set) var declarations: [String: [Syntax]] = [:]
     /// `#colorLiteral(…)`, `#Preview { … }` and other freestanding macros used as expressions.
     private(set) var macroExpansions: [MacroExpansionExprSyntax] = []
+    /// Freestanding macros used as declarations (`#Preview { … }` among a type's members).
+    private(set) var macroDeclarations: [MacroExpansionDeclSyntax] = []
 
     init(_ tree: SourceFileSyntax) {
         super.init(viewMode: .sourceAccurate)
@@ -74,6 +76,11 @@ final class SourceIndex: SyntaxVisitor {
 
     override func visit(_ node: MacroExpansionExprSyntax) -> SyntaxVisitorContinueKind {
         macroExpansions.append(node)
+        return .visitChildren
+    }
+
+    override func visit(_ node: MacroExpansionDeclSyntax) -> SyntaxVisitorContinueKind {
+        macroDeclarations.append(node)
         return .visitChildren
     }
 

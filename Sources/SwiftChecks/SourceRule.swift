@@ -71,6 +71,26 @@ public final class SourceFile {
     /// Colour sets named by literals, found once for color-name-missing and the file's facts.
     lazy var colorNameLiterals: [ColorNameLiteral] = findColorNameLiterals()
 
+    /// Source ranges of `#Preview { … }` and `PreviewProvider` types, found once: what
+    /// `AccessibilityLabels.isInPreview` answers by walking up from each node.
+    lazy var previewRanges: [Range<Int>] = {
+        var nodes: [Syntax] = index.macroExpansions.filter { $0.macroName.text == "Preview" }.map(Syntax.init)
+        nodes += index.macroDeclarations.filter { $0.macroName.text == "Preview" }.map(Syntax.init)
+        nodes += index.typeDeclarations.filter { declaration in
+            declaration.as(StructDeclSyntax.self)?.inheritanceClause?.inheritedTypes
+                .contains(where: { $0.type.typeName == "PreviewProvider" }) == true
+        }
+        return nodes.map { $0.position.utf8Offset..<$0.endPosition.utf8Offset }
+    }()
+
+    /// Whether `node` lies inside a preview (same answer as `AccessibilityLabels.isInPreview`).
+    func isInPreview(_ node: some SyntaxProtocol) -> Bool {
+        // Syntax ranges nest: a node inside a preview's range is one of its descendants.
+        guard !previewRanges.isEmpty else { return false }
+        let start = node.position.utf8Offset, end = node.endPosition.utf8Offset
+        return previewRanges.contains { $0.lowerBound <= start && end <= $0.upperBound && $0 != start..<end }
+    }
+
     /// Contrast of every colour pair, computed once for the two contrast rules.
     lazy var contrastEvaluations: [ContrastEvaluation] = ContrastAnalysis.evaluate(self)
 

@@ -22,11 +22,11 @@ extension SyntaxProtocol {
     var enclosingTypeDecl: Syntax? {
         var current = parent
         while let node = current {
-            if node.is(StructDeclSyntax.self) || node.is(ClassDeclSyntax.self) || node.is(ExtensionDeclSyntax.self)
-                || node.is(EnumDeclSyntax.self) || node.is(ActorDeclSyntax.self) {
-                return node
+            // The kind is read from the raw node; `is(_:)` per type costs a cast each.
+            switch node.kind {
+            case .structDecl, .classDecl, .extensionDecl, .enumDecl, .actorDecl: return node
+            default: current = node.parent
             }
-            current = node.parent
         }
         return nil
     }
@@ -36,11 +36,10 @@ extension SyntaxProtocol {
     var enclosingCodeBlockOwner: Syntax? {
         var current = parent
         while let node = current {
-            if node.is(FunctionDeclSyntax.self) || node.is(InitializerDeclSyntax.self)
-                || node.is(AccessorDeclSyntax.self) || node.is(PatternBindingSyntax.self) {
-                return node
+            switch node.kind {
+            case .functionDecl, .initializerDecl, .accessorDecl, .patternBinding: return node
+            default: current = node.parent
             }
-            current = node.parent
         }
         return nil
     }
@@ -313,8 +312,9 @@ extension SyntaxProtocol {
         var pending: [(closure: SyntaxIdentifier, from: Int)] = []
         var current = Syntax(self).parent
         walk: while let node = current {
-            if node.is(DeclSyntax.self) && !node.is(VariableDeclSyntax.self) { break }
-            if let closure = node.as(ClosureExprSyntax.self) {
+            // Kinds, not `is(_:)` casts: this walk runs for every coloured element.
+            if node.kind != .variableDecl && node.kind.isDeclaration { break }
+            if node.kind == .closureExpr, let closure = node.as(ClosureExprSyntax.self) {
                 if let known = memo?.containers[closure.id] {
                     result += known
                     break walk
@@ -325,13 +325,29 @@ extension SyntaxProtocol {
                 if owner?.is(MultipleTrailingClosureElementSyntax.self) == true { owner = owner?.parent?.parent }
                 if let call = owner?.as(FunctionCallExprSyntax.self) { result.append(call) }
             }
-            if node.is(FunctionDeclSyntax.self) || node.is(PatternBindingSyntax.self) { break }
+            if node.kind == .functionDecl || node.kind == .patternBinding { break }
             current = node.parent
         }
         if let memo {
             for entry in pending { memo.containers[entry.closure] = Array(result[entry.from...]) }
         }
         return result
+    }
+}
+
+extension SyntaxKind {
+    /// Whether nodes of this kind are `DeclSyntax` (what `is(DeclSyntax.self)` answers),
+    /// without a cast. `using` declarations (experimental) occur only at file scope.
+    var isDeclaration: Bool {
+        switch self {
+        case .accessorDecl, .actorDecl, .associatedTypeDecl, .classDecl, .deinitializerDecl, .editorPlaceholderDecl,
+             .enumCaseDecl, .enumDecl, .extensionDecl, .functionDecl, .ifConfigDecl, .importDecl, .initializerDecl,
+             .macroDecl, .macroExpansionDecl, .missingDecl, .operatorDecl, .poundSourceLocation, .precedenceGroupDecl,
+             .protocolDecl, .structDecl, .subscriptDecl, .typeAliasDecl, .unexpectedCodeDecl, .variableDecl:
+            true
+        default:
+            false
+        }
     }
 }
 

@@ -19,6 +19,9 @@ struct Options {
     var repositories = 200
     /// `--only render`: nights of generated history.
     var nights = 90
+    /// Writes the colour corpus (the generated files plus 200 colour sets) here and exits, to
+    /// compare two builds' findings on it.
+    var writeCorpus: String?
 }
 
 func parseOptions() -> Options {
@@ -32,8 +35,9 @@ func parseOptions() -> Options {
         case "--only": options.only = iterator.next()
         case "--repositories": options.repositories = iterator.next().flatMap(Int.init) ?? options.repositories
         case "--nights": options.nights = iterator.next().flatMap(Int.init) ?? options.nights
+        case "--write-color-corpus": options.writeCorpus = iterator.next()
         default:
-            FileHandle.standardError.write(Data("usage: a11y-audit-bench [--files N] [--rounds R] [--corpus DIR] [--only parse|scan|setup|layout-off|colors|colors-plain|colors-setup|queue|org|render] [--repositories N] [--nights N]\n".utf8))
+            FileHandle.standardError.write(Data("usage: a11y-audit-bench [--files N] [--rounds R] [--corpus DIR] [--only parse|scan|setup|layout-off|colors|colors-plain|colors-setup|colors-wall|queue|org|render] [--repositories N] [--nights N] [--write-color-corpus DIR]\n".utf8))
             exit(2)
         }
     }
@@ -103,6 +107,11 @@ if options.only == "org" {
     try PipelineBench.organisation(repositories: options.repositories, filesPerRepository: options.files)
     exit(0)
 }
+if let directory = options.writeCorpus {
+    var generator = CorpusGenerator(seed: 42, colorSets: 200)
+    _ = try generator.write(to: URL(fileURLWithPath: directory), files: options.files)
+    exit(0)
+}
 let corpusRoot: String
 var corpusBytes = 0
 if let given = options.corpus {
@@ -140,6 +149,8 @@ case "layout-off":
     exit(0)
 case "colors", "colors-plain", "colors-setup":
     break // measured below, once
+case "colors-wall":
+    break // the colour rounds alone, timed
 default:
     break
 }
@@ -260,6 +271,17 @@ for round in 1...options.rounds {
     if round % 2 == 0 { try measurePlain(); try measureColored() } else { try measureColored(); try measurePlain() }
 }
 try? FileManager.default.removeItem(at: colorCorpus)
+if options.only == "colors-wall" {
+    // Also the median of the per-round ratios (each round runs both, alternating which goes first).
+    let ratios = zip(colored, plain).map { $0 / $1 }.sorted()
+    print("""
+        | scan without catalog, colour rules off, 1 core | \(String(format: "%.3f", best(plain))) | 1.00 | |
+        | scan with 200 colour sets, all rules, 1 core | \(String(format: "%.3f", best(colored))) | \(String(format: "%.3f", best(colored) / best(plain)))x | <= 1.10x |
+        rounds: \(options.rounds); median of the per-round ratios: \(String(format: "%.3f", ratios[ratios.count / 2]))x
+        colour-asset findings in that corpus: \(colorFindings)
+        """)
+    exit(0)
+}
 
 let binary = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).deletingLastPathComponent().appendingPathComponent("a11y-audit").path
 var memory: [(files: Int, kib: Int)] = []

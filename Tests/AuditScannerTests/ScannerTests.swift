@@ -48,6 +48,25 @@ struct ScannerTests {
         #expect(report.notes.contains { $0.kind == .summary && $0.message.contains("2 vendored") })
     }
 
+    @Test func aColourNameSeveralSetsDefineIsANote() throws {
+        let set = #"{ "colors" : [ { "idiom" : "universal", "color" : { "color-space" : "srgb", "components" : { "red" : "1", "green" : "0", "blue" : "0" } } } ] }"#
+        let repository = try TemporaryRepository()
+        try repository.write("App/Assets.xcassets/Brand.colorset/Contents.json", set)
+        try repository.write("Widget/Assets.xcassets/Brand.colorset/Contents.json", set)
+        try repository.write("App/Assets.xcassets/Old/Tint.colorset/Contents.json", set)
+        try repository.write("App/Assets.xcassets/New/Tint.colorset/Contents.json", set)
+        try repository.write("App/Assets.xcassets/Only.colorset/Contents.json", set)
+        let notes = try scan(repository).notes.filter { $0.kind == .duplicateColorName }
+        #expect(notes.count == 2)
+        let brand = notes.first { $0.message.contains("\"Brand\"") }
+        #expect(brand?.file == "App/Assets.xcassets/Brand.colorset/Contents.json")
+        #expect(brand?.message.contains("Widget/Assets.xcassets/Brand.colorset/Contents.json") == true)
+        #expect(brand?.message.contains("nearest") == true)
+        let tint = notes.first { $0.message.contains("\"Tint\"") }
+        #expect(tint?.message.contains("same catalog") == true)
+        #expect(!notes.contains { $0.message.contains("\"Only\"") })
+    }
+
     @Test func reportsParseErrorsAndStillChecksWhatParsed() throws {
         let repository = try TemporaryRepository()
         try repository.write("Broken.swift", """

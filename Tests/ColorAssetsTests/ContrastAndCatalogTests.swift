@@ -215,6 +215,27 @@ func contrastTable() throws -> [String: Any] {
         #expect(ColorCatalog.empty.sets.isEmpty)
     }
 
+    @Test func aNameSeveralCatalogsDefineResolvesToTheNearest() {
+        let files: [(path: String, bytes: [UInt8])] = [
+            ("App/Resources/Assets.xcassets/Brand.colorset/Contents.json", Self.colour),
+            ("Extensions/Widget/Assets.xcassets/Brand.colorset/Contents.json", Self.colour),
+            ("Extensions/Widget/Assets.xcassets/Solo.colorset/Contents.json", Self.colour),
+        ]
+        let catalog = ColorCatalog.build(files) { _ in .iOS }
+        #expect(catalog.color(named: "Brand", near: "Extensions/Widget/Views/Entry.swift")?.path
+            == "Extensions/Widget/Assets.xcassets/Brand.colorset/Contents.json")
+        #expect(catalog.color(named: "Brand", near: "App/Views/Home.swift")?.path
+            == "App/Resources/Assets.xcassets/Brand.colorset/Contents.json")
+        // Nothing in common with either: the first by path, as `color(named:)` gives.
+        #expect(catalog.color(named: "Brand", near: "Shared/Theme.swift")?.path == catalog.color(named: "Brand")?.path)
+        #expect(catalog.color(named: "Solo", near: "App/Views/Home.swift") != nil)
+        #expect(catalog.color(named: "Missing", near: "App/Views/Home.swift") == nil)
+        #expect(catalog.duplicates.map(\.name) == ["Brand"])
+        #expect(catalog.duplicates.first?.sets.count == 2)
+        #expect(ColorCatalog.catalogPath(of: "Extensions/Widget/Assets.xcassets/Brand.colorset/Contents.json")
+            == "Extensions/Widget/Assets.xcassets")
+    }
+
     @Test func sharedFixturesAsOneCatalog() throws {
         guard let directory = SharedFixtures.colorsets else { return }
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }

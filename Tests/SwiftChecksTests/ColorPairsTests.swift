@@ -1,4 +1,5 @@
 import AuditModel
+import ColorAssets
 @testable import SwiftChecks
 import SwiftParser
 import SwiftSyntax
@@ -19,9 +20,9 @@ struct ColorPairsTests {
         }
     }
 
-    static func pairs(_ source: String) -> [ColorPair] {
-        let file = SourceFile(path: "Sample.swift", tree: Parser.parse(source: source), context: ProjectContext(),
-                              platformOverride: nil, reference: .shared)
+    static func pairs(_ source: String, symbols: [String: String] = [:]) -> [ColorPair] {
+        let file = SourceFile(path: "Sample.swift", tree: Parser.parse(source: source),
+                              context: ProjectContext(colorSymbols: symbols), platformOverride: nil, reference: .shared)
         return file.colorPairs()
     }
 
@@ -320,6 +321,19 @@ struct ColorPairsTests {
                 }
             }
             """),
+        Case("UIColor made from a SwiftUI colour: `.red` is SwiftUI's system red, not UIKit's pure red",
+             ["text red on extended-srgb(1,0,0)", "text asset:brand on extended-srgb(1,0,0)"], """
+            import UIKit
+            import SwiftUI
+            final class Badge: UIView {
+                func configure(_ label: UILabel, _ note: UILabel) {
+                    label.textColor = UIColor(.red)
+                    label.backgroundColor = UIColor.red
+                    note.textColor = NSColor(.brand)
+                    note.backgroundColor = .red
+                }
+            }
+            """),
         Case("a label with the default colour on a dark view", ["text label on extended-gray(0,0,0)"], """
             import UIKit
             final class Banner: UIView {
@@ -516,6 +530,97 @@ struct ColorPairsTests {
         let pair = try #require(Self.pairs(source).first)
         #expect(Self.line(pair.node, in: source) == 3)
         #expect(Self.line(pair.backgroundNode, in: source) == 5)
+    }
+
+    @Test("A colour set named like a system colour is what Xcode's generated symbols mean")
+    func assetSymbolsShadowSystemNames() {
+        // "Background", "secondaryColor" and "Label" sets: Xcode generates `Color.background`,
+        // `UIColor.background`, `ColorResource.background` and `.secondary`, `.label` for
+        // ColorResource only (Color and UIColor already have those members).
+        let symbols = ["background": "Background", "secondary": "secondaryColor", "label": "Label"]
+        let swiftUI = Self.view("""
+            Text("a").foregroundStyle(.white).background(Color.background)
+            Text("b").foregroundStyle(Color(.background))
+            Text("c").foregroundStyle(.secondary).background(Color.black)
+            Text("d").foregroundColor(.background).background(Color.black)
+            """)
+        #expect(Self.pairs(swiftUI, symbols: symbols).map(Self.summary) == [
+            "text white on asset:background", "text asset:background on default",
+            "text secondary on black", "text asset:background on black",
+        ])
+        // Without such a set the same code names the system colours.
+        #expect(Self.pairs(swiftUI).map(Self.summary) == [
+            "text white on background", "text background on default", "text secondary on black", "text background on black",
+        ])
+        let uiKit = """
+            import UIKit
+            final class Card: UIView {
+                func configure(_ title: UILabel, _ body: UILabel) {
+                    title.textColor = .background
+                    title.backgroundColor = .black
+                    body.textColor = .label
+                    body.backgroundColor = .black
+                }
+            }
+            """
+        #expect(Self.pairs(uiKit, symbols: symbols).map(Self.summary) == [
+            "text asset:background on extended-gray(0,0,0)", "text label on extended-gray(0,0,0)",
+        ])
+    }
+
+    @Test("A name two catalogs define is judged against the catalog nearest the Swift file")
+    func nearestCatalogWins() throws {
+        func set(_ gray: String) -> [UInt8] {
+            Array(ContrastReliesOnIncreaseContrastRule.set(light: gray, dark: gray, lightHigh: gray, darkHigh: gray).utf8)
+        }
+        let catalog = ColorCatalog.build([
+            ("App/Assets.xcassets/Ink.colorset/Contents.json", set("0.600")),      // fails on white
+            ("Widget/Assets.xcassets/Ink.colorset/Contents.json", set("0.200")),   // passes on white
+        ]) { _ in .iOS }
+        let source = "import SwiftUI\nlet t = Text(\"x\").foregroundStyle(Color(\"Ink\")).background(Color.white)\n"
+        func messages(_ path: String) -> [String] {
+            SourceChecker().check(path: path, source: source, context: ProjectContext(colors: catalog)).findings
+                .filter { $0.ruleID == "insufficient-contrast" }.map(\.message)
+        }
+        let app = messages("App/Views/Tag.swift")
+        #expect(app.count == 1)
+        #expect(app.first?.contains("colour set \"Ink\" (from App/Assets.xcassets, the nearest of 2 sets with that name)") == true)
+        #expect(messages("Widget/Tag.swift").isEmpty)
+        // Equally near: the first by path, as before.
+        #expect(messages("Shared/Tag.swift").count == 1)
+    }
+
+    static func judgeable(_ source: String) -> (all: [String], judgeable: [String], counts: (Int, Int)) {
+        func isSystem(_ color: ColorExpression?) -> Bool {
+            guard let color else { return true }
+            if case .system = color.base { return true }
+            return false
+        }
+        func judged(_ pairs: [ColorPair]) -> [String] {
+            pairs.filter { !(isSystem($0.foreground) && isSystem($0.background)) }.map(summary)
+        }
+        let file = SourceFile(path: "Sample.swift", tree: Parser.parse(source: source), context: ProjectContext(),
+                              platformOverride: nil, reference: .shared)
+        let all = file.colorPairs(), judgeable = file.colorPairs(judgeableOnly: true)
+        return (judged(all), judged(judgeable), (all.count, judgeable.count))
+    }
+
+    @Test("Judgeable pairs are all pairs but system colours on system colours", arguments: swiftUICases + platformCases)
+    func judgeableOnly(_ example: Case) {
+        let result = Self.judgeable(example.source)
+        #expect(result.judgeable == result.all, "in:\n\(example.source)")
+        #expect(result.counts.1 <= result.counts.0)
+    }
+
+    @Test("Only system pairs are left out: a system foreground over an overlaid colour is kept")
+    func judgeableKeepsOverlaidColours() {
+        let result = Self.judgeable(Self.view("""
+            Color(red: 0.9, green: 0.1, blue: 0.1).overlay { Text("x").foregroundStyle(.white) }
+            Text("y").foregroundStyle(.secondary)
+            Circle().fill(.green)
+            """))
+        #expect(result.judgeable == ["text white on srgb(0.9,0.1,0.1)"])
+        #expect(result.counts.0 == 3 && result.counts.1 == 1)
     }
 
     @Test("A file with no colour modifiers costs nothing and yields nothing")

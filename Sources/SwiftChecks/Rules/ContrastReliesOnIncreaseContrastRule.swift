@@ -72,7 +72,7 @@ struct ContrastReliesOnIncreaseContrastRule: SourceRule {
                 reading.appearance.isIncreasedContrast && rescued.contains { $0.appearance.isDark == reading.appearance.isDark }
             }
             sink.report(evaluation.pair.element, at: evaluation.pair.node, """
-                \(evaluation.describe(rescued + increased)). \(evaluation.verdicts(worst)). It passes only with \
+                \(evaluation.describe(rescued + increased, in: file)). \(evaluation.verdicts(worst)). It passes only with \
                 Increase Contrast on
                 """)
         }

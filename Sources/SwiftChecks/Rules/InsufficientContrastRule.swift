@@ -38,7 +38,15 @@ struct InsufficientContrastRule: SourceRule {
             colours passed in as parameters, gradients, materials, images behind text and \
             view-wide `.opacity` are not. Text size is the text style at the default size \
             (Large) unless a fixed size is set; the system background is Apple's base level, not \
-            the elevated one of sheets.
+            the elevated one of sheets. A colour set named like a system colour is read the way \
+            Xcode's generated symbols make Swift read it: `Color.x` and `.x` in SwiftUI mean the set \
+            unless `Color` has an `x` of its own (`.secondary`, `.red`), `UIColor.x`/`NSColor.x` \
+            unless UIKit or AppKit has one (`.label`), and `Color(.x)` means the set; \
+            `.foregroundStyle(.background)` with a "Background" set is ambiguous to Swift and does \
+            not build, and is read as the set. A name several catalogs define is taken from the \
+            catalog in the folder nearest the Swift file (an app's and its extensions' own \
+            catalogs); target membership in the Xcode project is not read, so a file shared by two \
+            targets is judged against one of them, and the scan notes every such name.
             """,
         triggering: [
             // The increased-contrast variant is worse than the default: it fails for exactly the
@@ -71,6 +79,13 @@ struct InsufficientContrastRule: SourceRule {
                     var body: some View { Text("v1.2").font(.footnote).foregroundStyle(↓Color("Caption")) }
                 }
                 """, assets: ["Assets.xcassets/Caption.colorset/Contents.json": InsufficientContrastRule.captionSet]),
+            // A "Background" colour set: `Color(.background)` is Xcode's generated symbol for it,
+            // not the system background (on which this grey would pass in every appearance).
+            RuleExample("""
+                import SwiftUI
+                let caption = Text("Caption").foregroundStyle(↓Color(white: 0.463)).background(Color(.background))
+                """, assets: ["Assets.xcassets/Background.colorset/Contents.json":
+                    ContrastReliesOnIncreaseContrastRule.set(light: "0.600", dark: "0.600", lightHigh: "0.600", darkHigh: "0.600")]),
             RuleExample("""
                 import UIKit
                 final class Cell: UITableViewCell {
@@ -128,6 +143,12 @@ struct InsufficientContrastRule: SourceRule {
                     }
                 }
                 """),
+            // Without a "Background" colour set, `Color(.background)` is the system background,
+            // which this grey reaches 4.5:1 against in light and dark.
+            RuleExample("""
+                import SwiftUI
+                let caption = Text("Caption").foregroundStyle(Color(white: 0.463)).background(Color(.background))
+                """),
             // Colours the file does not write down are not guessed.
             RuleExample("""
                 import SwiftUI
@@ -156,7 +177,7 @@ struct InsufficientContrastRule: SourceRule {
             let shown = failing.flatMap { [evaluation.standardReading(of: $0), $0].compactMap { $0 } }
             let luminosities = failing.map { $0.appearance.isDark ? "dark" : "light" }
             sink.report(evaluation.pair.element, at: evaluation.pair.node, """
-                \(evaluation.describe(shown)). \(evaluation.verdicts(worst)). It fails with Increase Contrast on, in \
+                \(evaluation.describe(shown, in: file)). \(evaluation.verdicts(worst)). It fails with Increase Contrast on, in \
                 \(luminosities.joined(separator: " and ")) appearance
                 """)
         }
