@@ -126,7 +126,7 @@ let package = Package(
             name: "a11y-audit",
             dependencies: ["AuditModel", "ColorAssets", "SwiftChecks", "AuditScanner", "AuditReport", "OrgModel",
                            "PostgresClient", "AuditStore", "AuditPipeline", "ArchiveFetch", "Dashboard", "GitHubClient",
-                           "DashboardServer", "HTTPServer"],
+                           "DashboardServer", "HTTPServer", "Webhooks"],
             swiftSettings: importSyntax
         ),
         .executableTarget(

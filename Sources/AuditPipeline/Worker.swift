@@ -123,6 +123,7 @@ public final class Worker: @unchecked Sendable {
         let worker = options.concurrency == 1 ? options.name : "\(options.name)/\(slot)"
         var connection: PostgresConnection?
         var processed = 0
+        var consecutiveErrors = 0
         while !state.stopRequested {
             do {
                 if connection == nil || connection?.isConnected == false {
@@ -131,7 +132,9 @@ public final class Worker: @unchecked Sendable {
                 }
                 guard let connection else { continue }
                 let queue = JobQueue(connection: connection, policy: options.policy)
-                if let job = try queue.claim(worker: worker) {
+                let claimed = try queue.claim(worker: worker)
+                consecutiveErrors = 0
+                if let job = claimed {
                     process(job, connection: connection)
                     if job.kind == .pr { reportChecks(connection) }
                     processed += 1
@@ -150,7 +153,14 @@ public final class Worker: @unchecked Sendable {
                 Thread.sleep(forTimeInterval: 1)
                 connection = nil
             } catch {
-                log.event("worker.error", .error, [("worker", worker), ("error", "\(error)")])
+                // A statement that keeps failing (a schema older than this build: run `migrate`)
+                // ends a bounded worker instead of spinning; a daemon keeps trying and logging.
+                consecutiveErrors += 1
+                log.event("worker.error", .error, [("worker", worker), ("error", "\(error)"), ("consecutive", consecutiveErrors)])
+                if options.mode != .forever && consecutiveErrors >= 5 {
+                    state.count { $0.failed += 1 }
+                    return
+                }
                 Thread.sleep(forTimeInterval: 1)
             }
         }

@@ -24,6 +24,9 @@ public struct DashboardOptions: Sendable {
     /// nil: no database (static pages only; `/healthz` says so with 503).
     public var database: ConnectionSettings?
     public var healthTimeout: TimeInterval
+    /// POST endpoints that authenticate themselves (webhooks sign their bodies), by path under
+    /// the base path: the read token does not apply to them. Each gets a pooled connection.
+    public var postEndpoints: [String: @Sendable (HTTPRequest, PostgresConnection) -> HTTPResponse] = [:]
 
     public init(siteDirectory: String = "site", basePath: String = "", access: AccessPolicy = AccessPolicy(),
                 database: ConnectionSettings? = nil, healthTimeout: TimeInterval = 2) throws {
@@ -119,6 +122,16 @@ struct Router: Sendable {
             path = String(path.dropFirst(base.count))
         }
         if path == "/healthz" { return methods(request, ["GET", "HEAD"]) ?? healthz() }
+        if let endpoint = options.postEndpoints[path] {
+            if let refused = methods(request, ["POST"]) { return refused }
+            guard let pool else { return jsonError(503, "no database configured") }
+            do {
+                return try pool.with { endpoint(request, $0) }
+            } catch {
+                logError("post", error)
+                return jsonError(503, "database unavailable: \(error)")
+            }
+        }
         if path == "/api/admin" || path.hasPrefix("/api/admin/") { return admin(request, path: path) }
         if let refused = readRefusal(request) { return refused }
         if path == "/metrics" { return methods(request, ["GET", "HEAD"]) ?? metrics() }

@@ -1,12 +1,19 @@
+import Dashboard
 import DashboardServer
 import Foundation
 import HTTPServer
+import OrgModel
 import PostgresClient
+import Webhooks
 
 let serveUsage = """
     Dashboard:
       a11y-audit serve [--site DIR] [--host ADDRESS] [--port N] [--threads N] [--base-path /PREFIX]
                        [--read-token TOKEN] [--basic-auth USER:PASSWORD] [--admin-token TOKEN]
+                       [--render] [--config ORG.json]
+        --render keeps the site current: a whole render at start, then the pages each finished
+        job changed. --config enables POST /hooks/github (GitHub's pull_request webhooks; the
+        secret comes from A11Y_AUDIT_WEBHOOK_SECRET).
         Serves the rendered site (default ./site), /healthz, /metrics, /api/runs,
         /api/teams/<team>/trend and POST /api/admin/jobs/<id>/cancel. Secrets may come from the
         environment instead of the command line (where other users can see them):
@@ -15,7 +22,7 @@ let serveUsage = """
 
 func runServe(_ arguments: [String]) throws -> ExitCode {
     let flags = try Flags(arguments, valued: ["--site", "--host", "--port", "--threads", "--base-path", "--read-token",
-                                              "--basic-auth", "--admin-token"], switches: [])
+                                              "--basic-auth", "--admin-token", "--config"], switches: ["--render"])
     let environment = ProcessInfo.processInfo.environment
     func secret(_ flag: String, _ variable: String) -> String? {
         (flags.value(flag) ?? environment[variable]).flatMap { $0.isEmpty ? nil : $0 }
@@ -32,16 +39,40 @@ func runServe(_ arguments: [String]) throws -> ExitCode {
     let port = try flags.integer("--port", default: 8080, minimum: 0)
     guard port <= 65535 else { throw UsageError(description: "--port must be at most 65535, got \(port)") }
     let threads = try flags.integer("--threads", default: max(2, ProcessInfo.processInfo.activeProcessorCount))
-    let options: DashboardOptions
+    var options: DashboardOptions
     do {
         options = try DashboardOptions(siteDirectory: flags.value("--site") ?? "site", basePath: flags.value("--base-path") ?? "",
                                        access: access, database: ConnectionSettings.fromEnvironment())
     } catch let error as DashboardConfigError {
         throw UsageError(description: error.description)
     }
+    if flags.has("--render") {
+        try FileManager.default.createDirectory(atPath: options.siteDirectory, withIntermediateDirectories: true)
+    }
+    var maxBody = 64 * 1024
+    if let configPath = flags.value("--config") {
+        let config = try OrgConfig.load(path: configPath)
+        guard let secret = environment["A11Y_AUDIT_WEBHOOK_SECRET"], !secret.isEmpty else {
+            throw UsageError(description: "--config enables POST /hooks/github, which needs the webhook's secret in A11Y_AUDIT_WEBHOOK_SECRET")
+        }
+        let intake = WebhookIntake(secret: secret, config: config)
+        options.postEndpoints["/hooks/github"] = { request, connection in
+            var headers: [String: String] = [:]
+            for field in request.headers.fields where headers[field.name.lowercased()] == nil { headers[field.name.lowercased()] = field.value }
+            let answer = intake.handle(WebhookRequest(headers: headers, body: request.body), connection: connection)
+            return HTTPResponse.text(answer.body + "\n", status: answer.status)
+        }
+        maxBody = WebhookIntake.maxBodyBytes
+    }
     let server = try DashboardServer(options: options,
                                      server: HTTPServerOptions(host: flags.value("--host") ?? "127.0.0.1", port: UInt16(port),
-                                                               threads: threads, maxBodyBytes: 64 * 1024))
+                                                               threads: threads, maxBodyBytes: maxBody))
+    var renderer: LiveRenderer?
+    if flags.has("--render") {
+        let live = LiveRenderer(settings: ConnectionSettings.fromEnvironment(), output: options.siteDirectory) { standardError("a11y-audit: \($0)") }
+        Thread { live.run() }.start()
+        renderer = live
+    }
     // The bound address on standard output (scripts and tests start with --port 0 and read it).
     // Written unbuffered: a pipe or file reader sees it at once.
     FileHandle.standardOutput.write(Data("serving \(options.siteDirectory) at \(server.baseURL)/\n".utf8))
@@ -60,6 +91,7 @@ func runServe(_ arguments: [String]) throws -> ExitCode {
     withExtendedLifetime(sources) {}
     // Requests in flight finish; then the listening socket closes.
     server.stop()
+    renderer?.stop()
     standardError("a11y-audit: stopped serving")
     return .clean
 }

@@ -1,0 +1,59 @@
+import AuditStore
+import Foundation
+import PostgresClient
+
+/// Keeps a rendered site current: renders it whole at start, then re-renders the pages a job
+/// changed each time the job queue announces one finished (LISTEN `a11y_audit_done`). A lost
+/// connection is re-opened and answered with a whole render, since notifications may have been
+/// missed meanwhile.
+public final class LiveRenderer: @unchecked Sendable {
+    let settings: ConnectionSettings
+    let output: String
+    let webDirectory: String
+    let log: @Sendable (String) -> Void
+    private let lock = NSLock()
+    private var stopped = false
+
+    public init(settings: ConnectionSettings, output: String, webDirectory: String = SiteRenderer.defaultWebDirectory(),
+                log: @escaping @Sendable (String) -> Void) {
+        self.settings = settings
+        self.output = output
+        self.webDirectory = webDirectory
+        self.log = log
+    }
+
+    public func stop() { lock.lock(); stopped = true; lock.unlock() }
+    private var isStopped: Bool { lock.lock(); defer { lock.unlock() }; return stopped }
+
+    public func run() {
+        while !isStopped {
+            do {
+                let connection = try PostgresConnection(settings)
+                try connection.listen(JobQueue.doneChannel)
+                let started = Date()
+                let summary = try SiteRenderer(connection: connection, output: output, webDirectory: webDirectory).renderAll()
+                log("rendered \(summary.pages) pages (\(summary.written) written) in \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
+                while !isStopped {
+                    var jobs = Set<Int>()
+                    for notification in try connection.waitForNotifications(timeout: 0.5) {
+                        if notification.payload.hasPrefix("job:"), let id = Int(notification.payload.dropFirst(4)) { jobs.insert(id) }
+                    }
+                    guard !jobs.isEmpty else { continue }
+                    // Jobs finishing together are rendered together.
+                    for notification in try connection.waitForNotifications(timeout: 0.05) {
+                        if notification.payload.hasPrefix("job:"), let id = Int(notification.payload.dropFirst(4)) { jobs.insert(id) }
+                    }
+                    let renderer = try SiteRenderer(connection: connection, output: output, webDirectory: webDirectory)
+                    var written = 0
+                    for job in jobs.sorted() { written += try renderer.renderAfterJob(job).written }
+                    log("re-rendered after \(jobs.count) finished job(s): \(written) pages written")
+                }
+            } catch RenderError.noOrganisation {
+                Thread.sleep(forTimeInterval: 2)
+            } catch {
+                log("render error: \(error)")
+                Thread.sleep(forTimeInterval: 2)
+            }
+        }
+    }
+}
