@@ -68,7 +68,16 @@ wait "$first" "$second" || true
 echo
 echo "== the run (a11y-audit status):"
 "$binary" status
+
+# 3. The dashboard: rendered into .local/site and served on localhost, kept current as jobs finish.
+"$binary" render --out "$state/site"
+port=${A11Y_AUDIT_PORT:-8080}
+if [ -f "$state/serve.pid" ] && kill -0 "$(cat "$state/serve.pid")" 2>/dev/null; then kill "$(cat "$state/serve.pid")"; sleep 1; fi
+nohup "$binary" serve --site "$state/site" --port "$port" --render >"$state/serve.log" 2>&1 &
+echo $! > "$state/serve.pid"
+sleep 1
 echo
+echo "Dashboard: http://127.0.0.1:$port/ (log: $state/serve.log; stop it with: kill \$(cat $state/serve.pid))"
 echo "Scan reports: $reports (text, JSON, SARIF). Worker logs: $state/worker-*.log."
 echo "The results are in PostgreSQL ($DATABASE_URL): \`DATABASE_URL=$DATABASE_URL $binary status\`,"
 echo "or psql: SELECT rule_id, path, line, message FROM findings WHERE fixed_in_run IS NULL;"
