@@ -131,7 +131,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "a11y-audit-bench",
-            dependencies: ["AuditModel", "SwiftChecks", "AuditScanner", "AuditStore", "PostgresClient", "HistorySimulation", "Dashboard"],
+            dependencies: ["AuditModel", "SwiftChecks", "AuditScanner", "AuditStore", "PostgresClient", "HistorySimulation", "Dashboard",
+                           "AuditPipeline", "CurlHTTP", "DashboardServer", "FakeGitHub", "GitHubClient", "HTTPServer", "OrgModel", "Webhooks"],
             swiftSettings: importSyntax
         ),
         .testTarget(

@@ -37,7 +37,7 @@ func parseOptions() -> Options {
         case "--nights": options.nights = iterator.next().flatMap(Int.init) ?? options.nights
         case "--write-color-corpus": options.writeCorpus = iterator.next()
         default:
-            FileHandle.standardError.write(Data("usage: a11y-audit-bench [--files N] [--rounds R] [--corpus DIR] [--only parse|scan|setup|layout-off|colors|colors-plain|colors-setup|colors-wall|queue|org|render] [--repositories N] [--nights N] [--write-color-corpus DIR]\n".utf8))
+            FileHandle.standardError.write(Data("usage: a11y-audit-bench [--files N] [--rounds R] [--corpus DIR] [--only parse|scan|setup|layout-off|colors|colors-plain|colors-setup|colors-wall|queue|org|render|pr] [--repositories N] [--nights N] [--write-color-corpus DIR]\n".utf8))
             exit(2)
         }
     }
@@ -97,6 +97,10 @@ func peakMemoryOfScan(_ binary: String, _ directory: String) throws -> Int {
 let options = parseOptions()
 if options.only == "queue" {
     try PipelineBench.queue(rounds: options.rounds)
+    exit(0)
+}
+if options.only == "pr" {
+    try PipelineBench.pullRequests(files: options.files, pulls: options.repositories)
     exit(0)
 }
 if options.only == "render" {
