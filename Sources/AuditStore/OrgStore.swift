@@ -27,16 +27,19 @@ public struct OrgStore {
                     purpose: "save team \(team.name)")
             }
             let listed = config.repositories + discovered.filter { found in !config.repositories.contains { $0.name == found.name } }
-            for repository in listed {
-                try connection.query("""
-                    INSERT INTO repositories (org, name, team_id, default_branch, provider, archive_url, active)
-                    VALUES ($1, $2, (SELECT id FROM teams WHERE org = $1 AND name = $3), $4, $5, $6, true)
-                    ON CONFLICT (org, name) DO UPDATE SET team_id = EXCLUDED.team_id, default_branch = EXCLUDED.default_branch,
-                        provider = EXCLUDED.provider, archive_url = EXCLUDED.archive_url, active = true, updated_at = now()
-                    """, [.text(config.org), .text(repository.name), .text(repository.team), .text(repository.branch),
-                          .text(repository.resolvedProvider.rawValue), .optional(repository.archive)],
-                    purpose: "save repository \(repository.name)")
-            }
+            // One statement for every repository: an organisation of thousands syncs in one round trip.
+            try connection.query("""
+                INSERT INTO repositories (org, name, team_id, default_branch, provider, archive_url, active)
+                SELECT $1, r.name, t.id, r.branch, r.provider, r.archive, true
+                FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS r (name, team, branch, provider, archive)
+                LEFT JOIN teams t ON t.org = $1 AND t.name = r.team
+                ON CONFLICT (org, name) DO UPDATE SET team_id = EXCLUDED.team_id, default_branch = EXCLUDED.default_branch,
+                    provider = EXCLUDED.provider, archive_url = EXCLUDED.archive_url, active = true, updated_at = now()
+                WHERE (repositories.team_id, repositories.default_branch, repositories.provider, repositories.archive_url, repositories.active)
+                      IS DISTINCT FROM (EXCLUDED.team_id, EXCLUDED.default_branch, EXCLUDED.provider, EXCLUDED.archive_url, true)
+                """, [.text(config.org), .textArray(listed.map(\.name)), .textArray(listed.map(\.team)), .textArray(listed.map(\.branch)),
+                      .textArray(listed.map(\.resolvedProvider.rawValue)), .optionalTextArray(listed.map(\.archive))],
+                purpose: "save \(listed.count) repositories")
             try connection.query("""
                 UPDATE repositories SET active = false, updated_at = now()
                 WHERE org = $1 AND active AND NOT (name = ANY($2::text[]))

@@ -15,12 +15,16 @@ public enum PostgresValue: Sendable, Equatable {
     public static func optional(_ value: Int?) -> PostgresValue { value.map(PostgresValue.int) ?? .null }
 
     /// A text array literal for `$n::text[]` parameters (`= ANY($n)`), quoted per PostgreSQL's rules.
-    public static func textArray(_ values: [String]) -> PostgresValue {
+    public static func textArray(_ values: [String]) -> PostgresValue { optionalTextArray(values) }
+
+    /// A text array literal where nil elements are SQL NULLs.
+    public static func optionalTextArray(_ values: [String?]) -> PostgresValue {
         // Byte by byte: Foundation's replacingOccurrences cost more than the database round trip.
         var bytes: [UInt8] = [UInt8(ascii: "{")]
-        bytes.reserveCapacity(values.reduce(2) { $0 + $1.utf8.count + 3 })
+        bytes.reserveCapacity(values.reduce(2) { $0 + ($1?.utf8.count ?? 4) + 3 })
         for (index, value) in values.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            guard let value else { bytes.append(contentsOf: Array("NULL".utf8)); continue }
             bytes.append(UInt8(ascii: "\""))
             for byte in value.utf8 {
                 if byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\"") { bytes.append(UInt8(ascii: "\\")) }

@@ -262,6 +262,21 @@ let fastRetries = QueuePolicy(leaseSeconds: 30, backoffBaseSeconds: 0.001, backo
         }
     }
 
+    @Test func syncRetiresRepositoriesNoLongerListedAndKeepsTheirHistory() throws {
+        try TestDatabase.with { database in
+            let connection = try database.connect()
+            var config = try makeOrg(connection, repositories: 3)
+            config.repositories[0].archive = "https://example.com/a,b \"quoted\".tar.gz"
+            config.repositories.remove(at: 2)
+            try OrgStore(connection: connection).sync(config)
+            let rows = try connection.query("SELECT name, active, archive_url FROM repositories ORDER BY name", purpose: "read")
+            #expect(rows.map { $0.bool("active") } == [true, true, false])
+            #expect(rows.first?.string("archive_url") == "https://example.com/a,b \"quoted\".tar.gz")
+            guard case .created(_, let jobs) = try schedule(connection, config) else { throw TestFailure("no run") }
+            #expect(jobs == 2, "a retired repository is not audited")
+        }
+    }
+
     @Test func aRunWithNoRepositoriesFinishesAtOnce() throws {
         try TestDatabase.with { database in
             let connection = try database.connect()
