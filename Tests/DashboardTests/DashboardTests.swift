@@ -206,3 +206,41 @@ func HTMLEscaped(_ text: String) -> String { HTML.escape(text) }
 extension Array where Element == String {
     func splitPair() -> (String, String?) { (self.first ?? "", self.count > 1 ? self[1] : nil) }
 }
+
+@Suite(.serialized) struct LiveRendererTests {
+    /// `serve --render`: a job finishing (NOTIFY on a11y_audit_done) re-renders its pages.
+    @Test func aFinishedJobReachesTheSiteWithoutARestart() throws {
+        try TestDatabase.with { database in
+            let connection = try database.connect()
+            let history = FixtureHistory(teams: 2, repositories: 3, nights: 2)
+            try history.write(to: connection)
+            let site = try RenderedSite()
+            let live = LiveRenderer(settings: database.settings, output: site.root, webDirectory: webDirectory) { _ in }
+            let finished = DispatchSemaphore(value: 0)
+            Thread { live.run(); finished.signal() }.start()
+            defer { live.stop(); _ = finished.wait(timeout: .now() + 10) }
+            func waitFor(_ condition: () -> Bool) -> Bool {
+                for _ in 0..<200 { if condition() { return true }; Thread.sleep(forTimeInterval: 0.05) }
+                return false
+            }
+            #expect(waitFor { FileManager.default.fileExists(atPath: site.root + "/index.html") }, "the first whole render")
+
+            let repository = try #require(try connection.query("SELECT id, team_id FROM repositories WHERE name = 'fixture/app-2'", purpose: "read").first)
+            let run = try #require(try connection.query("INSERT INTO runs (org, kind, run_date) VALUES ('fixture', 'manual', '2026-12-31') RETURNING id",
+                                                        purpose: "add a run").first?.int("id"))
+            let queue = JobQueue(connection: connection)
+            _ = try queue.enqueue(JobRequest(runID: run, repositoryID: repository.int("id") ?? 0, kind: .manual, commitRef: "main", archiveURL: "file:///x"))
+            let job = try #require(try queue.claim(worker: "w"))
+            var findings = history.findings(repository: 2, night: 2)
+            findings.append(FixtureHistory.finding(FixtureHistory.rules[2], file: "App/Live.swift", line: 5, code: "live-update"))
+            findings.assignFingerprints()
+            _ = try queue.complete(job) {
+                try HistoryWriter(connection: $0).write(JobResults(findings: findings.map { .init(finding: $0, teamID: repository.int("team_id")) },
+                                                                   filesScanned: 1, filesParsed: 1, cacheHits: 0), for: job)
+            }
+            #expect(waitFor { (try? site.html("repos/fixture/app-2.html"))?.contains("live-update") == true },
+                    "the repository page shows the new finding")
+            #expect(waitFor { FileManager.default.fileExists(atPath: site.root + "/jobs/\(job.id).html") })
+        }
+    }
+}
