@@ -190,6 +190,8 @@ CREATE TABLE pr_checks (
     status_reported_at timestamptz,
     report_attempts    integer NOT NULL DEFAULT 0,
     report_error       text,
+    -- A reporter has taken the check until then (it talks to GitHub outside any transaction).
+    reporting_until    timestamptz,
     check_run_id       bigint,
     created_at         timestamptz NOT NULL DEFAULT now(),
     updated_at         timestamptz NOT NULL DEFAULT now(),

@@ -22,32 +22,23 @@ public struct PullRequestReporter: Sendable {
     }
 
     /// Reports every check whose state GitHub has not seen yet; returns how many were reported.
-    /// Each check is locked while it is reported, so two reporters never post the same state.
+    /// Each check is taken for the time of its report, so two reporters never post the same state,
+    /// and no database lock is held while GitHub is called.
     @discardableResult
     public func sweep(_ connection: PostgresConnection, limit: Int = 50) throws -> Int {
         var reported = 0
         for _ in 0..<limit {
-            let done = try connection.transaction(purpose: "report a pull-request check") { connection -> Bool? in
-                let rows = try connection.query("""
-                    SELECT c.id FROM pr_checks c
-                    WHERE c.reported_state IS DISTINCT FROM c.state
-                      AND (c.report_attempts = 0 OR c.updated_at < now() - make_interval(secs => least(300, 2 ^ c.report_attempts)))
-                    ORDER BY c.id LIMIT 1 FOR UPDATE SKIP LOCKED
-                    """, purpose: "take a check to report")
-                guard let id = rows.first?.int("id"),
-                      let check = try PullRequestStore(connection: connection).checks(where: "c.id = $1", [.int(id)]).first else { return nil }
-                do {
-                    let checkRunID = try report(check)
-                    try PullRequestStore(connection: connection).markReported(check.id, state: check.state, checkRunID: checkRunID)
-                    return true
-                } catch {
-                    try connection.query("UPDATE pr_checks SET updated_at = now() WHERE id = $1", [.int(check.id)], purpose: "delay the next report")
-                    try PullRequestStore(connection: connection).markReportFailed(check.id, error: "\(error)")
-                    return false
-                }
+            let store = PullRequestStore(connection: connection)
+            guard let check = try connection.retryingAfterReconnect({ try PullRequestStore(connection: $0).takeDue() }) else { break }
+            do {
+                let checkRunID = try report(check)
+                try store.markReported(check.id, state: check.state, checkRunID: checkRunID)
+                reported += 1
+            } catch let error as DatabaseError {
+                throw error
+            } catch {
+                try store.markReportFailed(check.id, error: "\(error)")
             }
-            guard let done else { break }
-            if done { reported += 1 }
         }
         return reported
     }

@@ -74,6 +74,7 @@ public final class Worker: @unchecked Sendable {
     let source: any ArchiveSource
     let log: WorkerLog
     private let state = WorkerState()
+    private let reportWake = DispatchSemaphore(value: 0)
 
     public init(options: WorkerOptions, source: any ArchiveSource, log: WorkerLog = WorkerLog()) {
         self.options = options
@@ -106,10 +107,17 @@ public final class Worker: @unchecked Sendable {
         let keeper = Thread { [self] in keepLeases() }
         keeper.name = "a11y-worker-leases"
         keeper.start()
+        let reporterThread = Thread { [self] in reportChecks() }
+        reporterThread.name = "a11y-worker-reporter"
+        reporterThread.start()
         while group.wait(timeout: .now() + 0.2) == .timedOut {
             if state.abandonRequested { break }
         }
         if state.abandonRequested { releaseActiveJobs() }
+        // A last report of what this run's jobs decided, before the process goes.
+        if let reporter = options.reporter, let connection = try? PostgresConnection(options.database) {
+            _ = try? reporter.sweep(connection)
+        }
         state.finished = true
         let summary = state.summary
         log.event("worker.stopped", [("worker", options.name), ("succeeded", summary.succeeded), ("failed", summary.failed),
@@ -136,7 +144,7 @@ public final class Worker: @unchecked Sendable {
                 consecutiveErrors = 0
                 if let job = claimed {
                     process(job, connection: connection)
-                    if job.kind == .pr { reportChecks(connection) }
+                    if job.kind == .pr { reportWake.signal() }
                     processed += 1
                     if options.mode == .once { return }
                     continue
@@ -243,6 +251,12 @@ public final class Worker: @unchecked Sendable {
             let failure = Self.classify(error)
             if control.lost { state.count { $0.lost += 1 }; return }
             if state.abandonRequested { return }
+            if control.cancelRequested {
+                _ = try? connection.retryingAfterReconnect { try JobQueue(connection: $0).acknowledgeCancellation(job) }
+                log.event("job.cancelled", [("job", job.id), ("repo", job.repositoryName)])
+                state.count { $0.cancelled += 1 }
+                return
+            }
             do {
                 let outcome = try connection.retryingAfterReconnect {
                     try JobQueue(connection: $0, policy: options.policy).fail(job, error: failure.description, retryable: failure.retryable)
@@ -250,7 +264,8 @@ public final class Worker: @unchecked Sendable {
                 let retry: String? = if case .retryScheduled(let delay) = outcome { String(format: "%.1f", delay) } else { nil }
                 log.event("job.failed", .error, [("job", job.id), ("repo", job.repositoryName), ("attempt", job.attempt),
                                                  ("retryable", failure.retryable), ("retry_in_s", retry),
-                                                 ("dead", outcome == .dead ? "true" : nil), ("error", failure.description)])
+                                                 ("dead", outcome == .dead ? "true" : nil),
+                                                 ("cancelled", outcome == .cancelled ? "true" : nil), ("error", failure.description)])
                 state.count { $0.failed += 1 }
             } catch {
                 log.event("job.fail-unrecorded", .error, [("job", job.id), ("error", "\(error)")])
@@ -278,7 +293,6 @@ public final class Worker: @unchecked Sendable {
         var connection: PostgresConnection?
         let interval = max(0.05, options.policy.leaseSeconds / 3)
         var lastRescue = Date.distantPast
-        var lastReport = Date.distantPast
         while !state.finished {
             Thread.sleep(forTimeInterval: min(interval, 0.5))
             do {
@@ -294,10 +308,6 @@ public final class Worker: @unchecked Sendable {
                         control.lost = true
                     }
                 }
-                if Date().timeIntervalSince(lastReport) >= 1 {
-                    lastReport = Date()
-                    reportChecks(connection)
-                }
                 if Date().timeIntervalSince(lastRescue) >= max(1, options.policy.leaseSeconds / 2) {
                     lastRescue = Date()
                     let rescued = try queue.rescueExpiredLeases()
@@ -310,13 +320,22 @@ public final class Worker: @unchecked Sendable {
         }
     }
 
-    private func reportChecks(_ connection: PostgresConnection) {
+    /// Reports pull-request checks on a thread of its own: GitHub being slow or down must never
+    /// delay the heartbeats that keep this worker's leases.
+    private func reportChecks() {
         guard let reporter = options.reporter else { return }
-        do {
-            let reported = try reporter.sweep(connection)
-            if reported > 0 { log.event("checks.reported", [("count", reported)]) }
-        } catch {
-            log.event("checks.report-error", .warn, [("error", "\(error)")])
+        var connection: PostgresConnection?
+        while !state.finished {
+            _ = reportWake.wait(timeout: .now() + 1)
+            do {
+                if connection == nil { connection = try PostgresConnection(options.database) }
+                guard let connection else { continue }
+                let reported = try reporter.sweep(connection)
+                if reported > 0 { log.event("checks.reported", [("count", reported)]) }
+            } catch {
+                log.event("checks.report-error", .warn, [("error", "\(error)")])
+                connection = nil
+            }
         }
     }
 

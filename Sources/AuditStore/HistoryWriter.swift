@@ -57,14 +57,16 @@ public struct HistoryWriter {
         var applied = Applied(open: results.findings.count, new: 0, fixed: 0, historyApplied: false)
         var newFingerprints = Set<String>()
         var fixedByKey: [CountKey: Int] = [:]
+        var fixedKinds: [String: String] = [:]
         // Pull-request jobs are compared against their base, not folded into the nightly history.
         if let runID = job.runID, job.kind != .pr {
             let repository = try connection.query("""
-                SELECT last_run_id FROM repositories WHERE id = $1 FOR UPDATE
+                SELECT last_run_id FROM repositories WHERE id = $1 FOR NO KEY UPDATE
                 """, [.int(job.repositoryID)], purpose: "lock repository \(job.repositoryName)'s history")
             let lastRun = repository.first?.int("last_run_id")
             if lastRun.map({ $0 <= runID }) ?? true {
-                (newFingerprints, fixedByKey) = try applyHistory(results, repositoryID: job.repositoryID, runID: runID, previousRun: lastRun)
+                (newFingerprints, fixedByKey, fixedKinds) = try applyHistory(results, repositoryID: job.repositoryID, runID: runID,
+                                                                            previousRun: lastRun)
                 applied.new = newFingerprints.count
                 applied.fixed = fixedByKey.values.reduce(0, +)
                 applied.historyApplied = true
@@ -73,19 +75,20 @@ public struct HistoryWriter {
             }
         }
         try writeSummary(results, job: job, applied: applied, newFingerprints: newFingerprints, fixedByKey: fixedByKey,
-                         writeMilliseconds: writeMilliseconds)
+                         fixedKinds: fixedKinds, writeMilliseconds: writeMilliseconds)
         return applied
     }
 
+    /// The unique key of job_summary_counts; a rule's kind rides along (a build that changes a
+    /// rule's kind must not split one key in two).
     struct CountKey: Hashable {
         var teamID: Int?
         var ruleID: String
-        var kind: String
         var severity: String
     }
 
     private func applyHistory(_ results: JobResults, repositoryID: Int, runID: Int,
-                              previousRun: Int?) throws -> (Set<String>, [CountKey: Int]) {
+                              previousRun: Int?) throws -> (Set<String>, [CountKey: Int], [String: String]) {
         let open = try connection.query("""
             SELECT id, fingerprint, team_id, rule_id, kind, severity, path, line, column_number, message, snippet, source_line
             FROM findings WHERE repository_id = $1 AND fixed_in_run IS NULL
@@ -102,20 +105,25 @@ public struct HistoryWriter {
             guard let row = openByFingerprint[fingerprint] else { inserted.append(item); continue }
             let finding = item.finding
             if row.int("line") != finding.location.line || row.int("column_number") != finding.location.column
-                || row.string("path") != finding.location.file || row.string("message") != finding.message
+                || row.string("path") != HistoryWriter.storable(finding.location.file)
+                || row.string("message") != HistoryWriter.storable(finding.message)
                 || row.string("severity") != finding.severity.rawValue || row.int("team_id") != item.teamID
-                || row.string("snippet") != finding.snippet || row.string("source_line") != finding.sourceLine,
+                || row.string("snippet") != HistoryWriter.storable(finding.snippet)
+                || row.string("source_line") != HistoryWriter.storable(finding.sourceLine)
+                || row.string("kind") != finding.kind.rawValue,
                let id = row.int("id") {
                 changed.append((id, item))
             }
         }
         var fixedIDs: [Int] = []
         var fixedByKey: [CountKey: Int] = [:]
+        var fixedKinds: [String: String] = [:]
         for (fingerprint, row) in openByFingerprint where current[fingerprint] == nil {
             guard let id = row.int("id") else { continue }
             fixedIDs.append(id)
-            fixedByKey[CountKey(teamID: row.int("team_id"), ruleID: row.string("rule_id") ?? "", kind: row.string("kind") ?? "",
+            fixedByKey[CountKey(teamID: row.int("team_id"), ruleID: row.string("rule_id") ?? "",
                                 severity: row.string("severity") ?? ""), default: 0] += 1
+            fixedKinds[row.string("rule_id") ?? ""] = row.string("kind")
         }
 
         if !inserted.isEmpty {
@@ -136,16 +144,18 @@ public struct HistoryWriter {
         }
         if !changed.isEmpty {
             try connection.query("""
-                UPDATE findings f SET severity = u.severity, team_id = u.team_id, path = u.path, line = u.line,
+                UPDATE findings f SET severity = u.severity, kind = u.kind, team_id = u.team_id, path = u.path, line = u.line,
                     column_number = u.column_number, message = u.message, snippet = u.snippet, source_line = u.source_line
-                FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::int[], $6::int[], $7::text[], $8::text[], $9::text[])
-                     AS u (id, severity, team_id, path, line, column_number, message, snippet, source_line)
+                FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::int[], $6::int[], $7::text[], $8::text[], $9::text[],
+                            $10::text[])
+                     AS u (id, severity, team_id, path, line, column_number, message, snippet, source_line, kind)
                 WHERE f.id = u.id
                 """, [.intArray(changed.map(\.0)), .textArray(changed.map { $0.1.finding.severity.rawValue }),
                       Self.optionalIntArray(changed.map { $0.1.teamID }), .textArray(changed.map { $0.1.finding.location.file }),
                       .intArray(changed.map { $0.1.finding.location.line }), .intArray(changed.map { $0.1.finding.location.column }),
-                      .textArray(changed.map { $0.1.finding.message }), .textArray(changed.map { $0.1.finding.snippet }),
-                      .textArray(changed.map { $0.1.finding.sourceLine })],
+                      .textArray(changed.map { HistoryWriter.storable($0.1.finding.message) }),
+                      .textArray(changed.map { HistoryWriter.storable($0.1.finding.snippet) }),
+                      .textArray(changed.map { HistoryWriter.storable($0.1.finding.sourceLine) }), .textArray(changed.map { $0.1.finding.kind.rawValue })],
                 purpose: "update \(changed.count) moved or reworded findings")
         }
         if !fixedIDs.isEmpty {
@@ -153,15 +163,15 @@ public struct HistoryWriter {
                 UPDATE findings SET fixed_in_run = $2, last_seen_run = $3, fixed_at = now() WHERE id = ANY($1::bigint[])
                 """, [.intArray(fixedIDs), .int(runID), .optional(previousRun)], purpose: "mark \(fixedIDs.count) findings fixed")
         }
-        return (Set(inserted.map(\.finding.fingerprint)), fixedByKey)
+        return (Set(inserted.map(\.finding.fingerprint)), fixedByKey, fixedKinds)
     }
 
     private func writeSummary(_ results: JobResults, job: ClaimedJob, applied: Applied, newFingerprints: Set<String>,
-                              fixedByKey: [CountKey: Int], writeMilliseconds: Int) throws {
+                              fixedByKey: [CountKey: Int], fixedKinds: [String: String], writeMilliseconds: Int) throws {
         // The primary key on job_id is the guard against counting a job twice: a second write
         // for the same job fails instead of adding to the totals.
         let notes = results.notes.map { note -> [String: Any] in
-            var object: [String: Any] = ["kind": note.kind.rawValue, "file": note.file, "message": note.message]
+            var object: [String: Any] = ["kind": note.kind.rawValue, "file": Self.storable(note.file), "message": Self.storable(note.message)]
             if let line = note.line { object["line"] = line }
             return object
         }
@@ -175,13 +185,16 @@ public struct HistoryWriter {
             """, [.int(job.id), .optional(job.runID), .int(job.repositoryID), .optional(results.commitSHA), .bool(applied.historyApplied),
                   .int(results.filesScanned), .int(results.filesParsed), .int(results.cacheHits), .int(applied.open),
                   .int(applied.new), .int(applied.fixed), .int(results.suppressed), .int(results.fetchMilliseconds),
-                  .int(results.scanMilliseconds), .int(writeMilliseconds), .text(notesJSON), .optional(results.configJSON)],
+                  .int(results.scanMilliseconds), .int(writeMilliseconds), .text(notesJSON),
+                  // jsonb refuses \u0000 although JSON allows it: such a config is not kept.
+                  .optional(results.configJSON.flatMap { $0.contains("\\u0000") ? nil : $0 })],
             purpose: "write the summary of job \(job.id)")
 
         var counts: [CountKey: (open: Int, new: Int, fixed: Int)] = [:]
+        var kinds: [String: String] = [:]
         for item in results.findings {
-            let key = CountKey(teamID: item.teamID, ruleID: item.finding.ruleID, kind: item.finding.kind.rawValue,
-                               severity: item.finding.severity.rawValue)
+            kinds[item.finding.ruleID] = item.finding.kind.rawValue
+            let key = CountKey(teamID: item.teamID, ruleID: item.finding.ruleID, severity: item.finding.severity.rawValue)
             counts[key, default: (0, 0, 0)].open += 1
             if newFingerprints.contains(item.finding.fingerprint) { counts[key, default: (0, 0, 0)].new += 1 }
         }
@@ -192,7 +205,7 @@ public struct HistoryWriter {
             INSERT INTO job_summary_counts (job_id, run_id, team_id, rule_id, kind, severity, open_count, new_count, fixed_count)
             SELECT $1, $2, * FROM unnest($3::bigint[], $4::text[], $5::text[], $6::text[], $7::int[], $8::int[], $9::int[])
             """, [.int(job.id), .optional(job.runID), Self.optionalIntArray(keys.map(\.teamID)), .textArray(keys.map(\.ruleID)),
-                  .textArray(keys.map(\.kind)), .textArray(keys.map(\.severity)), .intArray(keys.map { counts[$0]?.open ?? 0 }),
+                  .textArray(keys.map { kinds[$0.ruleID] ?? fixedKinds[$0.ruleID] ?? "recommendation" }), .textArray(keys.map(\.severity)), .intArray(keys.map { counts[$0]?.open ?? 0 }),
                   .intArray(keys.map { counts[$0]?.new ?? 0 }), .intArray(keys.map { counts[$0]?.fixed ?? 0 })],
             purpose: "write the counts of job \(job.id)")
     }
@@ -200,9 +213,16 @@ public struct HistoryWriter {
     private static func columns(_ items: [JobResults.AttributedFinding]) -> [PostgresValue] {
         [.textArray(items.map(\.finding.fingerprint)), .textArray(items.map(\.finding.ruleID)),
          .textArray(items.map(\.finding.kind.rawValue)), .textArray(items.map(\.finding.severity.rawValue)),
-         optionalIntArray(items.map(\.teamID)), .textArray(items.map(\.finding.location.file)),
+         optionalIntArray(items.map(\.teamID)), .textArray(items.map { storable($0.finding.location.file) }),
          .intArray(items.map(\.finding.location.line)), .intArray(items.map(\.finding.location.column)),
-         .textArray(items.map(\.finding.message)), .textArray(items.map(\.finding.snippet)), .textArray(items.map(\.finding.sourceLine))]
+         .textArray(items.map { storable($0.finding.message) }), .textArray(items.map { storable($0.finding.snippet) }),
+         .textArray(items.map { storable($0.finding.sourceLine) })]
+    }
+
+    /// PostgreSQL text cannot hold NUL; a file with one past the binary check's first 8 KiB must
+    /// not make its repository's job fail on every attempt.
+    static func storable(_ text: String) -> String {
+        text.contains("\u{0}") ? text.replacingOccurrences(of: "\u{0}", with: "\u{FFFD}") : text
     }
 
     static func optionalIntArray(_ values: [Int?]) -> PostgresValue {

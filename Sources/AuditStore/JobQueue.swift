@@ -87,6 +87,9 @@ public enum CompletionOutcome: Sendable, Equatable {
 public enum FailureOutcome: Sendable, Equatable {
     case retryScheduled(inSeconds: Double)
     case dead
+    /// Cancellation was asked for, or a newer job of the same repository, commit and kind is
+    /// already waiting: no retry.
+    case cancelled
     case leaseLost
 }
 
@@ -222,23 +225,28 @@ public struct JobQueue {
         try connection.transaction(purpose: "record the failure of job \(job.id)") { connection in
             let rows = try connection.query("""
                 UPDATE jobs SET
-                    state = CASE WHEN $4 AND attempt < max_attempts THEN 'failed' ELSE 'dead' END,
+                    -- A waiting twin (same repository, commit, kind) makes a retry pointless and
+                    -- would break the unique index: the failed job is cancelled instead.
+                    state = CASE WHEN cancel_requested OR EXISTS (SELECT 1 FROM jobs twin WHERE twin.repository_id = jobs.repository_id AND twin.commit_ref = jobs.commit_ref AND twin.kind = jobs.kind AND twin.state IN ('queued', 'failed') AND twin.id <> jobs.id) THEN 'cancelled'
+                                 WHEN $4 AND attempt < max_attempts THEN 'failed' ELSE 'dead' END,
                     run_after = now() + make_interval(secs => least($6::float8, $5::float8 * power(2, attempt - 1)) * (0.5 + random())),
                     last_error = $3,
                     errors = errors || jsonb_build_array(jsonb_build_object(
                         'attempt', attempt, 'worker', $2::text, 'error', $3::text, 'at', now())),
                     locked_by = NULL, lease_expires_at = NULL,
-                    finished_at = CASE WHEN $4 AND attempt < max_attempts THEN NULL ELSE now() END
+                    finished_at = CASE WHEN $4 AND attempt < max_attempts AND NOT cancel_requested AND NOT EXISTS (SELECT 1 FROM jobs twin WHERE twin.repository_id = jobs.repository_id AND twin.commit_ref = jobs.commit_ref AND twin.kind = jobs.kind AND twin.state IN ('queued', 'failed') AND twin.id <> jobs.id) THEN NULL ELSE now() END
                 WHERE id = $1 AND locked_by = $2 AND attempt = $7 AND state = 'running'
                 RETURNING state, extract(epoch FROM run_after - now()) AS delay
                 """, [.int(job.id), .text(job.worker), .text(error), .bool(retryable), .double(policy.backoffBaseSeconds),
                       .double(policy.backoffMaxSeconds), .int(job.attempt)],
                 purpose: "record the failure of job \(job.id)")
             guard let row = rows.first else { return .leaseLost }
-            if row.string("state") == JobState.dead.rawValue {
+            let state = row.string("state")
+            if state == JobState.dead.rawValue || state == JobState.cancelled.rawValue {
+                try settleCheck(jobID: job.id, as: state == JobState.dead.rawValue ? "error" : "cancelled", in: connection)
                 try finishRunIfDone(job.runID, in: connection)
                 try connection.notify(Self.doneChannel, payload: "job:\(job.id)")
-                return .dead
+                return state == JobState.dead.rawValue ? .dead : .cancelled
             }
             return .retryScheduled(inSeconds: row.double("delay") ?? 0)
         }
@@ -248,7 +256,8 @@ public struct JobQueue {
     @discardableResult
     public func release(_ job: ClaimedJob) throws -> Bool {
         let rows = try connection.query("""
-            UPDATE jobs SET state = 'queued', attempt = attempt - 1, locked_by = NULL, lease_expires_at = NULL, run_after = now()
+            UPDATE jobs SET state = CASE WHEN EXISTS (SELECT 1 FROM jobs twin WHERE twin.repository_id = jobs.repository_id AND twin.commit_ref = jobs.commit_ref AND twin.kind = jobs.kind AND twin.state IN ('queued', 'failed') AND twin.id <> jobs.id) THEN 'cancelled' ELSE 'queued' END,
+                attempt = attempt - 1, locked_by = NULL, lease_expires_at = NULL, run_after = now()
             WHERE id = $1 AND locked_by = $2 AND attempt = $3 AND state = 'running'
             RETURNING id
             """, [.int(job.id), .text(job.worker), .int(job.attempt)], purpose: "release job \(job.id)")
@@ -270,7 +279,16 @@ public struct JobQueue {
         try connection.query("""
             UPDATE jobs SET state = 'cancelled', finished_at = now(), lease_expires_at = NULL WHERE id = $1
             """, [.int(job.id)], purpose: "mark job \(job.id) cancelled")
+        try settleCheck(jobID: job.id, as: "cancelled", in: connection)
         try finishRunIfDone(job.runID, in: connection)
+    }
+
+    /// A pull request's check whose job will never produce a verdict says so (and is reported),
+    /// instead of staying pending on GitHub.
+    func settleCheck(jobID: Int, as state: String, in connection: PostgresConnection) throws {
+        try connection.query("""
+            UPDATE pr_checks SET state = $2, updated_at = now() WHERE job_id = $1 AND state = 'pending'
+            """, [.int(jobID), .text(state)], purpose: "settle the check of job \(jobID)")
     }
 
     // MARK: Housekeeping
@@ -290,7 +308,10 @@ public struct JobQueue {
                 """, [.int(jobID)], purpose: "cancel job \(jobID)")
             guard let row = rows.first else { return nil }
             let previous = row.string("previous").flatMap(JobState.init(rawValue:))
-            if previous != .running { try finishRunIfDone(row.int("run_id"), in: connection) }
+            if previous != .running {
+                try settleCheck(jobID: jobID, as: "cancelled", in: connection)
+                try finishRunIfDone(row.int("run_id"), in: connection)
+            }
             return previous
         }
     }
@@ -301,17 +322,23 @@ public struct JobQueue {
     public func rescueExpiredLeases() throws -> [Int] {
         let rows = try connection.query("""
             UPDATE jobs SET
-                state = CASE WHEN attempt < max_attempts THEN 'failed' ELSE 'dead' END,
+                state = CASE WHEN cancel_requested OR EXISTS (SELECT 1 FROM jobs twin WHERE twin.repository_id = jobs.repository_id AND twin.commit_ref = jobs.commit_ref AND twin.kind = jobs.kind AND twin.state IN ('queued', 'failed') AND twin.id <> jobs.id) THEN 'cancelled'
+                             WHEN attempt < max_attempts THEN 'failed' ELSE 'dead' END,
                 run_after = now() + make_interval(secs => least($2::float8, $1::float8 * power(2, attempt - 1)) * (0.5 + random())),
                 last_error = 'lease expired: worker ' || coalesce(locked_by, '?') || ' stopped renewing it (crashed, killed or hung)',
                 errors = errors || jsonb_build_array(jsonb_build_object(
                     'attempt', attempt, 'worker', locked_by, 'error', 'lease expired', 'at', now())),
                 locked_by = NULL, lease_expires_at = NULL,
-                finished_at = CASE WHEN attempt < max_attempts THEN NULL ELSE now() END
+                finished_at = CASE WHEN attempt < max_attempts AND NOT cancel_requested AND NOT EXISTS (SELECT 1 FROM jobs twin WHERE twin.repository_id = jobs.repository_id AND twin.commit_ref = jobs.commit_ref AND twin.kind = jobs.kind AND twin.state IN ('queued', 'failed') AND twin.id <> jobs.id) THEN NULL ELSE now() END
             WHERE id IN (SELECT id FROM jobs WHERE state = 'running' AND lease_expires_at < now() FOR UPDATE SKIP LOCKED)
             RETURNING id, run_id, state
             """, [.double(policy.backoffBaseSeconds), .double(policy.backoffMaxSeconds)], purpose: "rescue jobs with expired leases")
-        let deadRuns = Set(rows.filter { $0.string("state") == JobState.dead.rawValue }.compactMap { $0.int("run_id") })
+        let settled = rows.filter { $0.string("state") == JobState.dead.rawValue || $0.string("state") == JobState.cancelled.rawValue }
+        for row in settled {
+            guard let id = row.int("id") else { continue }
+            try settleCheck(jobID: id, as: row.string("state") == JobState.dead.rawValue ? "error" : "cancelled", in: connection)
+        }
+        let deadRuns = Set(settled.compactMap { $0.int("run_id") })
         for run in deadRuns.sorted() {
             try connection.transaction(purpose: "finish run \(run)") { try finishRunIfDone(run, in: $0) }
         }

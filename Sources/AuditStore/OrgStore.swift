@@ -22,7 +22,8 @@ public struct OrgStore {
             for team in config.teams {
                 try connection.query("""
                     INSERT INTO teams (org, name, slug, owners) VALUES ($1, $2, $3, $4::text[])
-                    ON CONFLICT (org, name) DO UPDATE SET slug = EXCLUDED.slug, owners = EXCLUDED.owners
+                    ON CONFLICT (org, name) DO UPDATE SET owners = EXCLUDED.owners
+                    WHERE teams.owners IS DISTINCT FROM EXCLUDED.owners
                     """, [.text(config.org), .text(team.name), .text(OrgConfig.slug(team.name)), .textArray(team.owners ?? [])],
                     purpose: "save team \(team.name)")
             }
@@ -73,7 +74,7 @@ public struct OrgStore {
                 return .alreadyScheduled(runID: id)
             }
             let repositories = try connection.query("""
-                SELECT id, name FROM repositories WHERE org = $1 AND active ORDER BY name
+                SELECT id, name, default_branch, provider, archive_url FROM repositories WHERE org = $1 AND active ORDER BY name
                 """, [.text(config.org)], purpose: "list the repositories to audit")
             // A nightly job of an earlier night still waiting (for its retry, or behind a long
             // queue) is superseded: tonight's job audits a newer commit of the same branch.
@@ -92,7 +93,11 @@ public struct OrgStore {
             var ids: [Int] = [], refs: [String] = [], urls: [String] = []
             for row in repositories {
                 guard let id = row.int("id"), let name = row.string("name") else { continue }
-                let repository = byName[name] ?? OrgConfig.Repository(name: name, team: "", provider: .github)
+                // Discovered repositories are not in the config: their row has what discovery found.
+                let repository = byName[name] ?? OrgConfig.Repository(
+                    name: name, team: "", defaultBranch: row.string("default_branch"),
+                    provider: row.string("provider").flatMap(OrgConfig.Provider.init(rawValue:)) ?? .github,
+                    archive: row.string("archive_url"))
                 ids.append(id); refs.append(repository.branch); urls.append(archiveURL(repository, repository.branch))
             }
             let jobs = try connection.query("""

@@ -168,17 +168,36 @@ public struct PullRequestStore {
         try checks(where: "c.reported_state IS DISTINCT FROM c.state", limit: limit)
     }
 
+    /// Takes the next check due for reporting for two minutes, committed at once: the caller
+    /// talks to GitHub outside any transaction, and no other reporter takes the same check.
+    /// A failed report waits 2, 4, 8 … seconds (at most five minutes) before it is taken again.
+    public func takeDue() throws -> Check? {
+        let rows = try connection.query("""
+            UPDATE pr_checks SET reporting_until = now() + interval '120 seconds'
+            WHERE id = (SELECT id FROM pr_checks
+                        WHERE reported_state IS DISTINCT FROM state
+                          AND (reporting_until IS NULL OR reporting_until < now())
+                          AND (report_attempts = 0 OR updated_at < now() - make_interval(secs => least(300, 2 ^ report_attempts)))
+                        ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
+            RETURNING id
+            """, purpose: "take a check to report")
+        guard let id = rows.first?.int("id") else { return nil }
+        return try checks(where: "c.id = $1", [.int(id)]).first
+    }
+
     public func markReported(_ checkID: Int, state: String, checkRunID: Int? = nil) throws {
         try connection.query("""
-            UPDATE pr_checks SET reported_state = $2, status_reported_at = now(), report_error = NULL,
-                                 check_run_id = coalesce($3, check_run_id)
+            UPDATE pr_checks SET reported_state = $2, status_reported_at = now(), report_error = NULL, report_attempts = 0,
+                                 reporting_until = NULL, check_run_id = coalesce($3, check_run_id)
             WHERE id = $1
             """, [.int(checkID), .text(state), .optional(checkRunID)], purpose: "mark check \(checkID) reported")
     }
 
     public func markReportFailed(_ checkID: Int, error: String) throws {
         try connection.query("""
-            UPDATE pr_checks SET report_attempts = report_attempts + 1, report_error = $2 WHERE id = $1
+            UPDATE pr_checks SET report_attempts = report_attempts + 1, report_error = $2, reporting_until = NULL,
+                                 updated_at = now()
+            WHERE id = $1
             """, [.int(checkID), .text(error)], purpose: "record a failed report of check \(checkID)")
     }
 

@@ -149,7 +149,8 @@ extension SiteRenderer {
         let path = repositoryPath(repository.id)
         let findings = try queries.openFindings(repositoryID: repository.id)
         let jobs = try queries.jobs(repositoryID: repository.id, limit: 30)
-        let lastDone = jobs.first { $0.state == "succeeded" }
+        // Pull requests audit unmerged heads: the repository's state is its last branch audit.
+        let lastDone = jobs.first { $0.state == "succeeded" && $0.kind != "pr" }
         var body = "<p>"
         if let teamName = repository.teamName, let teamSlug = repository.teamSlug {
             body += "Team \(anchor(path, Self.teamPath(teamSlug), teamName)). "

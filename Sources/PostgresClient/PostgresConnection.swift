@@ -6,6 +6,8 @@ import Foundation
 public final class PostgresConnection {
     private var handle: OpaquePointer?
     public let settings: ConnectionSettings
+    /// Channels this session listens on, listened on again after a reconnect.
+    private var channels: [String] = []
 
     /// Connects now; throws `DatabaseError.connectionFailed` naming the server, never the password.
     public init(_ settings: ConnectionSettings) throws {
@@ -31,6 +33,9 @@ public final class PostgresConnection {
         // Server notices ("relation already exists, skipping") would otherwise go to stderr.
         PQsetNoticeProcessor(connection, { _, _ in }, nil)
         handle = connection
+        // A new session has no LISTENs: the old session's are repeated, so waking on NOTIFY
+        // survives a server restart.
+        for channel in channels { try query("LISTEN \(channel)", purpose: "listen on \(channel) again") }
     }
 
     /// Reconnects after the server went away (restart, failover, idle timeout), waiting with
@@ -132,6 +137,7 @@ public final class PostgresConnection {
         }
         // LISTEN takes an identifier, not a parameter; the name was checked above.
         try query("LISTEN \(channel)", purpose: "listen on \(channel)")
+        if !channels.contains(channel) { channels.append(channel) }
     }
 
     public func notify(_ channel: String, payload: String = "") throws {

@@ -105,13 +105,23 @@ public struct WebhookIntake: Sendable {
               let repositoryName = (payload["repository"] as? [String: Any])?["full_name"] as? String else {
             return try finish("malformed", 400, "pull_request payload lacks number, head.sha, base.sha, base.ref or repository.full_name", nil)
         }
+        guard Self.isCommit(headSHA), Self.isCommit(baseSHA) else {
+            return try finish("malformed", 400, "head.sha and base.sha must be 40 hexadecimal characters", nil)
+        }
         if pull["draft"] as? Bool == true, config.pullRequests?.includeDrafts != true {
             return try finish("ignored", 202, "pull request #\(number) is a draft; drafts are not checked (pullRequests.includeDrafts)", nil)
         }
         var repository = config.repositories.first { $0.name.caseInsensitiveCompare(repositoryName) == .orderedSame }
         if repository == nil, let discovery = config.discovery,
            repositoryName.lowercased().hasPrefix(discovery.githubOrg.lowercased() + "/") {
-            repository = OrgConfig.Repository(name: repositoryName, team: discovery.team, provider: .github)
+            // The same include/exclude patterns as the coordinator's discovery.
+            let name = String(repositoryName.split(separator: "/").last ?? "")
+            let include = (discovery.include ?? []).map(Glob.init), exclude = (discovery.exclude ?? []).map(Glob.init)
+            let included = include.isEmpty || include.contains { $0.matches(name) || $0.matches(repositoryName) }
+            let excluded = exclude.contains { $0.matches(name) || $0.matches(repositoryName) }
+            if included && !excluded {
+                repository = OrgConfig.Repository(name: repositoryName, team: discovery.team, provider: .github)
+            }
         }
         guard let repository else {
             return try finish("refused", 403, "repository \(repositoryName) is not in the org config of \(config.org)", nil)
@@ -148,6 +158,8 @@ public struct WebhookIntake: Sendable {
             ?? "a check of \(repository.name)#\(number) at \(headSHA.prefix(12)) is already queued"
         return try finish("queued", 202, body, job)
     }
+
+    static func isCommit(_ sha: String) -> Bool { sha.count == 40 && sha.allSatisfy(\.isHexDigit) }
 
     /// The JSON payload: the body itself, or the `payload` field of a form-encoded body.
     static func payload(_ request: WebhookRequest) -> [String: Any]? {

@@ -150,6 +150,12 @@ struct TestFailure: Error, CustomStringConvertible {
             #expect(throws: DatabaseError.self) {
                 try connection.query("SELECT $1::text", [.text("a\u{0}b")], purpose: "pass a NUL")
             }
+            // A NUL in a source line (past the scanner's binary check) does not fail the job.
+            var withNUL = finding("fixed-font-size", "App/NUL.swift", line: 2, snippet: "Text(\"a\u{0}b\")")
+            withNUL.sourceLine = "Text(\"a\u{0}b\")"
+            try runNight(connection, config, date: "2026-12-01", [tricky, withNUL])
+            #expect(try connection.query("SELECT snippet FROM findings WHERE path = 'App/NUL.swift'", purpose: "read").first?.string("snippet")
+                    == "Text(\"a\u{FFFD}b\")")
             let bytes: [UInt8] = [0, 1, 2, 255, 92, 120]
             #expect(try connection.query("SELECT $1::bytea AS b", [.bytes(bytes)], purpose: "round-trip bytes").first?.bytes("b") == bytes)
         }

@@ -277,6 +277,50 @@ let fastRetries = QueuePolicy(leaseSeconds: 30, backoffBaseSeconds: 0.001, backo
         }
     }
 
+    /// A job that fails or whose worker dies while a twin (same repository, commit, kind) waits:
+    /// cancelled, not retried (a second waiting twin would break the unique index).
+    @Test func aFailureWithAWaitingTwinIsCancelledNotRetried() throws {
+        try TestDatabase.with { database in
+            let connection = try database.connect()
+            _ = try makeOrg(connection, repositories: 1)
+            let repository = try #require(try connection.query("SELECT id FROM repositories", purpose: "read").first?.int("id"))
+            let request = JobRequest(runID: nil, repositoryID: repository, kind: .manual, commitRef: "main", archiveURL: "file:///x")
+            let queue = JobQueue(connection: connection, policy: QueuePolicy(leaseSeconds: 0.2, backoffBaseSeconds: 0.001, backoffMaxSeconds: 0.001))
+            _ = try queue.enqueue(request)
+            let running = try #require(try queue.claim(worker: "w"))
+            let twin = try #require(try queue.enqueue(request))
+            #expect(try queue.fail(running, error: "HTTP 503", retryable: true) == .cancelled)
+            #expect(try jobState(connection, running.id).state == "cancelled")
+            #expect(try jobState(connection, twin).state == "queued")
+
+            let second = try #require(try queue.claim(worker: "w"))
+            _ = try queue.enqueue(request)
+            Thread.sleep(forTimeInterval: 0.3)
+            #expect(try queue.rescueExpiredLeases() == [second.id], "the rescue does not trip over the twin")
+            #expect(try jobState(connection, second.id).state == "cancelled")
+        }
+    }
+
+    @Test func aPullRequestCheckWhoseJobDiesOrIsCancelledIsSettled() throws {
+        try TestDatabase.with { database in
+            let connection = try database.connect()
+            _ = try makeOrg(connection, repositories: 1, maxAttempts: 1)
+            let repository = try #require(try connection.query("SELECT id FROM repositories", purpose: "read").first?.int("id"))
+            let queue = JobQueue(connection: connection)
+            let store = PullRequestStore(connection: connection)
+            for (number, sha) in [(1, String(repeating: "a", count: 40)), (2, String(repeating: "b", count: 40))] {
+                let job = try queue.enqueue(JobRequest(runID: nil, repositoryID: repository, kind: .pr, commitRef: sha, archiveURL: "file:///x",
+                                                       prNumber: number, baseSHA: sha, baseRef: "main", baseArchiveURL: "file:///y"))
+                try store.open(repositoryID: repository, prNumber: number, headSHA: sha, baseSHA: sha, baseRef: "main", jobID: job, gate: .requirements)
+            }
+            let first = try #require(try queue.claim(worker: "w"))
+            #expect(try queue.fail(first, error: "HTTP 404 from the archive host", retryable: false) == .dead)
+            let waiting = try #require(try connection.query("SELECT id FROM jobs WHERE state = 'queued'", purpose: "read").first?.int("id"))
+            #expect(try queue.cancel(jobID: waiting) == .queued)
+            #expect(try store.checks().map(\.state) == ["error", "cancelled"], "GitHub hears of both instead of a pending forever")
+        }
+    }
+
     @Test func aRunWithNoRepositoriesFinishesAtOnce() throws {
         try TestDatabase.with { database in
             let connection = try database.connect()
