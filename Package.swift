@@ -187,6 +187,8 @@ let package = Package(
             dependencies: ["AuditModel", "InterfaceBuilder"]
         ),
         .testTarget(name: "OrgModelTests", dependencies: ["OrgModel"]),
+        // deploy/ parsed and cross-checked (no container engine or systemd runs here).
+        .testTarget(name: "DeployTests", dependencies: ["OrgModel"]),
         .testTarget(
             name: "WebhookTests",
             dependencies: ["AuditModel", "AuditStore", "DatabaseTestSupport", "OrgModel", "PostgresClient", "Webhooks"],

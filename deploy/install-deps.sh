@@ -2,7 +2,7 @@
 # Installs the Debian packages a11y-audit builds and tests against (idempotent).
 set -euo pipefail
 packages=(pkg-config libarchive-dev libssl-dev libpq-dev libcurl4-openssl-dev libmicrohttpd-dev zlib1g-dev
-          postgresql postgresql-contrib)
+          postgresql postgresql-contrib python3-yaml)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
