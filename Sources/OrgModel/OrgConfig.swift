@@ -72,6 +72,11 @@ public struct OrgConfig: Sendable, Equatable, Codable {
         public var exclude: [String]?
         public var includeArchived: Bool?
         public var includeForks: Bool?
+        public init(githubOrg: String, team: String, include: [String]? = nil, exclude: [String]? = nil,
+                    includeArchived: Bool? = nil, includeForks: Bool? = nil) {
+            self.githubOrg = githubOrg; self.team = team; self.include = include; self.exclude = exclude
+            self.includeArchived = includeArchived; self.includeForks = includeForks
+        }
     }
 
     /// Pull-request checks: when they fail, and whether drafts are checked.

@@ -1,6 +1,7 @@
 import AuditPipeline
 import AuditStore
 import DatabaseTestSupport
+import FakeGitHub
 import Foundation
 import OrgModel
 import PostgresClient
@@ -67,5 +68,33 @@ import Testing
             let missing = try cli(["schedule", "--config", workspace.root + "/nope.json", "--now"])
             #expect(missing.status == 2)
         }
+    }
+}
+
+@Suite struct DiscoveryTests {
+    /// Every repository of the organisation through the REST API (paginated), filtered by the
+    /// config's include/exclude patterns; archived repositories and forks only when asked.
+    @Test func discoveryListsTheOrganisationThroughTheAPIAndFilters() throws {
+        let github = try FakeGitHub(token: "discovery-token")
+        var repositories = (0..<230).map { FakeRepository(name: "app-\($0)-ios", defaultBranch: $0 == 7 ? "develop" : "main") }
+        repositories.append(FakeRepository(name: "old-ios", archived: true))
+        repositories.append(FakeRepository(name: "fork-ios", fork: true))
+        repositories.append(FakeRepository(name: "backend"))
+        repositories.append(FakeRepository(name: "app-demo-ios"))
+        _ = github.addOrganization("acme", repositories: repositories)
+        var config = OrgConfig(org: "acme", teams: [.init(name: "Mobile")], repositories: [])
+        config.providers = OrgConfig.Providers(github: .init(api: github.apiBaseURL, tokenEnvironment: "ACME_TOKEN"))
+        config.discovery = OrgConfig.Discovery(githubOrg: "acme", team: "Mobile", include: ["*-ios"], exclude: ["*-demo-*"],
+                                               includeArchived: nil, includeForks: nil)
+        let found = try GitHubDiscovery(environment: ["ACME_TOKEN": "discovery-token"]).repositories(for: config)
+        #expect(found.count == 230, "230 apps over 3 pages; archived, fork, backend and demo left out")
+        #expect(found.allSatisfy { $0.team == "Mobile" && $0.resolvedProvider == .github })
+        #expect(found.first { $0.name == "acme/app-7-ios" }?.branch == "develop", "each repository's own default branch")
+        #expect(github.requests("GET", "/orgs/acme/repos").count + github.requests("GET", "/organizations/").count >= 3)
+
+        config.discovery?.includeArchived = true
+        config.discovery?.includeForks = true
+        #expect(try GitHubDiscovery(environment: ["ACME_TOKEN": "discovery-token"]).repositories(for: config).count == 232)
+        #expect(throws: (any Error).self) { try GitHubDiscovery(environment: [:]).repositories(for: config) }
     }
 }
