@@ -188,7 +188,7 @@ let package = Package(
         ),
         .testTarget(name: "OrgModelTests", dependencies: ["OrgModel"]),
         // deploy/ parsed and cross-checked (no container engine or systemd runs here).
-        .testTarget(name: "DeployTests", dependencies: ["OrgModel"]),
+        .testTarget(name: "DeployTests", dependencies: ["OrgModel", "DatabaseTestSupport"], swiftSettings: importSyntax),
         .testTarget(
             name: "WebhookTests",
             dependencies: ["AuditModel", "AuditStore", "DatabaseTestSupport", "OrgModel", "PostgresClient", "Webhooks"],

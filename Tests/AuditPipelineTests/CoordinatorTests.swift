@@ -45,13 +45,8 @@ import Testing
             let workspace = try Workspace()
             let app = try workspace.archive(try workspace.sampleRepository("SampleApp"), as: "app.tar.gz")
             let config = try workspace.writeConfig([("acme/app", app)])
-            let environment = ProcessInfo.processInfo.environment.merging(["DATABASE_URL": database.settings.conninfo]) { $1 }
             func cli(_ arguments: [String]) throws -> (status: Int32, output: String) {
-                let output = workspace.root + "/out-\(UUID().uuidString)"
-                let pid = try spawn(Executable.path, arguments, stdout: output, environment: environment)
-                var status: Int32 = 0
-                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-                return (status >> 8, (try? String(contentsOfFile: output, encoding: .utf8)) ?? "")
+                try ChildProcess.run(Executable.path, arguments, environment: ["DATABASE_URL": database.settings.conninfo])
             }
             #expect(try cli(["migrate", "--migrations", TestDatabase.migrationsDirectory]).output.contains("applied 0001_initial.sql"))
             #expect(try cli(["migrate", "--migrations", TestDatabase.migrationsDirectory]).output.contains("schema is current"))

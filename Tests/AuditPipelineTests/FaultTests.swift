@@ -68,15 +68,13 @@ enum Executable {
             let run = try scheduleNight(database, config: config, date: "2026-11-30")
             let connection = try database.connect()
 
-            let victim = try spawn(Executable.path, ["worker", "--once", "--lease", "1", "--poll", "0.1", "--name", "victim",
-                                                     "--work-dir", workspace.workDirectory],
-                                   environment: ProcessInfo.processInfo.environment.merging(["DATABASE_URL": database.settings.conninfo]) { $1 })
+            let victim = try ChildProcess.spawn(Executable.path, ["worker", "--once", "--lease", "1", "--poll", "0.1", "--name", "victim",
+                                                                  "--work-dir", workspace.workDirectory],
+                                                environment: ["DATABASE_URL": database.settings.conninfo])
             try waitFor("the victim to claim the job") { try value(connection, "SELECT state FROM jobs") == "running" }
             Thread.sleep(forTimeInterval: 0.3)
             kill(victim, SIGKILL)
-            var status: Int32 = 0
-            while waitpid(victim, &status, 0) < 0 && errno == EINTR {}
-            #expect(status & 0x7f == SIGKILL, "killed by SIGKILL")
+            #expect(ChildProcess.wait(victim) & 0x7f == SIGKILL, "killed by SIGKILL")
             #expect(try value(connection, "SELECT locked_by FROM jobs") == "victim")
 
             stalled.release()
@@ -100,7 +98,8 @@ enum Executable {
         let workspace = try Workspace()
         let serverDirectory = workspace.root + "/pg"
         let script = TestDatabase.repositoryRoot + "/deploy/postgres.sh"
-        let url = try shell(script, ["start", serverDirectory]).trimmingCharacters(in: .whitespacesAndNewlines)
+        // The URL is the script's last line (standard error is merged into the output).
+        let url = String(try shell(script, ["start", serverDirectory]).split(separator: "\n").last ?? "")
         defer { _ = try? shell(script, ["stop", serverDirectory]) }
         let settings = ConnectionSettings(conninfo: url)
         try Migrator(connection: PostgresConnection(settings)).migrate(try Migrations.load(from: TestDatabase.migrationsDirectory))
@@ -144,34 +143,10 @@ enum Executable {
     }
 }
 
-/// Runs a program and returns its standard output. posix_spawn and waitpid directly:
-/// Foundation's Process sometimes never notices the exit of a short-lived child here.
+/// Runs a program to its end; its output, or an error when it fails.
 @discardableResult
-func shell(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> String {
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("shell-\(UUID().uuidString)").path
-    defer { unlink(output) }
-    let pid = try spawn(executable, arguments, stdout: output, environment: environment)
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-    guard status == 0 else { throw TestFailure("\(executable) \(arguments.joined(separator: " ")) exited with status \(status): \(text)") }
-    return text
-}
-
-/// Starts a program with standard output to `stdout` (a file path) and standard error discarded.
-func spawn(_ executable: String, _ arguments: [String], stdout: String = "/dev/null",
-           environment: [String: String]? = nil) throws -> pid_t {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    let env = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer { env.forEach { free($0) } }
-    var pid: pid_t = 0
-    let result = posix_spawn(&pid, executable, &actions, nil, argv, env)
-    guard result == 0 else { throw TestFailure("cannot start \(executable): error \(result)") }
-    return pid
+func shell(_ executable: String, _ arguments: [String]) throws -> String {
+    let result = try ChildProcess.run(executable, arguments)
+    guard result.status == 0 else { throw TestFailure("\(executable) \(arguments.joined(separator: " ")) exited \(result.status): \(result.output)") }
+    return result.output
 }

@@ -41,34 +41,8 @@ struct TestFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Runs a program to its end with output to a file (posix_spawn + waitpid: Foundation's Process
-/// sometimes misses a child's exit here).
 func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("browser-\(UUID().uuidString).log").path
-    defer { unlink(output) }
-    let pid = try spawn(executable, arguments, output: output, environment: environment)
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-    let exited = status & 0x7F == 0
-    return (exited ? (status >> 8) & 0xFF : -1, text)
-}
-
-func spawn(_ executable: String, _ arguments: [String], output: String, environment: [String: String] = [:]) throws -> pid_t {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    posix_spawn_file_actions_adddup2(&actions, 1, 2)
-    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    let merged = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-    let env = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer { env.forEach { free($0) } }
-    var pid: pid_t = 0
-    let result = posix_spawn(&pid, executable, &actions, nil, argv, env)
-    guard result == 0 else { throw TestFailure("cannot start \(executable): error \(result)") }
-    return pid
+    try ChildProcess.run(executable, arguments, environment: environment)
 }
 
 /// `a11y-audit serve` on a free port, stopped (SIGTERM, then waited for) on deinit.
@@ -80,8 +54,8 @@ final class ServeProcess {
     init(site: String, basePath: String) throws {
         log = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString).log").path
         // No database: pages only (the dashboard's pages are static files).
-        pid = try spawn(Browser.executable, ["serve", "--site", site, "--port", "0", "--threads", "4", "--base-path", basePath],
-                        output: log, environment: ["DATABASE_URL": "postgresql://nobody@127.0.0.1:1/none"])
+        pid = try ChildProcess.spawn(Browser.executable, ["serve", "--site", site, "--port", "0", "--threads", "4", "--base-path", basePath],
+                                     stdout: log, stderr: log, environment: ["DATABASE_URL": "postgresql://nobody@127.0.0.1:1/none"])
         let deadline = Date().addingTimeInterval(20)
         var found: String?
         while Date() < deadline, found == nil {

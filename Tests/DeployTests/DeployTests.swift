@@ -1,3 +1,4 @@
+import DatabaseTestSupport
 import Foundation
 import OrgModel
 import Testing
@@ -53,17 +54,8 @@ enum Deploy {
     }
 
     static func run(_ executable: String, _ arguments: [String], stdout: String) throws -> Int32 {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else { throw DeployFailure("cannot run \(executable)") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return status >> 8
+        let status = ChildProcess.wait(try ChildProcess.spawn(executable, arguments, stdout: stdout))
+        return (status >> 8) & 0xFF
     }
 
     /// Checks a command line (subcommand first) against the help text.
