@@ -130,7 +130,6 @@ public final class Worker: @unchecked Sendable {
     private func runSlot(_ slot: Int) {
         let worker = options.concurrency == 1 ? options.name : "\(options.name)/\(slot)"
         var connection: PostgresConnection?
-        var processed = 0
         var consecutiveErrors = 0
         while !state.stopRequested {
             do {
@@ -145,7 +144,6 @@ public final class Worker: @unchecked Sendable {
                 if let job = claimed {
                     process(job, connection: connection)
                     if job.kind == .pr { reportWake.signal() }
-                    processed += 1
                     if options.mode == .once { return }
                     continue
                 }
@@ -172,7 +170,6 @@ public final class Worker: @unchecked Sendable {
                 Thread.sleep(forTimeInterval: 1)
             }
         }
-        _ = processed
     }
 
     static func isIdle(_ connection: PostgresConnection) throws -> Bool {

@@ -151,7 +151,7 @@ public struct HistoryWriter {
                      AS u (id, severity, team_id, path, line, column_number, message, snippet, source_line, kind)
                 WHERE f.id = u.id
                 """, [.intArray(changed.map(\.0)), .textArray(changed.map { $0.1.finding.severity.rawValue }),
-                      Self.optionalIntArray(changed.map { $0.1.teamID }), .textArray(changed.map { $0.1.finding.location.file }),
+                      .optionalIntArray(changed.map { $0.1.teamID }), .textArray(changed.map { $0.1.finding.location.file }),
                       .intArray(changed.map { $0.1.finding.location.line }), .intArray(changed.map { $0.1.finding.location.column }),
                       .textArray(changed.map { HistoryWriter.storable($0.1.finding.message) }),
                       .textArray(changed.map { HistoryWriter.storable($0.1.finding.snippet) }),
@@ -204,7 +204,7 @@ public struct HistoryWriter {
         try connection.query("""
             INSERT INTO job_summary_counts (job_id, run_id, team_id, rule_id, kind, severity, open_count, new_count, fixed_count)
             SELECT $1, $2, * FROM unnest($3::bigint[], $4::text[], $5::text[], $6::text[], $7::int[], $8::int[], $9::int[])
-            """, [.int(job.id), .optional(job.runID), Self.optionalIntArray(keys.map(\.teamID)), .textArray(keys.map(\.ruleID)),
+            """, [.int(job.id), .optional(job.runID), .optionalIntArray(keys.map(\.teamID)), .textArray(keys.map(\.ruleID)),
                   .textArray(keys.map { kinds[$0.ruleID] ?? fixedKinds[$0.ruleID] ?? "recommendation" }), .textArray(keys.map(\.severity)), .intArray(keys.map { counts[$0]?.open ?? 0 }),
                   .intArray(keys.map { counts[$0]?.new ?? 0 }), .intArray(keys.map { counts[$0]?.fixed ?? 0 })],
             purpose: "write the counts of job \(job.id)")
@@ -213,7 +213,7 @@ public struct HistoryWriter {
     private static func columns(_ items: [JobResults.AttributedFinding]) -> [PostgresValue] {
         [.textArray(items.map(\.finding.fingerprint)), .textArray(items.map(\.finding.ruleID)),
          .textArray(items.map(\.finding.kind.rawValue)), .textArray(items.map(\.finding.severity.rawValue)),
-         optionalIntArray(items.map(\.teamID)), .textArray(items.map { storable($0.finding.location.file) }),
+         .optionalIntArray(items.map(\.teamID)), .textArray(items.map { storable($0.finding.location.file) }),
          .intArray(items.map(\.finding.location.line)), .intArray(items.map(\.finding.location.column)),
          .textArray(items.map { storable($0.finding.message) }), .textArray(items.map { storable($0.finding.snippet) }),
          .textArray(items.map { storable($0.finding.sourceLine) })]
@@ -225,7 +225,4 @@ public struct HistoryWriter {
         text.contains("\u{0}") ? text.replacingOccurrences(of: "\u{0}", with: "\u{FFFD}") : text
     }
 
-    static func optionalIntArray(_ values: [Int?]) -> PostgresValue {
-        .text("{" + values.map { $0.map(String.init) ?? "NULL" }.joined(separator: ",") + "}")
-    }
 }

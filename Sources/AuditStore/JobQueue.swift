@@ -135,6 +135,13 @@ public struct JobQueue {
 
     // MARK: Claim
 
+    /// A newer job of the same repository, commit and kind is waiting: a retry or a return to
+    /// the queue would be a second waiting twin (the partial unique index forbids it).
+    static let waitingTwin = """
+        EXISTS (SELECT 1 FROM jobs twin WHERE twin.repository_id = jobs.repository_id AND twin.commit_ref = jobs.commit_ref
+                AND twin.kind = jobs.kind AND twin.state IN ('queued', 'failed') AND twin.id <> jobs.id)
+        """
+
     public static let claimSQL = """
         WITH next AS (
             SELECT id FROM jobs
@@ -227,14 +234,14 @@ public struct JobQueue {
                 UPDATE jobs SET
                     -- A waiting twin (same repository, commit, kind) makes a retry pointless and
                     -- would break the unique index: the failed job is cancelled instead.
-                    state = CASE WHEN cancel_requested OR EXISTS (SELECT 1 FROM jobs twin WHERE twin.repository_id = jobs.repository_id AND twin.commit_ref = jobs.commit_ref AND twin.kind = jobs.kind AND twin.state IN ('queued', 'failed') AND twin.id <> jobs.id) THEN 'cancelled'
+                    state = CASE WHEN cancel_requested OR \(Self.waitingTwin) THEN 'cancelled'
                                  WHEN $4 AND attempt < max_attempts THEN 'failed' ELSE 'dead' END,
                     run_after = now() + make_interval(secs => least($6::float8, $5::float8 * power(2, attempt - 1)) * (0.5 + random())),
                     last_error = $3,
                     errors = errors || jsonb_build_array(jsonb_build_object(
                         'attempt', attempt, 'worker', $2::text, 'error', $3::text, 'at', now())),
                     locked_by = NULL, lease_expires_at = NULL,
-                    finished_at = CASE WHEN $4 AND attempt < max_attempts AND NOT cancel_requested AND NOT EXISTS (SELECT 1 FROM jobs twin WHERE twin.repository_id = jobs.repository_id AND twin.commit_ref = jobs.commit_ref AND twin.kind = jobs.kind AND twin.state IN ('queued', 'failed') AND twin.id <> jobs.id) THEN NULL ELSE now() END
+                    finished_at = CASE WHEN $4 AND attempt < max_attempts AND NOT cancel_requested AND NOT \(Self.waitingTwin) THEN NULL ELSE now() END
                 WHERE id = $1 AND locked_by = $2 AND attempt = $7 AND state = 'running'
                 RETURNING state, extract(epoch FROM run_after - now()) AS delay
                 """, [.int(job.id), .text(job.worker), .text(error), .bool(retryable), .double(policy.backoffBaseSeconds),
@@ -256,7 +263,7 @@ public struct JobQueue {
     @discardableResult
     public func release(_ job: ClaimedJob) throws -> Bool {
         let rows = try connection.query("""
-            UPDATE jobs SET state = CASE WHEN EXISTS (SELECT 1 FROM jobs twin WHERE twin.repository_id = jobs.repository_id AND twin.commit_ref = jobs.commit_ref AND twin.kind = jobs.kind AND twin.state IN ('queued', 'failed') AND twin.id <> jobs.id) THEN 'cancelled' ELSE 'queued' END,
+            UPDATE jobs SET state = CASE WHEN \(Self.waitingTwin) THEN 'cancelled' ELSE 'queued' END,
                 attempt = attempt - 1, locked_by = NULL, lease_expires_at = NULL, run_after = now()
             WHERE id = $1 AND locked_by = $2 AND attempt = $3 AND state = 'running'
             RETURNING id
@@ -322,14 +329,14 @@ public struct JobQueue {
     public func rescueExpiredLeases() throws -> [Int] {
         let rows = try connection.query("""
             UPDATE jobs SET
-                state = CASE WHEN cancel_requested OR EXISTS (SELECT 1 FROM jobs twin WHERE twin.repository_id = jobs.repository_id AND twin.commit_ref = jobs.commit_ref AND twin.kind = jobs.kind AND twin.state IN ('queued', 'failed') AND twin.id <> jobs.id) THEN 'cancelled'
+                state = CASE WHEN cancel_requested OR \(Self.waitingTwin) THEN 'cancelled'
                              WHEN attempt < max_attempts THEN 'failed' ELSE 'dead' END,
                 run_after = now() + make_interval(secs => least($2::float8, $1::float8 * power(2, attempt - 1)) * (0.5 + random())),
                 last_error = 'lease expired: worker ' || coalesce(locked_by, '?') || ' stopped renewing it (crashed, killed or hung)',
                 errors = errors || jsonb_build_array(jsonb_build_object(
                     'attempt', attempt, 'worker', locked_by, 'error', 'lease expired', 'at', now())),
                 locked_by = NULL, lease_expires_at = NULL,
-                finished_at = CASE WHEN attempt < max_attempts AND NOT cancel_requested AND NOT EXISTS (SELECT 1 FROM jobs twin WHERE twin.repository_id = jobs.repository_id AND twin.commit_ref = jobs.commit_ref AND twin.kind = jobs.kind AND twin.state IN ('queued', 'failed') AND twin.id <> jobs.id) THEN NULL ELSE now() END
+                finished_at = CASE WHEN attempt < max_attempts AND NOT cancel_requested AND NOT \(Self.waitingTwin) THEN NULL ELSE now() END
             WHERE id IN (SELECT id FROM jobs WHERE state = 'running' AND lease_expires_at < now() FOR UPDATE SKIP LOCKED)
             RETURNING id, run_id, state
             """, [.double(policy.backoffBaseSeconds), .double(policy.backoffMaxSeconds)], purpose: "rescue jobs with expired leases")

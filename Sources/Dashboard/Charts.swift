@@ -14,7 +14,6 @@ enum Chart {
     static let width = 640.0, height = 260.0
     static let left = 48.0, right = 16.0, top = 16.0, bottom = 40.0
     /// Marker shapes by series index (dash patterns come from the stylesheet).
-    static let dashes = ["", "", "", ""]
     static let markers = ["circle", "square", "triangle", "diamond"]
 
     static func line(id: String, title: String, description: String, labels: [String], series: [Series]) -> String {
@@ -41,7 +40,7 @@ enum Chart {
         }
         svg += "<text x=\"\(fmt(left + plotWidth / 2))\" y=\"\(fmt(height - 4))\" text-anchor=\"middle\">Night</text>"
         for (index, series) in series.enumerated() {
-            let style = index % dashes.count
+            let style = index % markers.count
             let points = series.values.enumerated().map { "\(fmt(x($0.offset))),\(fmt(y($0.element)))" }.joined(separator: " ")
             // The stylesheet gives each series its colour and dash pattern; markers differ in shape.
             svg += "<polyline class=\"series series--\(series.kind)\" points=\"\(points)\"/>"
@@ -54,7 +53,7 @@ enum Chart {
 
         var legend = "<ul class=\"legend\" aria-label=\"Legend for \(HTML.escape(title))\">"
         for (index, series) in series.enumerated() {
-            let style = index % dashes.count
+            let style = index % markers.count
             legend += "<li><svg viewBox=\"0 0 36 12\" aria-hidden=\"true\" focusable=\"false\">"
             legend += "<line class=\"series series--\(series.kind)\" x1=\"2\" y1=\"6\" x2=\"34\" y2=\"6\"/>\(marker(markers[style], kind: series.kind, x: 18, y: 6))</svg> \(HTML.escape(series.name))</li>"
         }

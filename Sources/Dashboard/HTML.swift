@@ -1,23 +1,10 @@
+import AuditModel
 import Foundation
 
 /// HTML text building. Everything that comes from a repository or the database goes through
 /// `escape` (text and attribute values alike); only our own literal markup does not.
 public enum HTML {
-    public static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(character)
-            }
-        }
-        return out
-    }
+    public static func escape(_ text: String) -> String { HTMLText.escape(text) }
 
     /// A path safe as one URL segment and file name: letters, digits, `.`, `_`, `-`.
     public static func segment(_ text: String) -> String {

@@ -1,3 +1,4 @@
+import AuditModel
 import AuditStore
 import Foundation
 import HTTPServer
@@ -337,21 +338,7 @@ struct ErrorPage {
     }
 }
 
-func escapeHTML(_ text: String) -> String {
-    var escaped = ""
-    escaped.reserveCapacity(text.utf8.count)
-    for character in text {
-        switch character {
-        case "&": escaped += "&amp;"
-        case "<": escaped += "&lt;"
-        case ">": escaped += "&gt;"
-        case "\"": escaped += "&quot;"
-        case "'": escaped += "&#39;"
-        default: escaped.append(character)
-        }
-    }
-    return escaped
-}
+func escapeHTML(_ text: String) -> String { HTMLText.escape(text) }
 
 private let logLock = NSLock()
 

@@ -43,11 +43,9 @@ public struct FixtureHistory {
 
     /// The date of night `index` (0-based), counting from 2026-10-01.
     public static func date(_ index: Int) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let start = calendar.date(from: DateComponents(year: 2026, month: 10, day: 1))!
-        let day = calendar.date(byAdding: .day, value: index, to: start)!
-        return CronSchedule.localDate(of: day, in: calendar.timeZone)
+        // 2026-10-01T12:00:00Z plus whole days: UTC has no daylight-saving shifts.
+        let day = Date(timeIntervalSince1970: 1_790_856_000 + Double(index) * 86_400)
+        return CronSchedule.localDate(of: day, in: TimeZone(secondsFromGMT: 0) ?? .current)
     }
 
     /// Findings of repository `repository` on night `night`: a stable core, a few that come and

@@ -119,7 +119,9 @@ public struct OrgConfig: Sendable, Equatable, Codable {
     }
 
     public var maxAttempts: Int { limits?.maxAttempts ?? 5 }
-    public var timeZone: TimeZone { schedule?.timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")! }
+    public var timeZone: TimeZone { schedule?.timeZone.flatMap(TimeZone.init(identifier:)) ?? Self.utc }
+
+    static let utc = TimeZone(secondsFromGMT: 0) ?? TimeZone.current
 
     public func team(named name: String) -> Team? { teams.first { $0.name == name } }
 

@@ -36,8 +36,11 @@ public enum PostgresValue: Sendable, Equatable {
         return .text(String(decoding: bytes, as: UTF8.self))
     }
 
-    public static func intArray(_ values: [Int]) -> PostgresValue {
-        .text("{" + values.map(String.init).joined(separator: ",") + "}")
+    public static func intArray(_ values: [Int]) -> PostgresValue { optionalIntArray(values) }
+
+    /// An integer array literal where nil elements are SQL NULLs.
+    public static func optionalIntArray(_ values: [Int?]) -> PostgresValue {
+        .text("{" + values.map { $0.map(String.init) ?? "NULL" }.joined(separator: ",") + "}")
     }
 
     func encoded(purpose: String) throws -> EncodedParameter {

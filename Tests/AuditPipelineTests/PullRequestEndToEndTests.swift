@@ -93,10 +93,5 @@ import Webhooks
 }
 
 func rewritten(_ name: String, _ change: (inout [String: Any]) -> Void) throws -> [UInt8] {
-    let path = URL(fileURLWithPath: TestDatabase.repositoryRoot).deletingLastPathComponent()
-        .appendingPathComponent("shared/fixtures/github/\(name)").path
-    let data = try #require(FileManager.default.contents(atPath: path), "fixture \(name)")
-    var object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-    change(&object)
-    return [UInt8](try JSONSerialization.data(withJSONObject: object))
+    try GitHubFixtures.rewritten(name, change)
 }

@@ -7,21 +7,12 @@ import PostgresClient
 import Testing
 import Webhooks
 
-let fixtures = URL(fileURLWithPath: TestDatabase.repositoryRoot).deletingLastPathComponent().appendingPathComponent("shared/fixtures/github").path
 let secret = "test secret: not GitHub's"
 
-func fixture(_ name: String) throws -> [UInt8] {
-    guard let data = FileManager.default.contents(atPath: fixtures + "/" + name) else { throw FixtureMissing(name: name) }
-    return [UInt8](data)
-}
+func fixture(_ name: String) throws -> [UInt8] { try GitHubFixtures.bytes(name) }
 
-struct FixtureMissing: Error { let name: String }
-
-/// A real payload with some fields rewritten (`head.sha`, `draft`, the repository).
 func rewritten(_ name: String, _ change: (inout [String: Any]) -> Void) throws -> [UInt8] {
-    var object = try #require(try JSONSerialization.jsonObject(with: Data(try fixture(name))) as? [String: Any])
-    change(&object)
-    return [UInt8](try JSONSerialization.data(withJSONObject: object))
+    try GitHubFixtures.rewritten(name, change)
 }
 
 func signed(_ body: [UInt8], event: String, delivery: String = UUID().uuidString, contentType: String = "application/json",
