@@ -147,7 +147,7 @@ extension SiteRenderer {
 
     func renderRepository(_ repository: DashboardQueries.Repository) throws {
         let path = repositoryPath(repository.id)
-        let findings = try queries.openFindings(repositoryID: repository.id)
+        let findings = try openFindings(repository.id)
         let jobs = try queries.jobs(repositoryID: repository.id, limit: 30)
         // Pull requests audit unmerged heads: the repository's state is its last branch audit.
         let lastDone = jobs.first { $0.state == "succeeded" && $0.kind != "pr" }
@@ -319,7 +319,7 @@ extension SiteRenderer {
         body += "“Blocked” means open findings of rules that bear on the label.</p>"
         var rows: [[String]] = []
         for repository in repositories where repository.active {
-            let findings = try queries.openFindings(repositoryID: repository.id)
+            let findings = try openFindings(repository.id)
             var row = [anchor(path, repositoryPath(repository.id) + "#readiness", repository.name)]
             for label in NutritionLabel.allCases {
                 if label.notCheckable != nil { row.append("<span class=\"badge\">Not checkable</span>"); continue }

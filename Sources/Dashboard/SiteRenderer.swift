@@ -37,6 +37,8 @@ public final class SiteRenderer {
     /// Site paths of the repository pages, by repository id (stable, collision-free).
     private var repositoryPaths: [Int: String] = [:]
     private var runsCache: [DashboardQueries.Run]?
+    /// Open findings per repository, read once per render (the repository and readiness pages both need them).
+    private var openFindingsCache: [Int: [DashboardQueries.Finding]] = [:]
     /// The catalog by id: `RuleCatalog.descriptions` builds every description on each access.
     let catalog = RuleCatalog.descriptions
     lazy var rules: [String: RuleDescription] = Dictionary(catalog.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -71,6 +73,7 @@ public final class SiteRenderer {
     public func renderAll() throws -> RenderSummary {
         summary = RenderSummary()
         runsCache = nil
+        openFindingsCache = [:]
         try copyAssets()
         let runs = try allRuns()
         let teams = try queries.teams(org: org, latestRun: runs.first?.id)
@@ -95,6 +98,7 @@ public final class SiteRenderer {
     public func renderAfterJob(_ jobID: Int) throws -> RenderSummary {
         summary = RenderSummary()
         runsCache = nil
+        openFindingsCache = [:]
         guard let job = try queries.jobs(jobID: jobID).first else { return summary }
         try copyAssets()
         let runs = try allRuns()
@@ -115,6 +119,13 @@ public final class SiteRenderer {
         try renderRules()
         try renderReadiness(repositories)
         return summary
+    }
+
+    func openFindings(_ repositoryID: Int) throws -> [DashboardQueries.Finding] {
+        if let cached = openFindingsCache[repositoryID] { return cached }
+        let findings = try queries.openFindings(repositoryID: repositoryID)
+        openFindingsCache[repositoryID] = findings
+        return findings
     }
 
     private func allRuns() throws -> [DashboardQueries.Run] {
