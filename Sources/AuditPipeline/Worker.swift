@@ -107,18 +107,24 @@ public final class Worker: @unchecked Sendable {
         let keeper = Thread { [self] in keepLeases() }
         keeper.name = "a11y-worker-leases"
         keeper.start()
-        let reporterThread = Thread { [self] in reportChecks() }
+        let reporterDone = DispatchGroup()
+        reporterDone.enter()
+        let reporterThread = Thread { [self] in reportChecks(); reporterDone.leave() }
         reporterThread.name = "a11y-worker-reporter"
         reporterThread.start()
         while group.wait(timeout: .now() + 0.2) == .timedOut {
             if state.abandonRequested { break }
         }
         if state.abandonRequested { releaseActiveJobs() }
+        // The reporter thread may be halfway through a check (status posted, check run not yet):
+        // it finishes that one and stops before the last sweep, which would skip a check it holds.
+        state.finished = true
+        reportWake.signal()
+        reporterDone.wait()
         // A last report of what this run's jobs decided, before the process goes.
         if let reporter = options.reporter, let connection = try? PostgresConnection(options.database) {
             _ = try? reporter.sweep(connection)
         }
-        state.finished = true
         let summary = state.summary
         log.event("worker.stopped", [("worker", options.name), ("succeeded", summary.succeeded), ("failed", summary.failed),
                                      ("cancelled", summary.cancelled), ("lost", summary.lost), ("released", summary.released)])

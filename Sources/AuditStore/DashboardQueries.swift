@@ -2,7 +2,8 @@ import Foundation
 import PostgresClient
 
 /// The dashboard's read model: every query the pages need, returning plain values. Trends read
-/// the pre-aggregated `job_summary_counts`; lists read `findings` through their indexes.
+/// roll-ups (`run_rule_counts`, `repository_open_counts`, job summaries); lists read `findings`
+/// through their indexes. Migrations/0002_rollups.sql says what each roll-up holds.
 public struct DashboardQueries {
     public let connection: PostgresConnection
 
@@ -125,8 +126,10 @@ public struct DashboardQueries {
             SELECT r.id, r.org, r.kind, r.run_date::text AS date, r.state, r.jobs_total,
                    to_char(r.created_at AT TIME ZONE 'UTC', '\(Self.timestamp)') AS started,
                    extract(epoch FROM coalesce(r.finished_at, now()) - r.created_at) AS seconds,
-                   (SELECT string_agg(state || '=' || n, ',') FROM
-                       (SELECT state, count(*) AS n FROM jobs WHERE run_id = r.id GROUP BY state) s) AS states
+                   -- A finished run keeps its counts by state; a running one is counted.
+                   coalesce((SELECT string_agg(key || '=' || value, ',') FROM jsonb_each_text(r.totals -> 'jobs')),
+                            (SELECT string_agg(state || '=' || n, ',') FROM
+                                (SELECT state, count(*) AS n FROM jobs WHERE run_id = r.id GROUP BY state) s)) AS states
             FROM runs r WHERE r.org = $1 ORDER BY r.id DESC LIMIT $2
             """, [.text(org), .int(limit)], purpose: "list the runs of \(org)")
         return rows.map { row in
@@ -144,18 +147,32 @@ public struct DashboardQueries {
     // MARK: Trends
 
     /// Per run, oldest first: open findings by severity, new and fixed, for the whole
-    /// organisation or one team (`teamID`) or one repository.
+    /// organisation or one team (`teamID`) or one repository. Finished runs are read from their
+    /// roll-up (`run_rule_counts`), a repository's from its job summaries.
     public func trend(org: String, teamID: Int? = nil, repositoryID: Int? = nil, nights: Int = 90) throws -> [Night] {
-        let rows = try connection.query("""
-            SELECT r.id, r.run_date::text AS date, c.severity,
-                   sum(c.open_count) AS open, sum(c.new_count) AS new, sum(c.fixed_count) AS fixed
-            FROM (SELECT id, run_date FROM runs WHERE org = $1 ORDER BY id DESC LIMIT $2) r
-            JOIN job_summary_counts c ON c.run_id = r.id
-            WHERE ($3::bigint IS NULL OR c.team_id = $3)
-              AND ($4::bigint IS NULL OR c.job_id IN (SELECT job_id FROM job_summaries WHERE run_id = r.id AND repository_id = $4))
-            GROUP BY r.id, r.run_date, c.severity
-            ORDER BY r.id
-            """, [.text(org), .int(nights), .optional(teamID), .optional(repositoryID)], purpose: "read the trend of \(org)")
+        let rows: PostgresRows
+        if let repositoryID {
+            rows = try connection.query("""
+                SELECT r.id, r.run_date::text AS date, v.severity, v.open, v.new, v.fixed
+                FROM (SELECT id, run_date FROM runs WHERE org = $1 ORDER BY id DESC LIMIT $2) r
+                -- A repository audited twice in one run (a manual re-run): its last job counts.
+                CROSS JOIN LATERAL (SELECT * FROM job_summaries s WHERE s.run_id = r.id AND s.repository_id = $3
+                                    ORDER BY s.job_id DESC LIMIT 1) s
+                CROSS JOIN LATERAL (VALUES ('error', s.open_error, s.findings_new, s.findings_fixed), ('warning', s.open_warning, 0, 0),
+                                           ('note', s.open_note, 0, 0)) AS v (severity, open, new, fixed)
+                ORDER BY r.id
+                """, [.text(org), .int(nights), .int(repositoryID)], purpose: "read the trend of repository \(repositoryID)")
+        } else {
+            rows = try connection.query("""
+                SELECT r.id, r.run_date::text AS date, c.severity,
+                       sum(c.open_count) AS open, sum(c.new_count) AS new, sum(c.fixed_count) AS fixed
+                FROM (SELECT id, run_date FROM runs WHERE org = $1 ORDER BY id DESC LIMIT $2) r
+                JOIN run_rule_counts c ON c.run_id = r.id
+                WHERE ($3::bigint IS NULL OR c.team_id = $3)
+                GROUP BY r.id, r.run_date, c.severity
+                ORDER BY r.id
+                """, [.text(org), .int(nights), .optional(teamID)], purpose: "read the trend of \(org)")
+        }
         var nightsByRun: [Int: Night] = [:]
         var order: [Int] = []
         for row in rows {
@@ -173,12 +190,17 @@ public struct DashboardQueries {
 
     /// Open findings per run of each repository of a team (sparklines), oldest first.
     public func repositoryTrends(org: String, teamID: Int, nights: Int = 30) throws -> [Int: [Int]] {
+        // Driven from the team's repositories, each reading its own recent summaries by index.
         let rows = try connection.query("""
-            SELECT s.repository_id, s.findings_open
-            FROM (SELECT id FROM runs WHERE org = $1 ORDER BY id DESC LIMIT $3) r
-            JOIN job_summaries s ON s.run_id = r.id
-            JOIN repositories p ON p.id = s.repository_id AND p.team_id = $2
-            ORDER BY r.id
+            SELECT p.id AS repository_id, s.findings_open
+            FROM repositories p
+            CROSS JOIN LATERAL (
+                SELECT s.run_id, s.findings_open FROM job_summaries s
+                WHERE s.repository_id = p.id
+                  AND s.run_id >= (SELECT min(id) FROM (SELECT id FROM runs WHERE org = $1 ORDER BY id DESC LIMIT $3) recent)
+                ORDER BY s.run_id DESC LIMIT $3) s
+            WHERE p.org = $1 AND p.team_id = $2 AND s.run_id IS NOT NULL
+            ORDER BY p.id, s.run_id
             """, [.text(org), .int(teamID), .int(nights)], purpose: "read the repository trends of team \(teamID)")
         var trends: [Int: [Int]] = [:]
         for row in rows {
@@ -191,14 +213,15 @@ public struct DashboardQueries {
 
     public func teams(org: String, latestRun: Int?) throws -> [Team] {
         let rows = try connection.query("""
-            SELECT t.id, t.name, t.slug,
-                   (SELECT count(*) FROM findings f JOIN repositories p ON p.id = f.repository_id AND p.active
-                    WHERE f.team_id = t.id AND f.fixed_in_run IS NULL AND f.kind = 'requirement') AS requirements,
-                   (SELECT count(*) FROM findings f JOIN repositories p ON p.id = f.repository_id AND p.active
-                    WHERE f.team_id = t.id AND f.fixed_in_run IS NULL) AS total,
-                   (SELECT coalesce(sum(new_count), 0) FROM job_summary_counts WHERE run_id = $2 AND team_id = t.id) AS new,
-                   (SELECT coalesce(sum(fixed_count), 0) FROM job_summary_counts WHERE run_id = $2 AND team_id = t.id) AS fixed
-            FROM teams t WHERE t.org = $1
+            SELECT t.id, t.name, t.slug, coalesce(o.requirements, 0) AS requirements, coalesce(o.total, 0) AS total,
+                   coalesce(c.new, 0) AS new, coalesce(c.fixed, 0) AS fixed
+            FROM teams t
+            LEFT JOIN (SELECT o.team_id, sum(o.open_count) FILTER (WHERE o.kind = 'requirement') AS requirements, sum(o.open_count) AS total
+                       FROM repository_open_counts o JOIN repositories p ON p.id = o.repository_id AND p.active
+                       WHERE p.org = $1 GROUP BY o.team_id) o ON o.team_id = t.id
+            LEFT JOIN (SELECT team_id, sum(new_count) AS new, sum(fixed_count) AS fixed FROM run_rule_counts
+                       WHERE run_id = $2 GROUP BY team_id) c ON c.team_id = t.id
+            WHERE t.org = $1
             ORDER BY requirements DESC, total DESC, t.name
             """, [.text(org), .optional(latestRun)], purpose: "rank the teams of \(org)")
         return rows.map { row in
@@ -212,11 +235,9 @@ public struct DashboardQueries {
     public func repositories(org: String, teamID: Int? = nil) throws -> [Repository] {
         let rows = try connection.query("""
             SELECT p.id, p.name, p.team_id, t.name AS team, t.slug AS team_slug, p.last_run_id, p.active,
-                   count(f.id) AS open, count(f.id) FILTER (WHERE f.kind = 'requirement') AS requirements
+                   p.open_findings AS open, p.open_requirements AS requirements
             FROM repositories p LEFT JOIN teams t ON t.id = p.team_id
-            LEFT JOIN findings f ON f.repository_id = p.id AND f.fixed_in_run IS NULL
             WHERE p.org = $1 AND ($2::bigint IS NULL OR p.team_id = $2)
-            GROUP BY p.id, t.name, t.slug
             ORDER BY p.name
             """, [.text(org), .optional(teamID)], purpose: "list the repositories of \(org)")
         return rows.map { row in
@@ -264,17 +285,37 @@ public struct DashboardQueries {
     /// Open findings per rule, for the organisation, a team, or a repository.
     public func openByRule(org: String, teamID: Int? = nil, repositoryID: Int? = nil) throws -> [(rule: String, count: Int)] {
         try connection.query("""
-            SELECT f.rule_id, count(*) AS n FROM findings f JOIN repositories p ON p.id = f.repository_id AND p.active
-            WHERE p.org = $1 AND f.fixed_in_run IS NULL AND ($2::bigint IS NULL OR f.team_id = $2)
-              AND ($3::bigint IS NULL OR f.repository_id = $3)
-            GROUP BY f.rule_id ORDER BY n DESC, f.rule_id
+            SELECT o.rule_id, sum(o.open_count) AS n FROM repository_open_counts o JOIN repositories p ON p.id = o.repository_id AND p.active
+            WHERE p.org = $1 AND ($2::bigint IS NULL OR o.team_id = $2) AND ($3::bigint IS NULL OR o.repository_id = $3)
+            GROUP BY o.rule_id ORDER BY n DESC, o.rule_id
             """, [.text(org), .optional(teamID), .optional(repositoryID)], purpose: "count open findings by rule")
             .map { ($0.string("rule_id") ?? "", $0.int("n") ?? 0) }
     }
 
+    /// Open findings per active repository and group of rules (the readiness page's labels),
+    /// counted in the database: repository id -> group index -> count, only where not zero.
+    public func openByRepository(org: String, ruleGroups: [[String]]) throws -> [Int: [Int: Int]] {
+        let pairs = ruleGroups.enumerated().flatMap { group in group.element.map { (rule: $0, group: group.offset) } }
+        var counts: [Int: [Int: Int]] = [:]
+        for row in try connection.query("""
+            SELECT o.repository_id, g.rule_group, sum(o.open_count) AS n
+            FROM repository_open_counts o JOIN repositories p ON p.id = o.repository_id AND p.active
+            JOIN unnest($2::text[], $3::int[]) AS g (rule_id, rule_group) ON g.rule_id = o.rule_id
+            WHERE p.org = $1 GROUP BY o.repository_id, g.rule_group
+            """, [.text(org), .textArray(pairs.map(\.rule)), .intArray(pairs.map(\.group))],
+            purpose: "count open findings by repository and label") {
+            guard let repository = row.int("repository_id"), let group = row.int("rule_group") else { continue }
+            counts[repository, default: [:]][group] = row.int("n") ?? 0
+        }
+        return counts
+    }
+
     // MARK: Jobs
 
-    public func jobs(runID: Int? = nil, repositoryID: Int? = nil, jobID: Int? = nil, limit: Int = 100_000) throws -> [Job] {
+    /// Jobs, newest first, of one run, one repository, or one id; `withoutRun` lists jobs that
+    /// belong to no run (pull requests).
+    public func jobs(runID: Int? = nil, repositoryID: Int? = nil, jobID: Int? = nil, withoutRun: Bool = false,
+                     states: [String]? = nil, limit: Int = 100_000) throws -> [Job] {
         let rows = try connection.query("""
             SELECT j.id, j.run_id, j.repository_id, p.name AS repository, j.kind, j.state, j.attempt, j.max_attempts, j.commit_ref,
                    coalesce(s.commit_sha, j.commit_sha) AS commit_sha, j.last_error, j.errors::text AS errors,
@@ -285,8 +326,10 @@ public struct DashboardQueries {
                    s.fetch_ms, s.scan_ms, s.write_ms, s.notes::text AS notes, s.config::text AS config
             FROM jobs j JOIN repositories p ON p.id = j.repository_id LEFT JOIN job_summaries s ON s.job_id = j.id
             WHERE ($1::bigint IS NULL OR j.run_id = $1) AND ($2::bigint IS NULL OR j.repository_id = $2) AND ($3::bigint IS NULL OR j.id = $3)
+              AND (NOT $5 OR j.run_id IS NULL) AND ($6::text[] IS NULL OR j.state = ANY($6))
             ORDER BY j.id DESC LIMIT $4
-            """, [.optional(runID), .optional(repositoryID), .optional(jobID), .int(limit)], purpose: "list jobs")
+            """, [.optional(runID), .optional(repositoryID), .optional(jobID), .int(limit), .bool(withoutRun),
+                  states.map { .textArray($0) } ?? .null], purpose: "list jobs")
         return rows.map { row in
             Job(id: row.int("id") ?? 0, runID: row.int("run_id"), repositoryID: row.int("repository_id") ?? 0,
                 repository: row.string("repository") ?? "", kind: row.string("kind") ?? "", state: row.string("state") ?? "",

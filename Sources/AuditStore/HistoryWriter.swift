@@ -70,8 +70,11 @@ public struct HistoryWriter {
                 applied.new = newFingerprints.count
                 applied.fixed = fixedByKey.values.reduce(0, +)
                 applied.historyApplied = true
-                try connection.query("UPDATE repositories SET last_run_id = $2 WHERE id = $1", [.int(job.repositoryID), .int(runID)],
-                                     purpose: "record the newest run of \(job.repositoryName)")
+                try connection.query("""
+                    UPDATE repositories SET last_run_id = $2, open_findings = $3, open_requirements = $4 WHERE id = $1
+                    """, [.int(job.repositoryID), .int(runID), .int(results.findings.count),
+                          .int(results.findings.filter { $0.finding.kind == .requirement }.count)],
+                    purpose: "record the newest run of \(job.repositoryName)")
             }
         }
         try writeSummary(results, job: job, applied: applied, newFingerprints: newFingerprints, fixedByKey: fixedByKey,
@@ -177,17 +180,20 @@ public struct HistoryWriter {
         }
         let notesJSON = (try? JSONSerialization.data(withJSONObject: notes, options: [.sortedKeys]))
             .flatMap { String(data: $0, encoding: .utf8) } ?? "[]"
+        var openBySeverity: [Severity: Int] = [:]
+        for item in results.findings { openBySeverity[item.finding.severity, default: 0] += 1 }
         try connection.query("""
             INSERT INTO job_summaries (job_id, run_id, repository_id, commit_sha, history_applied, files_scanned, files_parsed,
                                        cache_hits, findings_open, findings_new, findings_fixed, suppressed, fetch_ms, scan_ms,
-                                       write_ms, notes, config)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::jsonb, $17::jsonb)
+                                       write_ms, notes, config, open_error, open_warning, open_note)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::jsonb, $17::jsonb, $18, $19, $20)
             """, [.int(job.id), .optional(job.runID), .int(job.repositoryID), .optional(results.commitSHA), .bool(applied.historyApplied),
                   .int(results.filesScanned), .int(results.filesParsed), .int(results.cacheHits), .int(applied.open),
                   .int(applied.new), .int(applied.fixed), .int(results.suppressed), .int(results.fetchMilliseconds),
                   .int(results.scanMilliseconds), .int(writeMilliseconds), .text(notesJSON),
                   // jsonb refuses \u0000 although JSON allows it: such a config is not kept.
-                  .optional(results.configJSON.flatMap { $0.contains("\\u0000") ? nil : $0 })],
+                  .optional(results.configJSON.flatMap { $0.contains("\\u0000") ? nil : $0 }),
+                  .int(openBySeverity[.error] ?? 0), .int(openBySeverity[.warning] ?? 0), .int(openBySeverity[.note] ?? 0)],
             purpose: "write the summary of job \(job.id)")
 
         var counts: [CountKey: (open: Int, new: Int, fixed: Int)] = [:]
@@ -199,14 +205,41 @@ public struct HistoryWriter {
             if newFingerprints.contains(item.finding.fingerprint) { counts[key, default: (0, 0, 0)].new += 1 }
         }
         for (key, fixed) in fixedByKey { counts[key, default: (0, 0, 0)].fixed += fixed }
+        // No counts means nothing open now and nothing fixed, so nothing was open before either:
+        // the repository's open counts are already empty.
         guard !counts.isEmpty else { return }
         let keys = Array(counts.keys)
+        // One statement: the job's counts; when the job applied the repository's history, the
+        // repository's open counts replaced by this job's (keys upserted, vanished keys deleted:
+        // disjoint rows, so the two sub-statements cannot collide); and when the job's run was
+        // already rolled up (a job finishing after its run, which JobQueue does not let happen
+        // today), its counts added to the run's roll-up so trends stay whole.
         try connection.query("""
-            INSERT INTO job_summary_counts (job_id, run_id, team_id, rule_id, kind, severity, open_count, new_count, fixed_count)
-            SELECT $1, $2, * FROM unnest($3::bigint[], $4::text[], $5::text[], $6::text[], $7::int[], $8::int[], $9::int[])
+            WITH c AS (
+                SELECT * FROM unnest($3::bigint[], $4::text[], $5::text[], $6::text[], $7::int[], $8::int[], $9::int[])
+                    AS u (team_id, rule_id, kind, severity, open_count, new_count, fixed_count)
+            ), job_counts AS (
+                INSERT INTO job_summary_counts (job_id, run_id, team_id, rule_id, kind, severity, open_count, new_count, fixed_count)
+                SELECT $1, $2, * FROM c
+            ), open_now AS (
+                INSERT INTO repository_open_counts AS o (repository_id, team_id, rule_id, kind, severity, open_count)
+                SELECT $10, team_id, rule_id, kind, severity, open_count FROM c WHERE $11 AND open_count > 0
+                ON CONFLICT (repository_id, team_id, rule_id, severity)
+                DO UPDATE SET kind = EXCLUDED.kind, open_count = EXCLUDED.open_count
+            ), open_gone AS (
+                DELETE FROM repository_open_counts o WHERE $11 AND o.repository_id = $10
+                  AND NOT EXISTS (SELECT 1 FROM c WHERE c.open_count > 0 AND c.team_id IS NOT DISTINCT FROM o.team_id
+                                    AND c.rule_id = o.rule_id AND c.severity = o.severity)
+            )
+            INSERT INTO run_counts AS r (run_id, team_id, rule_id, kind, severity, open_count, new_count, fixed_count)
+            SELECT $2, c.* FROM c WHERE EXISTS (SELECT 1 FROM runs WHERE id = $2 AND counts_rolled_up)
+            ON CONFLICT (run_id, team_id, rule_id, severity) DO UPDATE SET
+                open_count = r.open_count + EXCLUDED.open_count, new_count = r.new_count + EXCLUDED.new_count,
+                fixed_count = r.fixed_count + EXCLUDED.fixed_count
             """, [.int(job.id), .optional(job.runID), .optionalIntArray(keys.map(\.teamID)), .textArray(keys.map(\.ruleID)),
                   .textArray(keys.map { kinds[$0.ruleID] ?? fixedKinds[$0.ruleID] ?? "recommendation" }), .textArray(keys.map(\.severity)), .intArray(keys.map { counts[$0]?.open ?? 0 }),
-                  .intArray(keys.map { counts[$0]?.new ?? 0 }), .intArray(keys.map { counts[$0]?.fixed ?? 0 })],
+                  .intArray(keys.map { counts[$0]?.new ?? 0 }), .intArray(keys.map { counts[$0]?.fixed ?? 0 }),
+                  .int(job.repositoryID), .bool(applied.historyApplied)],
             purpose: "write the counts of job \(job.id)")
     }
 

@@ -360,12 +360,34 @@ public struct JobQueue {
     func finishRunIfDone(_ runID: Int?, in connection: PostgresConnection) throws {
         guard let runID else { return }
         try connection.query("SELECT id FROM runs WHERE id = $1 FOR NO KEY UPDATE", [.int(runID)], purpose: "lock run \(runID)")
+        // A finished run is rolled up in the same statement: its counts per team, rule and
+        // severity into run_counts, its totals onto the run, and the per-job count rows that
+        // recorded only an unchanged open count deleted (every sub-statement reads the same
+        // snapshot, so the roll-up sees the rows the delete removes).
         let rows = try connection.query("""
-            UPDATE runs SET finished_at = now(),
-                state = CASE WHEN EXISTS (SELECT 1 FROM jobs WHERE run_id = $1 AND state = 'dead') THEN 'failed' ELSE 'succeeded' END
-            WHERE id = $1 AND state = 'running'
-              AND NOT EXISTS (SELECT 1 FROM jobs WHERE run_id = $1 AND state IN ('queued', 'running', 'failed'))
-            RETURNING state
+            WITH finished AS (
+                UPDATE runs SET finished_at = now(), counts_rolled_up = true,
+                    state = CASE WHEN EXISTS (SELECT 1 FROM jobs WHERE run_id = $1 AND state = 'dead') THEN 'failed' ELSE 'succeeded' END,
+                    totals = (SELECT jsonb_build_object(
+                                 'jobs', (SELECT coalesce(jsonb_object_agg(state, n), '{}')
+                                          FROM (SELECT state, count(*) AS n FROM jobs WHERE run_id = $1 GROUP BY state) j),
+                                 'open', coalesce(sum(findings_open), 0), 'new', coalesce(sum(findings_new), 0),
+                                 'fixed', coalesce(sum(findings_fixed), 0), 'fetch_ms', coalesce(sum(fetch_ms), 0),
+                                 'scan_ms', coalesce(sum(scan_ms), 0), 'write_ms', coalesce(sum(write_ms), 0))
+                              FROM job_summaries WHERE run_id = $1)
+                WHERE id = $1 AND state = 'running'
+                  AND NOT EXISTS (SELECT 1 FROM jobs WHERE run_id = $1 AND state IN ('queued', 'running', 'failed'))
+                RETURNING id, state
+            ), rolled AS (
+                INSERT INTO run_counts (run_id, team_id, rule_id, kind, severity, open_count, new_count, fixed_count)
+                SELECT c.run_id, c.team_id, c.rule_id, max(c.kind), c.severity, sum(c.open_count), sum(c.new_count), sum(c.fixed_count)
+                FROM job_summary_counts c JOIN finished f ON f.id = c.run_id
+                GROUP BY c.run_id, c.team_id, c.rule_id, c.severity
+            ), compacted AS (
+                DELETE FROM job_summary_counts c USING finished f
+                WHERE c.run_id = f.id AND c.new_count = 0 AND c.fixed_count = 0
+            )
+            SELECT state FROM finished
             """, [.int(runID)], purpose: "finish run \(runID)")
         if !rows.isEmpty { try connection.notify(Self.doneChannel, payload: "run:\(runID)") }
     }

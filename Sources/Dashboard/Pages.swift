@@ -11,9 +11,8 @@ extension SiteRenderer {
         var body = ""
         let nights = try queries.trend(org: org)
         if let latest = runs.first {
-            let jobs = try queries.jobs(runID: latest.id)
-            let failed = jobs.filter { $0.state == "dead" || $0.state == "failed" }
-            let audited = jobs.filter { $0.state == "succeeded" }.count
+            let failed = try queries.jobs(runID: latest.id, states: ["dead", "failed"])
+            let audited = latest.jobsByState["succeeded"] ?? 0
             body += "<section aria-labelledby=\"last-run\"><h2 id=\"last-run\">Last run</h2>"
             body += "<p>\(anchor(path, Self.runPath(latest.id), "Run \(latest.id)")) (\(HTML.escape(latest.kind)), \(HTML.escape(latest.date))): "
             body += "\(Badge.state(latest.state)), \(audited) of \(latest.jobsTotal) repositories audited, \(failed.count) failed, "
@@ -147,7 +146,7 @@ extension SiteRenderer {
 
     func renderRepository(_ repository: DashboardQueries.Repository) throws {
         let path = repositoryPath(repository.id)
-        let findings = try openFindings(repository.id)
+        let findings = try queries.openFindings(repositoryID: repository.id)
         let jobs = try queries.jobs(repositoryID: repository.id, limit: 30)
         // Pull requests audit unmerged heads: the repository's state is its last branch audit.
         let lastDone = jobs.first { $0.state == "succeeded" && $0.kind != "pr" }
@@ -157,6 +156,7 @@ extension SiteRenderer {
         }
         body += "\(HTML.number(findings.count)) open findings, \(HTML.number(repository.openRequirements)) of them requirements.</p>"
         if let lastDone {
+            try keepPage(ofLastAudited: lastDone)
             body += "<p>Last audited: \(anchor(path, Self.jobPath(lastDone.id), "job \(lastDone.id)")) at \(HTML.escape(lastDone.finishedAt ?? "")) UTC, "
             body += "\(HTML.escape(lastDone.commitSHA ?? lastDone.commitRef)); \(lastDone.filesScanned ?? 0) files checked, "
             body += "\(lastDone.suppressed ?? 0) findings suppressed inline.</p>"
@@ -204,7 +204,8 @@ extension SiteRenderer {
         body += table(caption: "Jobs of run \(run.id)", headers: [("Repository", false), ("State", false), ("Attempts", true), ("Open", true),
                                                                   ("New", true), ("Fixed", true), ("Files", true), ("Reason", false)],
                       rows: jobs.sorted { $0.repository < $1.repository }.map { job in
-                          [anchor(path, Self.jobPath(job.id), job.repository), Badge.state(job.state), "\(job.attempt) of \(job.maxAttempts)",
+                          [hasJobPage(job) ? anchor(path, Self.jobPath(job.id), job.repository) : HTML.escape(job.repository),
+                           Badge.state(job.state), "\(job.attempt) of \(job.maxAttempts)",
                            job.open.map(HTML.number) ?? "–", job.new.map(HTML.number) ?? "–", job.fixed.map(HTML.number) ?? "–",
                            job.filesScanned.map(HTML.number) ?? "–", HTML.escape(job.state == "succeeded" ? "" : job.lastError ?? "")]
                       }, empty: "This run has no jobs.")
@@ -318,12 +319,14 @@ extension SiteRenderer {
         body += "This never claims support: a label can be declared only after testing on a device against Apple's evaluation criteria. "
         body += "“Blocked” means open findings of rules that bear on the label.</p>"
         var rows: [[String]] = []
+        let labels = NutritionLabel.allCases
+        let openByLabel = try queries.openByRepository(org: org, ruleGroups: labels.map(\.rules))
         for repository in repositories where repository.active {
-            let findings = try openFindings(repository.id)
+            let open = openByLabel[repository.id] ?? [:]
             var row = [anchor(path, repositoryPath(repository.id) + "#readiness", repository.name)]
-            for label in NutritionLabel.allCases {
+            for (index, label) in labels.enumerated() {
                 if label.notCheckable != nil { row.append("<span class=\"badge\">Not checkable</span>"); continue }
-                let count = findings.filter { label.rules.contains($0.ruleID) }.count
+                let count = open[index] ?? 0
                 row.append(count == 0 ? "<span class=\"badge badge--ok\"><span aria-hidden=\"true\">\u{2714}</span> None found</span>"
                                       : "<span class=\"badge badge--failed\"><span aria-hidden=\"true\">\u{2716}</span> \(count) blocking</span>")
             }

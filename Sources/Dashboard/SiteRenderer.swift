@@ -37,8 +37,14 @@ public final class SiteRenderer {
     /// Site paths of the repository pages, by repository id (stable, collision-free).
     private var repositoryPaths: [Int: String] = [:]
     private var runsCache: [DashboardQueries.Run]?
-    /// Open findings per repository, read once per render (the repository and readiness pages both need them).
-    private var openFindingsCache: [Int: [DashboardQueries.Finding]] = [:]
+    /// How many of the newest runs have a page for every job. Older runs keep pages only for jobs
+    /// that did not succeed, and each repository keeps one for its last audit: at 10,000
+    /// repositories a page per job per night would add 10,000 pages every night (see
+    /// docs/scaling.md) to say "succeeded" again.
+    public static let jobPageRuns = 7
+    private var recentRunIDs = Set<Int>()
+    /// Each repository's last audited job, which keeps its page whatever its run's age.
+    private var lastAuditedJobIDs = Set<Int>()
     /// The catalog by id: `RuleCatalog.descriptions` builds every description on each access.
     let catalog = RuleCatalog.descriptions
     lazy var rules: [String: RuleDescription] = Dictionary(catalog.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -73,7 +79,6 @@ public final class SiteRenderer {
     public func renderAll() throws -> RenderSummary {
         summary = RenderSummary()
         runsCache = nil
-        openFindingsCache = [:]
         try copyAssets()
         let runs = try allRuns()
         let teams = try queries.teams(org: org, latestRun: runs.first?.id)
@@ -83,8 +88,14 @@ public final class SiteRenderer {
         for team in teams { try renderTeam(team, runs: runs, allNights: true) }
         for repository in repositories { try renderRepository(repository) }
         try renderRunsIndex(runs)
-        for run in runs { try renderRun(run) }
-        for job in try queries.jobs() { try renderJob(job) }
+        // Job pages a run at a time, so memory holds one night's jobs, not the whole history.
+        for run in runs {
+            try renderRun(run)
+            let jobs = recentRunIDs.contains(run.id) ? try queries.jobs(runID: run.id)
+                : try queries.jobs(runID: run.id, states: JobState.allCases.map(\.rawValue).filter { $0 != JobState.succeeded.rawValue })
+            for job in jobs { try renderJob(job) }
+        }
+        for job in try queries.jobs(withoutRun: true) { try renderJob(job) }
         try renderRules()
         try renderReadiness(repositories)
         try renderPullRequests()
@@ -98,7 +109,6 @@ public final class SiteRenderer {
     public func renderAfterJob(_ jobID: Int) throws -> RenderSummary {
         summary = RenderSummary()
         runsCache = nil
-        openFindingsCache = [:]
         guard let job = try queries.jobs(jobID: jobID).first else { return summary }
         try copyAssets()
         let runs = try allRuns()
@@ -112,6 +122,7 @@ public final class SiteRenderer {
         if let repository = repositories.first(where: { $0.id == job.repositoryID }) { try renderRepository(repository) }
         let affected = try queries.connection.query("""
             SELECT DISTINCT team_id FROM job_summary_counts WHERE job_id = $1
+            UNION SELECT team_id FROM repository_open_counts WHERE repository_id = $2
             UNION SELECT team_id FROM repositories WHERE id = $2
             """, [.int(jobID), .int(job.repositoryID)], purpose: "find the teams a job touched").compactMap { $0.int("team_id") }
         for team in teams where affected.contains(team.id) { try renderTeam(team, runs: runs, allNights: false, night: job.runID) }
@@ -121,18 +132,25 @@ public final class SiteRenderer {
         return summary
     }
 
-    func openFindings(_ repositoryID: Int) throws -> [DashboardQueries.Finding] {
-        if let cached = openFindingsCache[repositoryID] { return cached }
-        let findings = try queries.openFindings(repositoryID: repositoryID)
-        openFindingsCache[repositoryID] = findings
-        return findings
-    }
-
     private func allRuns() throws -> [DashboardQueries.Run] {
         if let runsCache { return runsCache }
         let runs = try queries.runs(org: org, limit: 100_000)
         runsCache = runs
+        recentRunIDs = Set(runs.prefix(Self.jobPageRuns).map(\.id))
         return runs
+    }
+
+    /// Whether `job` has a page: see `jobPageRuns`.
+    func hasJobPage(_ job: DashboardQueries.Job) -> Bool {
+        guard let run = job.runID else { return true }
+        return job.state != JobState.succeeded.rawValue || recentRunIDs.contains(run) || lastAuditedJobIDs.contains(job.id)
+    }
+
+    /// A repository page links its last audited job: that job keeps a page.
+    func keepPage(ofLastAudited job: DashboardQueries.Job) throws {
+        guard !hasJobPage(job) else { return }
+        lastAuditedJobIDs.insert(job.id)
+        try renderJob(job)
     }
 
     private func assignRepositoryPaths(_ repositories: [DashboardQueries.Repository]) {

@@ -45,10 +45,9 @@ struct DashboardQueries {
         }
 
         let findings = try connection.query("""
-            SELECT r.org, f.severity, f.kind, count(*) AS n
-            FROM findings f JOIN repositories r ON r.id = f.repository_id
-            WHERE f.fixed_in_run IS NULL
-            GROUP BY r.org, f.severity, f.kind ORDER BY 1, 2, 3
+            SELECT r.org, o.severity, o.kind, sum(o.open_count) AS n
+            FROM repository_open_counts o JOIN repositories r ON r.id = o.repository_id
+            GROUP BY r.org, o.severity, o.kind ORDER BY 1, 2, 3
             """, purpose: "count open findings for /metrics")
         text.family("a11y_audit_open_findings", .gauge, help: "Open findings by organisation, severity and rule kind.")
         for row in findings {
@@ -123,16 +122,30 @@ struct DashboardQueries {
                    j.queued, j.running, j.succeeded, j.failed, j.dead, j.cancelled,
                    s.open, s.new, s.fixed, s.fetch_ms, s.scan_ms, s.write_ms
             FROM runs r
+            -- A finished run carries its totals (written when it finished); a running one is counted.
             CROSS JOIN LATERAL (
-                SELECT count(*) FILTER (WHERE state = 'queued') AS queued, count(*) FILTER (WHERE state = 'running') AS running,
-                       count(*) FILTER (WHERE state = 'succeeded') AS succeeded, count(*) FILTER (WHERE state = 'failed') AS failed,
-                       count(*) FILTER (WHERE state = 'dead') AS dead, count(*) FILTER (WHERE state = 'cancelled') AS cancelled
-                FROM jobs WHERE run_id = r.id) j
+                SELECT coalesce((r.totals #>> '{jobs,queued}')::bigint, 0) AS queued,
+                       coalesce((r.totals #>> '{jobs,running}')::bigint, 0) AS running,
+                       coalesce((r.totals #>> '{jobs,succeeded}')::bigint, 0) AS succeeded,
+                       coalesce((r.totals #>> '{jobs,failed}')::bigint, 0) AS failed,
+                       coalesce((r.totals #>> '{jobs,dead}')::bigint, 0) AS dead,
+                       coalesce((r.totals #>> '{jobs,cancelled}')::bigint, 0) AS cancelled
+                WHERE r.totals IS NOT NULL
+                UNION ALL
+                SELECT count(*) FILTER (WHERE state = 'queued'), count(*) FILTER (WHERE state = 'running'),
+                       count(*) FILTER (WHERE state = 'succeeded'), count(*) FILTER (WHERE state = 'failed'),
+                       count(*) FILTER (WHERE state = 'dead'), count(*) FILTER (WHERE state = 'cancelled')
+                FROM jobs WHERE run_id = r.id AND r.totals IS NULL) j
             CROSS JOIN LATERAL (
-                SELECT coalesce(sum(findings_open), 0) AS open, coalesce(sum(findings_new), 0) AS new,
-                       coalesce(sum(findings_fixed), 0) AS fixed, coalesce(sum(fetch_ms), 0) AS fetch_ms,
-                       coalesce(sum(scan_ms), 0) AS scan_ms, coalesce(sum(write_ms), 0) AS write_ms
-                FROM job_summaries WHERE run_id = r.id) s
+                SELECT (r.totals ->> 'open')::bigint AS open, (r.totals ->> 'new')::bigint AS new, (r.totals ->> 'fixed')::bigint AS fixed,
+                       (r.totals ->> 'fetch_ms')::bigint AS fetch_ms, (r.totals ->> 'scan_ms')::bigint AS scan_ms,
+                       (r.totals ->> 'write_ms')::bigint AS write_ms
+                WHERE r.totals IS NOT NULL
+                UNION ALL
+                SELECT coalesce(sum(findings_open), 0), coalesce(sum(findings_new), 0),
+                       coalesce(sum(findings_fixed), 0), coalesce(sum(fetch_ms), 0),
+                       coalesce(sum(scan_ms), 0), coalesce(sum(write_ms), 0)
+                FROM job_summaries WHERE run_id = r.id AND r.totals IS NULL) s
             WHERE $2::text IS NULL OR r.org = $2
             ORDER BY r.created_at DESC, r.id DESC
             LIMIT $1
@@ -178,7 +191,7 @@ struct DashboardQueries {
     }
 
     /// Per nightly run of the team's organisation in the last `days` days: the team's open
-    /// findings by severity, and its new and fixed findings, from job_summary_counts.
+    /// findings by severity, and its new and fixed findings, from run_rule_counts.
     func teamTrend(slug: String, org: String?, days: Int) throws -> TeamLookup {
         let teams = try connection.query("""
             SELECT id, org, name, slug FROM teams WHERE slug = $1 AND ($2::text IS NULL OR org = $2) ORDER BY org
@@ -190,7 +203,7 @@ struct DashboardQueries {
                    coalesce(sum(c.open_count), 0) AS open, coalesce(sum(c.new_count), 0) AS new,
                    coalesce(sum(c.fixed_count), 0) AS fixed
             FROM runs r
-            LEFT JOIN job_summary_counts c ON c.run_id = r.id AND c.team_id = $1
+            LEFT JOIN run_rule_counts c ON c.run_id = r.id AND c.team_id = $1
             WHERE r.org = $2 AND r.kind = 'nightly' AND r.run_date > current_date - $3::int
             GROUP BY r.id, r.run_date, r.state, c.severity
             ORDER BY r.run_date, r.id

@@ -22,6 +22,10 @@ struct Options {
     /// Writes the colour corpus (the generated files plus 200 colour sets) here and exits, to
     /// compare two builds' findings on it.
     var writeCorpus: String?
+    /// `--only dashboard-sql`: also print each query's executed plan (auto_explain) to stderr.
+    var explain = false
+    /// `--only sim-render`: where the site goes (default: a temporary folder).
+    var out: String?
 }
 
 func parseOptions() -> Options {
@@ -36,8 +40,10 @@ func parseOptions() -> Options {
         case "--repositories": options.repositories = iterator.next().flatMap(Int.init) ?? options.repositories
         case "--nights": options.nights = iterator.next().flatMap(Int.init) ?? options.nights
         case "--write-color-corpus": options.writeCorpus = iterator.next()
+        case "--explain": options.explain = true
+        case "--out": options.out = iterator.next()
         default:
-            FileHandle.standardError.write(Data("usage: a11y-audit-bench [--files N] [--rounds R] [--corpus DIR] [--only parse|scan|setup|layout-off|colors|colors-plain|colors-setup|colors-wall|queue|org|render|pr] [--repositories N] [--nights N] [--write-color-corpus DIR]\n".utf8))
+            FileHandle.standardError.write(Data("usage: a11y-audit-bench [--files N] [--rounds R] [--corpus DIR] [--only parse|scan|setup|layout-off|colors|colors-plain|colors-setup|colors-wall|queue|org|render|pr|dashboard-sql|sim-render|sim-night] [--repositories N] [--nights N] [--write-color-corpus DIR] [--explain] [--out DIR]\n".utf8))
             exit(2)
         }
     }
@@ -105,6 +111,18 @@ if options.only == "pr" {
 }
 if options.only == "render" {
     try PipelineBench.render(repositories: options.repositories, nights: options.nights)
+    exit(0)
+}
+if options.only == "dashboard-sql" {
+    try ScaleBench.dashboardQueries(rounds: max(options.rounds, 5), explain: options.explain)
+    exit(0)
+}
+if options.only == "sim-night" {
+    try ScaleBench.night(churn: 0.02)
+    exit(0)
+}
+if options.only == "sim-render" {
+    try ScaleBench.render(output: options.out)
     exit(0)
 }
 if options.only == "org" {

@@ -73,12 +73,33 @@ struct TestFailure: Error, CustomStringConvertible {
             #expect(fontRow.int("last_seen_run") == night2.runID)
             #expect(rows.count == 3, "one row per distinct finding, not per night")
 
-            // The per-night counts the trend charts read.
+            // The per-night counts the trend charts read: each finished night rolled up.
             let counts = try connection.query("""
                 SELECT run_id, sum(open_count) AS open, sum(new_count) AS new, sum(fixed_count) AS fixed
-                FROM job_summary_counts GROUP BY run_id ORDER BY run_id
+                FROM run_rule_counts GROUP BY run_id ORDER BY run_id
                 """, purpose: "read")
             #expect(counts.map { [$0.int("open"), $0.int("new"), $0.int("fixed")] } == [[2, 2, 0], [3, 1, 0], [2, 0, 1]])
+            let rolledUp = try connection.query("SELECT count(*) AS n FROM runs WHERE counts_rolled_up", purpose: "read")
+            #expect(rolledUp.first?.int("n") == 3)
+            // Per-job rows are kept only where something changed: night 2's `b` (unchanged) and
+            // night 3's `a` and `c` (unchanged) are gone; night 1's two, night 2's `c`, night 3's `b` stay.
+            let kept = try connection.query("""
+                SELECT s.run_id, c.rule_id FROM job_summary_counts c JOIN job_summaries s ON s.job_id = c.job_id ORDER BY 1, 2
+                """, purpose: "read").map { "\($0.int("run_id") ?? 0):\($0.string("rule_id") ?? "")" }
+            #expect(kept == ["\(night1.runID):fixed-font-size", "\(night1.runID):missing-accessibility-label",
+                             "\(night2.runID):insufficient-contrast", "\(night3.runID):fixed-font-size"])
+            // The repository's open counts follow its open findings.
+            let open = try connection.query("""
+                SELECT rule_id, open_count FROM repository_open_counts ORDER BY rule_id
+                """, purpose: "read").map { "\($0.string("rule_id") ?? "")=\($0.int("open_count") ?? 0)" }
+            #expect(open == ["insufficient-contrast=1", "missing-accessibility-label=1"])
+            let totals = try connection.query("SELECT open_findings, open_requirements FROM repositories", purpose: "read").first
+            #expect(totals?.int("open_findings") == 2 && totals?.int("open_requirements") == 2)
+            // And the summaries carry the night's open findings by severity.
+            let bySeverity = try connection.query("""
+                SELECT open_error, open_warning, open_note FROM job_summaries ORDER BY run_id
+                """, purpose: "read").map { [$0.int("open_error") ?? -1, $0.int("open_warning") ?? -1, $0.int("open_note") ?? -1] }
+            #expect(bySeverity == [[1, 1, 0], [2, 1, 0], [2, 0, 0]])
         }
     }
 

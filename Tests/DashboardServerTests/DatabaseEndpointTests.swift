@@ -75,6 +75,12 @@ struct SeededHistory {
         try finding(app, "f2", "error", "requirement", fixed: false)
         try finding(kit, "f3", "warning", "recommendation", fixed: false)
         try finding(kit, "f4", "error", "requirement", fixed: true)
+        // The roll-up HistoryWriter keeps beside the findings it writes.
+        try connection.query("""
+            INSERT INTO repository_open_counts (repository_id, team_id, rule_id, kind, severity, open_count)
+            SELECT repository_id, team_id, rule_id, max(kind), severity, count(*) FROM findings WHERE fixed_in_run IS NULL
+            GROUP BY repository_id, team_id, rule_id, severity
+            """, purpose: "seed the open counts")
         for (delivery, event, outcome) in [("d1", "pull_request", "queued"), ("d2", "pull_request", "queued"), ("d3", "push", "ignored"),
                                            ("d4", "pull_request", "rejected: bad \"signature\"\nretry")] {
             try connection.query("INSERT INTO webhook_deliveries (delivery_id, event, outcome) VALUES ($1, $2, $3)",

@@ -98,6 +98,44 @@ func count(_ needle: String, in html: String) -> Int { html.components(separated
         }
     }
 
+    @Test func jobPagesAreKeptForRecentRunsFailuresAndEachRepositorysLastAudit() throws {
+        try TestDatabase.with { database in
+            let connection = try database.connect()
+            let runs = try FixtureHistory().write(to: connection)
+            // The dead job of the last night is retried as a failure in an old run too.
+            let oldFailure = try #require(try connection.query("""
+                UPDATE jobs SET state = 'dead', last_error = 'HTTP 500' WHERE id = (SELECT min(id) FROM jobs WHERE run_id = $1) RETURNING id
+                """, [.int(runs[0])], purpose: "fail an old job").first?.int("id"))
+            let site = try RenderedSite()
+            _ = try render(connection, into: site)
+            let jobPages = Set(site.pages.filter { $0.hasPrefix("jobs/") })
+            let recent = Set(runs.suffix(SiteRenderer.jobPageRuns))
+            var expected = Set<String>()
+            for row in try connection.query("SELECT id, run_id, state FROM jobs", purpose: "read") {
+                guard let id = row.int("id"), let run = row.int("run_id") else { continue }
+                if recent.contains(run) || row.string("state") != "succeeded" { expected.insert("jobs/\(id).html") }
+            }
+            #expect(expected.isSubset(of: jobPages), "missing \(expected.subtracting(jobPages).sorted().prefix(5))")
+            #expect(jobPages.contains("jobs/\(oldFailure).html"))
+            // Nothing else but each repository's last audit (here all in recent runs) has a page.
+            #expect(jobPages == expected)
+            // An old run's page names its succeeded jobs without linking them, and links the failure.
+            let oldRun = try site.html("runs/\(runs[0]).html")
+            #expect(attributes("href", in: oldRun).filter { $0.contains("jobs/") } == ["../jobs/\(oldFailure).html"])
+            #expect((0..<12).allSatisfy { oldRun.contains("fixture/app-\($0)<") })
+            // A repository audited only long ago keeps its last audit's page.
+            try connection.query("DELETE FROM jobs WHERE repository_id = (SELECT id FROM repositories WHERE name = 'fixture/app-3') AND run_id <> $1",
+                                 [.int(runs[0])], purpose: "leave app-3 with one old audit")
+            let lastAudit = try #require(try connection.query("""
+                SELECT j.id FROM jobs j JOIN repositories p ON p.id = j.repository_id WHERE p.name = 'fixture/app-3' AND j.state = 'succeeded'
+                """, purpose: "read").first?.int("id"))
+            let again = try RenderedSite()
+            _ = try render(connection, into: again)
+            #expect(again.pages.contains("jobs/\(lastAudit).html"))
+            #expect(try again.html("runs/\(runs[0]).html").contains("jobs/\(lastAudit).html"))
+        }
+    }
+
     @Test func userDataIsEscapedEverywhere() throws {
         try TestDatabase.with { database in
             let connection = try database.connect()

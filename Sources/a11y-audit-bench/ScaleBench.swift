@@ -1,0 +1,236 @@
+import AuditModel
+import AuditStore
+import Dashboard
+import Foundation
+import HistorySimulation
+import PostgresClient
+import SwiftChecks
+
+/// The scale simulation's measurements, against a database that deploy/sim/run.sh filled
+/// (DATABASE_URL names it): the dashboard's queries, and a full and an incremental render.
+enum ScaleBench {
+    struct Subjects {
+        var org: String
+        var latestRun: Int
+        var middleRun: Int
+        var team: Int
+        var teamName: String
+        var repository: Int
+    }
+
+    /// The busiest subjects: the team with most repositories, the repository with most open
+    /// findings, the latest run and one from the middle of the history.
+    static func subjects(_ connection: PostgresConnection) throws -> Subjects {
+        let queries = DashboardQueries(connection: connection)
+        guard let org = try queries.orgs().first else { throw BenchFailure("the database has no organisation: run deploy/sim/run.sh") }
+        let runs = try connection.query("SELECT id FROM runs WHERE org = $1 ORDER BY id", [.text(org)], purpose: "list runs").compactMap { $0.int("id") }
+        guard let latest = runs.last else { throw BenchFailure("no runs") }
+        let team = try connection.query("""
+            SELECT t.id, t.name FROM teams t JOIN repositories p ON p.team_id = t.id WHERE t.org = $1
+            GROUP BY t.id ORDER BY count(*) DESC, t.id LIMIT 1
+            """, [.text(org)], purpose: "pick the largest team").first
+        let repository = try connection.query("""
+            SELECT repository_id FROM findings WHERE fixed_in_run IS NULL GROUP BY repository_id ORDER BY count(*) DESC LIMIT 1
+            """, purpose: "pick the repository with most open findings").first?.int("repository_id")
+        return Subjects(org: org, latestRun: latest, middleRun: runs[runs.count / 2], team: team?.int("id") ?? 0,
+                        teamName: team?.string("name") ?? "", repository: repository ?? 0)
+    }
+
+    /// Every query a page of the dashboard makes, by page, with the subjects above.
+    static func pageQueries(_ queries: DashboardQueries, _ s: Subjects) -> [(page: String, query: String, run: () throws -> Int)] {
+        [
+            ("overview", "runs (90)", { try queries.runs(org: s.org, limit: 90).count }),
+            ("overview", "trend, organisation", { try queries.trend(org: s.org).count }),
+            ("overview", "teams ranked", { try queries.teams(org: s.org, latestRun: s.latestRun).count }),
+            ("overview", "open by rule, organisation", { try queries.openByRule(org: s.org).count }),
+            ("overview", "failed jobs of the latest run", { try queries.jobs(runID: s.latestRun, states: ["dead", "failed"]).count }),
+            ("run page", "jobs of the latest run", { try queries.jobs(runID: s.latestRun).count }),
+            ("team", "trend, team", { try queries.trend(org: s.org, teamID: s.team).count }),
+            ("team", "new findings, latest run", { try queries.findings(teamID: s.team, runID: s.latestRun, fixed: false).count }),
+            ("team", "fixed findings, latest run", { try queries.findings(teamID: s.team, runID: s.latestRun, fixed: true).count }),
+            ("team", "open by rule, team", { try queries.openByRule(org: s.org, teamID: s.team).count }),
+            ("team", "repositories of the team", { try queries.repositories(org: s.org, teamID: s.team).count }),
+            ("team", "sparklines (30 runs)", { try queries.repositoryTrends(org: s.org, teamID: s.team).count }),
+            ("regression report", "new findings, older run", { try queries.findings(teamID: s.team, runID: s.middleRun, fixed: false).count }),
+            ("regression report", "fixed findings, older run", { try queries.findings(teamID: s.team, runID: s.middleRun, fixed: true).count }),
+            ("repository", "open findings", { try queries.openFindings(repositoryID: s.repository).count }),
+            ("repository", "last 30 jobs", { try queries.jobs(repositoryID: s.repository, limit: 30).count }),
+            ("repository", "trend, repository", { try queries.trend(org: s.org, repositoryID: s.repository).count }),
+            ("readiness", "open by repository and label", {
+                try queries.openByRepository(org: s.org, ruleGroups: NutritionLabel.allCases.map(\.rules)).count }),
+            ("every page", "all repositories", { try queries.repositories(org: s.org).count }),
+        ]
+    }
+
+    /// `--only dashboard-sql`: each page query, timed from the client (median of `rounds` after a
+    /// warm-up: the sum of planning, execution and sending the rows). With `--explain`, each runs
+    /// once more under auto_explain, which prints the executed plan with buffers to stderr: the
+    /// exact statements the pages run, not copies of them.
+    static func dashboardQueries(rounds: Int, explain: Bool) throws {
+        let connection = try PostgresConnection(ConnectionSettings.fromEnvironment())
+        let s = try subjects(connection)
+        let queries = DashboardQueries(connection: connection)
+        let size = try connection.query("""
+            SELECT (SELECT count(*) FROM repositories WHERE org = $1) AS repositories, (SELECT count(*) FROM runs WHERE org = $1) AS runs,
+                   (SELECT count(*) FROM findings) AS findings, (SELECT count(*) FROM findings WHERE fixed_in_run IS NULL) AS open,
+                   pg_size_pretty(pg_database_size(current_database())) AS size
+            """, [.text(s.org)], purpose: "measure the database").first
+        print("""
+            Dashboard queries on \(size?.int("repositories") ?? 0) repositories x \(size?.int("runs") ?? 0) runs \
+            (\(size?.int("findings") ?? 0) findings, \(size?.int("open") ?? 0) open; database \(size?.string("size") ?? "?")). \
+            Team \(s.teamName) (id \(s.team)), repository id \(s.repository), runs \(s.latestRun) and \(s.middleRun).
+
+            | page | query | rows | median (ms) | slowest (ms) |
+            |---|---|---:|---:|---:|
+            """)
+        for (page, name, run) in pageQueries(queries, s) {
+            var rows = try run()
+            var times: [Double] = []
+            for _ in 0..<rounds { times.append(try seconds { rows = try run() } * 1000) }
+            times.sort()
+            print("| \(page) | \(name) | \(rows) | \(String(format: "%.1f", times[times.count / 2])) | \(String(format: "%.1f", times.last ?? 0)) |")
+        }
+        guard explain else { return }
+        try connection.query("LOAD 'auto_explain'", purpose: "load auto_explain")
+        for setting in ["auto_explain.log_min_duration = 0", "auto_explain.log_analyze = on", "auto_explain.log_buffers = on",
+                        "auto_explain.log_level = notice", "client_min_messages = notice"] {
+            try connection.query("SET \(setting)", purpose: "configure auto_explain")
+        }
+        connection.keepsNotices = true
+        for (page, name, run) in pageQueries(queries, s) {
+            _ = connection.takeNotices()
+            _ = try run()
+            FileHandle.standardError.write(Data(("\n=== \(page): \(name)\n" + connection.takeNotices().joined()).utf8))
+        }
+    }
+
+    /// `--only sim-render`: a full render of the simulated organisation into an empty folder, the
+    /// same render again (nothing changed), and an incremental render after one more job.
+    static func render(output: String?) throws {
+        let connection = try PostgresConnection(ConnectionSettings.fromEnvironment())
+        let s = try subjects(connection)
+        let web = Migrations.defaultDirectory().replacingOccurrences(of: "/Migrations", with: "/Web")
+        let site = try output.map { URL(fileURLWithPath: $0) } ?? temporaryDirectory("sim-site")
+        let renderer = try SiteRenderer(connection: connection, org: s.org, output: site.path, webDirectory: web)
+        var full = RenderSummary(), again = RenderSummary(), incremental = RenderSummary()
+        let fullSeconds = try seconds { full = try renderer.renderAll() }
+        let againSeconds = try seconds { again = try renderer.renderAll() }
+
+        // One more job: a manual run of the busiest repository that adds a finding to what is open.
+        let run = try connection.query("""
+            INSERT INTO runs (org, kind, run_date, jobs_total) VALUES ($1, 'manual', current_date, 1) RETURNING id
+            """, [.text(s.org)], purpose: "add a run").first?.int("id")
+        let queue = JobQueue(connection: connection)
+        _ = try queue.enqueue(JobRequest(runID: run, repositoryID: s.repository, kind: .manual, commitRef: "main", archiveURL: "file:///sim"))
+        guard let job = try queue.claim(worker: "bench") else { throw BenchFailure("no job to claim") }
+        var findings = try openFindings(repository: s.repository, connection)
+        var added = FixtureHistory.finding(FixtureHistory.rules[0], file: "Sources/New/NewView.swift", line: 3, code: "new")
+        added.fingerprint = "bench-\(UUID().uuidString)"
+        findings.append(.init(finding: added, teamID: s.team))
+        _ = try queue.complete(job) {
+            try HistoryWriter(connection: $0).write(JobResults(findings: findings, filesScanned: 1, filesParsed: 1, cacheHits: 0), for: job)
+        }
+        let incrementalSeconds = try seconds { incremental = try renderer.renderAfterJob(job.id) }
+        print("""
+            Dashboard render of the simulated organisation into \(site.path):
+
+            | render | pages | written | time (s) |
+            |---|---:|---:|---:|
+            | full, empty folder | \(full.pages) | \(full.written) | \(String(format: "%.1f", fullSeconds)) |
+            | full, nothing changed | \(again.pages) | \(again.written) | \(String(format: "%.1f", againSeconds)) |
+            | incremental, after one job | \(incremental.pages) | \(incremental.written) | \(String(format: "%.2f", incrementalSeconds)) |
+            """)
+    }
+
+    /// A repository's open findings as a job would report them again.
+    static func openFindings(repository: Int, _ connection: PostgresConnection) throws -> [JobResults.AttributedFinding] {
+        try connection.query("""
+            SELECT fingerprint, rule_id, kind, severity, team_id, path, line, column_number, message, snippet, source_line
+            FROM findings WHERE repository_id = $1 AND fixed_in_run IS NULL
+            """, [.int(repository)], purpose: "read the open findings of repository \(repository)").map { row in
+            var finding = Finding(ruleID: row.string("rule_id") ?? "", kind: RuleKind(rawValue: row.string("kind") ?? "") ?? .recommendation,
+                                  severity: Severity(rawValue: row.string("severity") ?? "") ?? .warning,
+                                  location: SourceLocation(file: row.string("path") ?? "", line: row.int("line") ?? 1,
+                                                           column: row.int("column_number") ?? 1),
+                                  message: row.string("message") ?? "", fix: "", citation: Citation("HIG", ""), platforms: .all,
+                                  snippet: row.string("snippet") ?? "", sourceLine: row.string("source_line") ?? "")
+            finding.fingerprint = row.string("fingerprint") ?? ""
+            return JobResults.AttributedFinding(finding: finding, teamID: row.int("team_id"))
+        }
+    }
+
+    /// `--only sim-night`: one more night of the simulated organisation through the real write
+    /// path (JobQueue claim and complete, HistoryWriter, the run's roll-up when its last job
+    /// completes): every repository re-reports its open findings, with `churn` of them fixed and
+    /// as many new. Prints what each table grew by (after VACUUM, so dead rows do not count).
+    static func night(churn: Double) throws {
+        let connection = try PostgresConnection(ConnectionSettings.fromEnvironment())
+        let s = try subjects(connection)
+        let sizeSQL = """
+            SELECT c.relname AS name, pg_total_relation_size(c.oid) AS bytes, c.reltuples::bigint AS rows
+            FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind = 'r'
+            """
+        func sizes() throws -> [String: (bytes: Int, rows: Int)] {
+            try connection.query("VACUUM ANALYZE", purpose: "vacuum")
+            var result: [String: (Int, Int)] = [:]
+            for row in try connection.query(sizeSQL, purpose: "measure tables") {
+                result[row.string("name") ?? ""] = (row.int("bytes") ?? 0, row.int("rows") ?? 0)
+            }
+            return result
+        }
+        let before = try sizes()
+        let repositories = try connection.query("SELECT id FROM repositories WHERE org = $1 AND active ORDER BY id", [.text(s.org)],
+                                                purpose: "list repositories").compactMap { $0.int("id") }
+        let run = try connection.query("""
+            INSERT INTO runs (org, kind, run_date, jobs_total)
+            VALUES ($1, 'nightly', (SELECT max(run_date) + 1 FROM runs WHERE org = $1), $2) RETURNING id
+            """, [.text(s.org), .int(repositories.count)], purpose: "add a night").first?.int("id")
+        let queue = JobQueue(connection: connection)
+        try connection.query("""
+            INSERT INTO jobs (run_id, repository_id, kind, commit_ref, archive_url) SELECT $1, id, 'nightly', 'main', 'file:///sim'
+            FROM repositories WHERE org = $2 AND active
+            """, [.optional(run), .text(s.org)], purpose: "enqueue the night")
+        var random = SystemRandomNumberGenerator()
+        var changed = 0, unchanged = 0
+        let elapsed = try seconds {
+            while let job = try queue.claim(worker: "sim-night") {
+                var findings = try openFindings(repository: job.repositoryID, connection)
+                let fixes = Int((Double(findings.count) * churn + Double.random(in: 0..<1, using: &random)).rounded(.down))
+                findings.shuffle(using: &random)
+                let kept = Array(findings.dropFirst(fixes))
+                var results = kept
+                for index in 0..<fixes {
+                    var added = FixtureHistory.finding(FixtureHistory.rules[index % FixtureHistory.rules.count],
+                                                       file: "Sources/Night/View\(index).swift", line: 3 + index, code: "night")
+                    added.fingerprint = "night-\(job.id)-\(index)"
+                    results.append(.init(finding: added, teamID: kept.first?.teamID ?? findings.first?.teamID))
+                }
+                if fixes > 0 { changed += 1 } else { unchanged += 1 }
+                _ = try queue.complete(job) {
+                    try HistoryWriter(connection: $0).write(JobResults(findings: results, filesScanned: 40, filesParsed: fixes, cacheHits: 40 - fixes),
+                                                            for: job)
+                }
+            }
+        }
+        let after = try sizes()
+        let newFindings = try connection.query("SELECT count(*) AS n FROM findings WHERE first_seen_run = $1", [.optional(run)],
+                                                purpose: "count new findings").first?.int("n") ?? 0
+        let fixedFindings = try connection.query("SELECT count(*) AS n FROM findings WHERE fixed_in_run = $1", [.optional(run)],
+                                                  purpose: "count fixed findings").first?.int("n") ?? 0
+        print("""
+            One more night of \(repositories.count) repositories through JobQueue and HistoryWriter in \(String(format: "%.1f", elapsed)) s \
+            (\(changed) repositories changed, \(unchanged) unchanged; \(newFindings) new and \(fixedFindings) fixed findings):
+
+            | table | rows added | bytes added |
+            |---|---:|---:|
+            """)
+        var total = 0
+        for (name, size) in after.sorted(by: { $0.key < $1.key }) {
+            let grown = size.bytes - (before[name]?.bytes ?? 0)
+            total += grown
+            guard grown != 0 || size.rows != before[name]?.rows else { continue }
+            print("| \(name) | \(size.rows - (before[name]?.rows ?? 0)) | \(grown) |")
+        }
+        print("| all tables | | \(total) |")
+    }
+}
