@@ -145,10 +145,12 @@ public final class Worker: @unchecked Sendable {
                 }
                 guard let connection else { continue }
                 let queue = JobQueue(connection: connection, policy: options.policy)
+                let claimStarted = DispatchTime.now().uptimeNanoseconds
                 let claimed = try queue.claim(worker: worker)
+                let claimMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - claimStarted) / 1e6
                 consecutiveErrors = 0
                 if let job = claimed {
-                    process(job, connection: connection)
+                    process(job, connection: connection, claimMilliseconds: claimMilliseconds)
                     if job.kind == .pr { reportWake.signal() }
                     if options.mode == .once { return }
                     continue
@@ -185,12 +187,15 @@ public final class Worker: @unchecked Sendable {
         return rows.first?.int("n") == 0
     }
 
-    private func process(_ job: ClaimedJob, connection: PostgresConnection) {
+    /// `claimMilliseconds`: the claim statement's round trip, logged so queue contention shows
+    /// in the workers' own logs (a11y-audit-bench --only drain reads it).
+    private func process(_ job: ClaimedJob, connection: PostgresConnection, claimMilliseconds: Double) {
         let started = Date()
         let control = state.register(job)
         defer { state.unregister(job) }
         log.event("job.claimed", [("job", job.id), ("repo", job.repositoryName), ("attempt", job.attempt), ("worker", job.worker),
-                                  ("kind", job.kind.rawValue), ("ref", job.commitRef)])
+                                  ("kind", job.kind.rawValue), ("ref", job.commitRef),
+                                  ("claim_ms", String(format: "%.3f", claimMilliseconds))])
         let directory = options.workDirectory + "/a11y-audit-job-\(job.id)-\(job.attempt)-\(UUID().uuidString.prefix(8))"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         do {

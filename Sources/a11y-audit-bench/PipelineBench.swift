@@ -18,8 +18,8 @@ struct BenchFailure: Error, CustomStringConvertible {
 }
 
 enum PipelineBench {
-    static func withDatabase<T>(_ label: String, _ body: (ConnectionSettings) throws -> T) throws -> T {
-        let server = ConnectionSettings.fromEnvironment()
+    static func withDatabase<T>(_ label: String, server: ConnectionSettings = .fromEnvironment(),
+                                _ body: (ConnectionSettings) throws -> T) throws -> T {
         let name = "a11y_bench_\(label)_\(getpid())"
         let admin = try PostgresConnection(server)
         try admin.query("CREATE DATABASE \(name)", purpose: "create the benchmark database")

@@ -26,6 +26,12 @@ struct Options {
     var explain = false
     /// `--only sim-render`: where the site goes (default: a temporary folder).
     var out: String?
+    /// `--only drain`: jobs enqueued at once, worker processes, SIGKILLs during the drain, and
+    /// the seed that picks when and whom to kill.
+    var jobs = 10_000
+    var workers = 32
+    var kills = 0
+    var seed: UInt64?
 }
 
 func parseOptions() -> Options {
@@ -42,8 +48,12 @@ func parseOptions() -> Options {
         case "--write-color-corpus": options.writeCorpus = iterator.next()
         case "--explain": options.explain = true
         case "--out": options.out = iterator.next()
+        case "--jobs": options.jobs = iterator.next().flatMap(Int.init) ?? options.jobs
+        case "--workers": options.workers = iterator.next().flatMap(Int.init) ?? options.workers
+        case "--kills": options.kills = iterator.next().flatMap(Int.init) ?? options.kills
+        case "--seed": options.seed = iterator.next().flatMap { UInt64($0) }
         default:
-            FileHandle.standardError.write(Data("usage: a11y-audit-bench [--files N] [--rounds R] [--corpus DIR] [--only parse|scan|setup|layout-off|colors|colors-plain|colors-setup|colors-wall|queue|org|render|pr|dashboard-sql|sim-render|sim-night] [--repositories N] [--nights N] [--write-color-corpus DIR] [--explain] [--out DIR]\n".utf8))
+            FileHandle.standardError.write(Data("usage: a11y-audit-bench [--files N] [--rounds R] [--corpus DIR] [--only parse|scan|setup|layout-off|colors|colors-plain|colors-setup|colors-wall|queue|org|render|pr|drain|dashboard-sql|sim-render|sim-night] [--repositories N] [--nights N] [--write-color-corpus DIR] [--jobs N] [--workers W] [--kills K] [--seed S] [--explain] [--out DIR]\n".utf8))
             exit(2)
         }
     }
@@ -103,6 +113,10 @@ func peakMemoryOfScan(_ binary: String, _ directory: String) throws -> Int {
 let options = parseOptions()
 if options.only == "queue" {
     try PipelineBench.queue(rounds: options.rounds)
+    exit(0)
+}
+if options.only == "drain" {
+    try QueueDrainBench.run(jobs: options.jobs, workers: options.workers, kills: options.kills, seed: options.seed)
     exit(0)
 }
 if options.only == "pr" {

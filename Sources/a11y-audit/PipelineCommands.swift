@@ -13,7 +13,7 @@ let pipelineUsage = """
       a11y-audit schedule --config ORG.json (--now | --date YYYY-MM-DD) [--manual]
       a11y-audit coordinator --config ORG.json [--tick SECONDS]
       a11y-audit worker [--concurrency N] [--once | --until-idle] [--lease SECONDS] [--poll SECONDS]
-                        [--grace SECONDS] [--name NAME] [--work-dir DIR] [--scan-jobs N] [--no-cache]
+                        [--retry-backoff SECONDS] [--grace SECONDS] [--name NAME] [--work-dir DIR] [--scan-jobs N] [--no-cache]
                         [--max-archive-bytes N] [--max-running-jobs N] [--public-url URL] [--github-api URL]
                         (tokens: GITHUB_TOKEN for archives and commit statuses, GITLAB_TOKEN,
                          GITHUB_CHECKS_TOKEN: a GitHub App installation token for check runs)
@@ -152,7 +152,7 @@ func runCoordinator(_ arguments: [String]) throws -> ExitCode {
 
 func runWorker(_ arguments: [String]) throws -> ExitCode {
     let flags = try Flags(arguments, valued: ["--concurrency", "--lease", "--poll", "--grace", "--name", "--work-dir", "--scan-jobs",
-                                               "--max-archive-bytes", "--max-running-jobs", "--public-url", "--github-api"],
+                                               "--max-archive-bytes", "--max-running-jobs", "--public-url", "--github-api", "--retry-backoff"],
                           switches: ["--once", "--until-idle", "--no-cache"])
     guard !(flags.has("--once") && flags.has("--until-idle")) else {
         throw UsageError(description: "--once and --until-idle exclude each other")
@@ -162,6 +162,9 @@ func runWorker(_ arguments: [String]) throws -> ExitCode {
     options.mode = flags.has("--once") ? .once : flags.has("--until-idle") ? .untilIdle : .forever
     options.policy.leaseSeconds = try flags.number("--lease", default: 300, minimum: 1)
     options.pollInterval = try flags.number("--poll", default: 5, minimum: 0.05)
+    // The first retry's wait (failed attempts and rescued leases); each further retry doubles it.
+    options.policy.backoffBaseSeconds = try flags.number("--retry-backoff", default: options.policy.backoffBaseSeconds, minimum: 0.01)
+    options.policy.backoffMaxSeconds = max(options.policy.backoffMaxSeconds, options.policy.backoffBaseSeconds)
     options.name = flags.value("--name") ?? options.name
     options.workDirectory = flags.value("--work-dir") ?? options.workDirectory
     options.scanJobs = try flags.integer("--scan-jobs", default: options.scanJobs)
