@@ -13,6 +13,7 @@
 --   without the per-job counts.
 -- * repositories.open_findings / open_requirements: the same, summed per repository.
 -- * runs.totals: a finished run's jobs by state and summed findings and durations.
+-- * job_summaries (created_at): /metrics counts each summary once, by when it was written.
 -- Never edit this file after it lands: add a new numbered migration instead.
 
 CREATE TABLE repository_open_counts (
@@ -65,6 +66,8 @@ UNION ALL
 SELECT c.run_id, c.team_id, c.rule_id, c.kind, c.severity, c.open_count, c.new_count, c.fixed_count
 FROM job_summary_counts c JOIN runs r ON r.id = c.run_id
 WHERE NOT r.counts_rolled_up;
+
+CREATE INDEX job_summaries_by_time ON job_summaries (created_at);
 
 ALTER TABLE job_summaries
     ADD COLUMN open_error   integer NOT NULL DEFAULT 0,

@@ -13,7 +13,7 @@ struct DashboardQueries {
     /// (a cached night of a small repository) to many minutes (a first scan of a large one).
     static let durationBounds: [Double] = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800]
 
-    func metrics() throws -> String {
+    func metrics(durations: DurationTotals = DurationTotals()) throws -> String {
         var text = PrometheusText()
 
         let depth = try JobQueue(connection: connection).depth()
@@ -23,25 +23,13 @@ struct DashboardQueries {
         }
 
         let bounds = Self.durationBounds
-        let bucketColumns = bounds.indices.map { "count(*) FILTER (WHERE ms <= $\($0 + 1)::float8 * 1000) AS b\($0)" }
-            .joined(separator: ", ")
-        let phases = try connection.query("""
-            SELECT phase, count(*) AS n, coalesce(sum(ms), 0) AS total_ms, \(bucketColumns)
-            FROM (SELECT 'fetch' AS phase, fetch_ms AS ms FROM job_summaries
-                  UNION ALL SELECT 'scan', scan_ms FROM job_summaries
-                  UNION ALL SELECT 'write', write_ms FROM job_summaries
-                  UNION ALL SELECT 'total', fetch_ms + scan_ms + write_ms FROM job_summaries) AS phases
-            GROUP BY phase
-            """, bounds.map { .double($0) }, purpose: "read job durations for /metrics")
-        var byPhase: [String: PostgresRow] = [:]
-        for row in phases { if let phase = row.string("phase") { byPhase[phase] = row } }
+        let phases = try durations.read(connection, bounds: bounds)
         text.family("a11y_audit_job_duration_seconds", .histogram,
                     help: "Time jobs spent fetching the archive, scanning and writing results (phase=\"total\": all three), from job_summaries.")
-        for phase in ["fetch", "scan", "write", "total"] {
-            let row = byPhase[phase]
-            text.histogram("a11y_audit_job_duration_seconds", [("phase", phase)], bounds: bounds,
-                           bucketCounts: bounds.indices.map { row?.int("b\($0)") ?? 0 },
-                           count: row?.int("n") ?? 0, sum: Double(row?.int("total_ms") ?? 0) / 1000)
+        for phase in DurationTotals.phases {
+            let totals = phases[phase] ?? DurationTotals.Phase(bounds: bounds.count)
+            text.histogram("a11y_audit_job_duration_seconds", [("phase", phase)], bounds: bounds, bucketCounts: totals.buckets,
+                           count: totals.count, sum: Double(totals.milliseconds) / 1000)
         }
 
         let findings = try connection.query("""
@@ -224,5 +212,76 @@ struct DashboardQueries {
         }
         return .found(TeamTrend(team: .init(org: teamOrg, name: team.string("name") ?? "", slug: team.string("slug") ?? slug),
                                 days: days, nights: nights))
+    }
+}
+
+/// The job-duration histogram's running totals for one server process. Summaries written more
+/// than `settleSeconds` ago are counted once and kept here; newer ones, whose transactions may
+/// still be committing, are counted afresh at each scrape. A scrape so reads the last minutes
+/// of summaries instead of the whole retained history (900,000 summaries took 460 ms to count,
+/// docs/scaling.md). The totals only grow, as Prometheus counters should: a summary removed by
+/// retention after it was counted stays counted.
+final class DurationTotals: @unchecked Sendable {
+    struct Phase: Equatable {
+        var buckets: [Int]
+        var count = 0
+        var milliseconds = 0
+        init(bounds: Int) { buckets = Array(repeating: 0, count: bounds) }
+        mutating func add(_ other: Phase) {
+            for index in buckets.indices where index < other.buckets.count { buckets[index] += other.buckets[index] }
+            count += other.count
+            milliseconds += other.milliseconds
+        }
+    }
+
+    static let phases = ["fetch", "scan", "write", "total"]
+    /// Far longer than a completing transaction takes between writing its summary and committing.
+    let settleSeconds: Double
+    private let lock = NSLock()
+    private var settledBefore: String?
+    private var settled: [String: Phase] = [:]
+
+    init(settleSeconds: Double = 600) { self.settleSeconds = settleSeconds }
+
+    func read(_ connection: PostgresConnection, bounds: [Double]) throws -> [String: Phase] {
+        lock.lock()
+        defer { lock.unlock() }
+        let cut = try connection.query("SELECT (now() - make_interval(secs => $1))::text AS cut", [.double(settleSeconds)],
+                                       purpose: "read the clock for /metrics").first?.string("cut") ?? ""
+        let newlySettled = try count(connection, bounds: bounds, from: settledBefore, to: cut)
+        var totals = settled
+        for (phase, value) in newlySettled { totals[phase, default: Phase(bounds: bounds.count)].add(value) }
+        settled = totals
+        settledBefore = cut
+        for (phase, value) in try count(connection, bounds: bounds, from: cut, to: nil) {
+            totals[phase, default: Phase(bounds: bounds.count)].add(value)
+        }
+        return totals
+    }
+
+    /// Summaries written in [from, to): the index on job_summaries (created_at) finds them.
+    private func count(_ connection: PostgresConnection, bounds: [Double], from: String?, to: String?) throws -> [String: Phase] {
+        let bucketColumns = bounds.indices.map { "count(*) FILTER (WHERE ms <= $\($0 + 3)::float8 * 1000) AS b\($0)" }
+            .joined(separator: ", ")
+        let rows = try connection.query("""
+            WITH recent AS (SELECT fetch_ms, scan_ms, write_ms FROM job_summaries
+                            WHERE ($1::timestamptz IS NULL OR created_at >= $1) AND ($2::timestamptz IS NULL OR created_at < $2))
+            SELECT phase, count(*) AS n, coalesce(sum(ms), 0) AS total_ms, \(bucketColumns)
+            FROM (SELECT 'fetch' AS phase, fetch_ms AS ms FROM recent
+                  UNION ALL SELECT 'scan', scan_ms FROM recent
+                  UNION ALL SELECT 'write', write_ms FROM recent
+                  UNION ALL SELECT 'total', fetch_ms + scan_ms + write_ms FROM recent) AS phases
+            GROUP BY phase
+            """, [.optional(from), .optional(to)] + bounds.map { .double($0) }, purpose: "read job durations for /metrics")
+        var phases: [String: Phase] = [:]
+        for row in rows {
+            guard let phase = row.string("phase") else { continue }
+            var value = Phase(bounds: bounds.count)
+            value.buckets = bounds.indices.map { row.int("b\($0)") ?? 0 }
+            value.count = row.int("n") ?? 0
+            value.milliseconds = row.int("total_ms") ?? 0
+            phases[phase] = value
+        }
+        return phases
     }
 }

@@ -101,6 +101,7 @@ struct Router: Sendable {
     let site: StaticSite
     let pool: ConnectionPool?
     let health: HealthProbe?
+    let durations = DurationTotals()
 
     static let contentSecurityPolicy =
         "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
@@ -171,7 +172,7 @@ struct Router: Sendable {
     private func metrics() -> HTTPResponse {
         guard let pool else { return .text("no database configured\n", status: 503) }
         do {
-            let text = try pool.with { try DashboardQueries(connection: $0).metrics() }
+            let text = try pool.with { try DashboardQueries(connection: $0).metrics(durations: durations) }
             return HTTPResponse(status: 200, headers: ["Content-Type": PrometheusText.contentType], body: Array(text.utf8))
         } catch {
             logError("metrics", error)

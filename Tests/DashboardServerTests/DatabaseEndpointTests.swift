@@ -126,6 +126,36 @@ func samples(_ text: String) -> [String: Double] {
         #expect(try request(server.baseURL + "/").status == 200, "pages are served without a database")
     }
 
+    @Test func durationsAreCountedOnceWhenSettledAndKeptAfterRetention() throws {
+        let site = try SiteFolder()
+        try TestDatabase.with { database in
+            let connection = try database.connect()
+            let seeded = try SeededHistory(connection)
+            // acme/kit's summary was written an hour ago: settled, so counted once and kept.
+            try connection.query("""
+                UPDATE job_summaries SET created_at = now() - interval '1 hour' WHERE job_id <> $1
+                """, [.int(seeded.succeededJob)], purpose: "age a summary")
+            let server = try serve(database, site: site)
+            defer { server.stop() }
+            let count = "a11y_audit_job_duration_seconds_count{phase=\"fetch\"}"
+            let slow = "a11y_audit_job_duration_seconds_bucket{phase=\"fetch\",le=\"2.5\"}"
+            #expect(samples(try request(server.baseURL + "/metrics").text)[count] == 2)
+            #expect(samples(try request(server.baseURL + "/metrics").text)[count] == 2, "a second scrape does not count it again")
+            // Retention deletes the old summary: the counter keeps it (Prometheus counters never go down).
+            try connection.query("DELETE FROM job_summaries WHERE job_id <> $1", [.int(seeded.succeededJob)], purpose: "prune")
+            let afterPrune = samples(try request(server.baseURL + "/metrics").text)
+            #expect(afterPrune[count] == 2)
+            #expect(afterPrune[slow] == 1, "the 40 ms fetch is under 2.5 s, the pruned 3,000 ms one is not")
+            // A summary written since is counted as it arrives.
+            try connection.query("""
+                INSERT INTO job_summaries (job_id, run_id, repository_id, history_applied, files_scanned, files_parsed, cache_hits,
+                                           findings_open, findings_new, findings_fixed, fetch_ms, scan_ms, write_ms)
+                SELECT $1, run_id, repository_id, true, 1, 1, 0, 0, 0, 0, 100, 100, 1 FROM jobs WHERE id = $1
+                """, [.int(seeded.queuedJob)], purpose: "add a summary")
+            #expect(samples(try request(server.baseURL + "/metrics").text)[count] == 3)
+        }
+    }
+
     @Test func metricsReportQueueDurationsFindingsAndDeliveries() throws {
         let site = try SiteFolder()
         try TestDatabase.with { database in
