@@ -9,6 +9,9 @@ public enum ChildProcess {
 
     /// Starts `executable` with standard output to `stdout` and standard error to `stderr`
     /// (file paths; the same path merges them), the test's environment plus `environment`.
+    /// The child starts with an empty signal mask and default SIGTERM/SIGINT handling: the test
+    /// runner blocks signals in its threads and a child would inherit that, so a daemon would
+    /// never see the SIGTERM that should stop it (and `timeout` could not stop anything).
     public static func spawn(_ executable: String, _ arguments: [String], stdout: String = "/dev/null", stderr: String = "/dev/null",
                              environment: [String: String] = [:]) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
@@ -20,13 +23,24 @@ public enum ChildProcess {
         } else {
             posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var mask = sigset_t(), defaults = sigset_t()
+        sigemptyset(&mask)
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGTERM)
+        sigaddset(&defaults, SIGINT)
+        posix_spawnattr_setsigmask(&attributes, &mask)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         let merged = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         let env = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { env.forEach { free($0) } }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &actions, nil, argv, env)
+        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, env)
         guard result == 0 else { throw Failure(description: "cannot start \(executable): error \(result)") }
         return pid
     }

@@ -192,39 +192,8 @@ enum Sandbox {
                   stdout: stdout, stderr: stderr, environment: environment)
     }
 
-    /// posix_spawn with an empty signal mask and default SIGTERM/SIGINT handling: the test runner
-    /// blocks signals in its threads and a child inherits that mask, so without this a daemon
-    /// never sees the SIGTERM that should stop it (and `timeout` could not stop anything).
     static func spawn(_ executable: String, _ arguments: [String], stdout: String, stderr: String, environment: [String: String]) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        if stderr == stdout {
-            posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var mask = sigset_t(), defaults = sigset_t()
-        sigemptyset(&mask)
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGTERM)
-        sigaddset(&defaults, SIGINT)
-        posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        let merged = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        let env = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { env.forEach { free($0) } }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, env)
-        guard result == 0 else { throw DeployFailure("cannot start \(executable): error \(result)") }
-        return pid
+        try ChildProcess.spawn(executable, arguments, stdout: stdout, stderr: stderr, environment: environment)
     }
 
     /// The repository without its build products, local state and version control: what a
