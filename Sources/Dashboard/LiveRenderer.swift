@@ -31,7 +31,9 @@ public final class LiveRenderer: @unchecked Sendable {
                 let connection = try PostgresConnection(settings)
                 try connection.listen(JobQueue.doneChannel)
                 let started = Date()
-                let summary = try SiteRenderer(connection: connection, output: output, webDirectory: webDirectory).renderAll()
+                // One renderer for the session: it remembers what it rendered last (the newest run).
+                let renderer = try SiteRenderer(connection: connection, output: output, webDirectory: webDirectory)
+                let summary = try renderer.renderAll()
                 log("rendered \(summary.pages) pages (\(summary.written) written) in \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
                 while !isStopped {
                     var jobs = Set<Int>()
@@ -43,10 +45,9 @@ public final class LiveRenderer: @unchecked Sendable {
                     for notification in try connection.waitForNotifications(timeout: 0.05) {
                         if notification.payload.hasPrefix("job:"), let id = Int(notification.payload.dropFirst(4)) { jobs.insert(id) }
                     }
-                    let renderer = try SiteRenderer(connection: connection, output: output, webDirectory: webDirectory)
-                    var written = 0
-                    for job in jobs.sorted() { written += try renderer.renderAfterJob(job).written }
-                    log("re-rendered after \(jobs.count) finished job(s): \(written) pages written")
+                    let started = Date()
+                    let written = try renderer.renderAfterJobs(jobs.sorted()).written
+                    log("re-rendered after \(jobs.count) finished job(s): \(written) pages written in \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
                 }
             } catch RenderError.noOrganisation {
                 Thread.sleep(forTimeInterval: 2)

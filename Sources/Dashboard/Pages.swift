@@ -71,7 +71,7 @@ extension SiteRenderer {
 
     // MARK: Teams
 
-    func renderTeam(_ team: DashboardQueries.Team, runs: [DashboardQueries.Run], allNights: Bool, night: Int? = nil) throws {
+    func renderTeam(_ team: DashboardQueries.Team, runs: [DashboardQueries.Run], allNights: Bool, nights changedNights: Set<Int> = []) throws {
         let path = Self.teamPath(team.slug)
         let nights = try queries.trend(org: org, teamID: team.id)
         var body = "<p>\(HTML.number(team.openRequirements)) open requirement-level findings, \(HTML.number(team.openTotal)) open in all; "
@@ -119,9 +119,9 @@ extension SiteRenderer {
         body += "</ul></section>"
         try write(path, page(path, title: "Team \(team.name)", breadcrumbs: [("Overview", "index.html")], body))
 
-        // The dated archive: every night on a full render, the given night after a job.
+        // The dated archive: every night on a full render, the nights jobs changed after jobs.
         var seenDates = Set<String>()
-        for run in reported where allNights || run.id == night || run.id == reported.first?.id {
+        for run in reported where allNights || changedNights.contains(run.id) || run.id == reported.first?.id {
             guard seenDates.insert(run.date).inserted else { continue }   // the date's latest run owns the URL
             try renderRegressionReport(team, run: run)
         }

@@ -45,6 +45,9 @@ public final class SiteRenderer {
     private var recentRunIDs = Set<Int>()
     /// Each repository's last audited job, which keeps its page whatever its run's age.
     private var lastAuditedJobIDs = Set<Int>()
+    /// The newest run when this renderer last rendered the team pages: every team page says what
+    /// changed in the last run, so a new last run changes all of them.
+    private var renderedLatestRun: Int??
     /// The catalog by id: `RuleCatalog.descriptions` builds every description on each access.
     let catalog = RuleCatalog.descriptions
     lazy var rules: [String: RuleDescription] = Dictionary(catalog.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -86,6 +89,7 @@ public final class SiteRenderer {
         assignRepositoryPaths(repositories)
         try renderOverview(teams: teams, runs: runs)
         for team in teams { try renderTeam(team, runs: runs, allNights: true) }
+        renderedLatestRun = .some(runs.first?.id)
         for repository in repositories { try renderRepository(repository) }
         try renderRunsIndex(runs)
         // Job pages a run at a time, so memory holds one night's jobs, not the whole history.
@@ -106,26 +110,43 @@ public final class SiteRenderer {
     /// night's regression reports, the overview, rules and readiness. Other repositories' and
     /// older nights' pages are left alone.
     @discardableResult
-    public func renderAfterJob(_ jobID: Int) throws -> RenderSummary {
+    public func renderAfterJob(_ jobID: Int) throws -> RenderSummary { try renderAfterJobs([jobID]) }
+
+    /// After several jobs finished: each job's own pages, and the pages they share (the overview,
+    /// rules, readiness, each affected team and run) once for all of them. At 10,000 repositories
+    /// the shared pages cost seconds (docs/scaling.md), so a live site keeps up with a night's
+    /// jobs only by rendering them in batches.
+    @discardableResult
+    public func renderAfterJobs(_ jobIDs: [Int]) throws -> RenderSummary {
         summary = RenderSummary()
         runsCache = nil
-        guard let job = try queries.jobs(jobID: jobID).first else { return summary }
+        let jobs = try jobIDs.compactMap { try queries.jobs(jobID: $0).first }
+        guard !jobs.isEmpty else { return summary }
         try copyAssets()
         let runs = try allRuns()
         let teams = try queries.teams(org: org, latestRun: runs.first?.id)
         let repositories = try queries.repositories(org: org)
         assignRepositoryPaths(repositories)
-        try renderJob(job)
-        if job.kind == "pr" { try renderPullRequests(onlyJob: job.id) }
-        if let runID = job.runID, let run = runs.first(where: { $0.id == runID }) { try renderRun(run) }
+        for job in jobs {
+            try renderJob(job)
+            if job.kind == "pr" { try renderPullRequests(onlyJob: job.id) }
+        }
+        let changedRuns = Set(jobs.compactMap(\.runID))
+        for run in runs where changedRuns.contains(run.id) { try renderRun(run) }
         try renderRunsIndex(runs)
-        if let repository = repositories.first(where: { $0.id == job.repositoryID }) { try renderRepository(repository) }
-        let affected = try queries.connection.query("""
-            SELECT DISTINCT team_id FROM job_summary_counts WHERE job_id = $1
-            UNION SELECT team_id FROM repository_open_counts WHERE repository_id = $2
-            UNION SELECT team_id FROM repositories WHERE id = $2
-            """, [.int(jobID), .int(job.repositoryID)], purpose: "find the teams a job touched").compactMap { $0.int("team_id") }
-        for team in teams where affected.contains(team.id) { try renderTeam(team, runs: runs, allNights: false, night: job.runID) }
+        let changedRepositories = Set(jobs.map(\.repositoryID))
+        for repository in repositories where changedRepositories.contains(repository.id) { try renderRepository(repository) }
+        let affected = Set(try queries.connection.query("""
+            SELECT DISTINCT team_id FROM job_summary_counts WHERE job_id = ANY($1)
+            UNION SELECT team_id FROM repository_open_counts WHERE repository_id = ANY($2)
+            UNION SELECT team_id FROM repositories WHERE id = ANY($2)
+            """, [.intArray(jobs.map(\.id)), .intArray(Array(changedRepositories))],
+            purpose: "find the teams the jobs touched").compactMap { $0.int("team_id") })
+        let newLastRun = renderedLatestRun != .some(runs.first?.id)
+        for team in teams where affected.contains(team.id) || newLastRun {
+            try renderTeam(team, runs: runs, allNights: false, nights: changedRuns)
+        }
+        renderedLatestRun = .some(runs.first?.id)
         try renderOverview(teams: teams, runs: runs)
         try renderRules()
         try renderReadiness(repositories)

@@ -104,42 +104,78 @@ enum ScaleBench {
         }
     }
 
-    /// `--only sim-render`: a full render of the simulated organisation into an empty folder, the
-    /// same render again (nothing changed), and an incremental render after one more job.
-    static func render(output: String?) throws {
+    /// `--only sim-render`: a full render of the simulated organisation into an empty folder and
+    /// the same render again (nothing changed), unless `full` is false; then the live renderer's
+    /// work while a night runs: the first job of a new night (every team page says what changed
+    /// in the last run, so all of them are rendered), a batch of 100 jobs finishing together,
+    /// and one more job (100 jobs, or all but two repositories in a smaller organisation).
+    static func render(output: String?, full: Bool) throws {
         let connection = try PostgresConnection(ConnectionSettings.fromEnvironment())
         let s = try subjects(connection)
         let web = Migrations.defaultDirectory().replacingOccurrences(of: "/Migrations", with: "/Web")
         let site = try output.map { URL(fileURLWithPath: $0) } ?? temporaryDirectory("sim-site")
         let renderer = try SiteRenderer(connection: connection, org: s.org, output: site.path, webDirectory: web)
-        var full = RenderSummary(), again = RenderSummary(), incremental = RenderSummary()
-        let fullSeconds = try seconds { full = try renderer.renderAll() }
-        let againSeconds = try seconds { again = try renderer.renderAll() }
-
-        // One more job: a manual run of the busiest repository that adds a finding to what is open.
-        let run = try connection.query("""
-            INSERT INTO runs (org, kind, run_date, jobs_total) VALUES ($1, 'manual', current_date, 1) RETURNING id
-            """, [.text(s.org)], purpose: "add a run").first?.int("id")
-        let queue = JobQueue(connection: connection)
-        _ = try queue.enqueue(JobRequest(runID: run, repositoryID: s.repository, kind: .manual, commitRef: "main", archiveURL: "file:///sim"))
-        guard let job = try queue.claim(worker: "bench") else { throw BenchFailure("no job to claim") }
-        var findings = try openFindings(repository: s.repository, connection)
-        var added = FixtureHistory.finding(FixtureHistory.rules[0], file: "Sources/New/NewView.swift", line: 3, code: "new")
-        added.fingerprint = "bench-\(UUID().uuidString)"
-        findings.append(.init(finding: added, teamID: s.team))
-        _ = try queue.complete(job) {
-            try HistoryWriter(connection: $0).write(JobResults(findings: findings, filesScanned: 1, filesParsed: 1, cacheHits: 0), for: job)
+        var rows: [String] = []
+        func row(_ name: String, _ summary: RenderSummary, _ time: Double) {
+            rows.append("| \(name) | \(summary.pages) | \(summary.written) | \(String(format: "%.2f", time)) |")
         }
-        let incrementalSeconds = try seconds { incremental = try renderer.renderAfterJob(job.id) }
+        if full {
+            var summary = RenderSummary()
+            row("full, empty folder", summary, try seconds { summary = try renderer.renderAll() })
+            let again = try seconds { summary = try renderer.renderAll() }
+            row("full, nothing changed", summary, again)
+        }
+
+        // Tonight's run: each job re-reports its repository's open findings, 2% of them fixed
+        // and as many new, through JobQueue and HistoryWriter.
+        let repositories = try connection.query("SELECT id FROM repositories WHERE org = $1 AND active ORDER BY random() LIMIT 102",
+                                                [.text(s.org)], purpose: "pick repositories").compactMap { $0.int("id") }
+        let run = try connection.query("""
+            INSERT INTO runs (org, kind, run_date, jobs_total)
+            VALUES ($1, 'nightly', (SELECT max(run_date) + 1 FROM runs WHERE org = $1), $2) RETURNING id
+            """, [.text(s.org), .int(repositories.count)], purpose: "add a night").first?.int("id")
+        let queue = JobQueue(connection: connection)
+        var random = SystemRandomNumberGenerator()
+        func audit(_ repository: Int) throws -> Int {
+            _ = try queue.enqueue(JobRequest(runID: run, repositoryID: repository, kind: .nightly, commitRef: "main", archiveURL: "file:///sim"))
+            guard let job = try queue.claim(worker: "bench") else { throw BenchFailure("no job to claim") }
+            let results = try auditAgain(repository: repository, jobID: job.id, churn: 0.02, connection, using: &random)
+            _ = try queue.complete(job) {
+                try HistoryWriter(connection: $0).write(JobResults(findings: results, filesScanned: 40, filesParsed: 1, cacheHits: 39), for: job)
+            }
+            return job.id
+        }
+        guard repositories.count >= 3 else { throw BenchFailure("the organisation needs at least 3 active repositories") }
+        var summary = RenderSummary()
+        let first = try audit(repositories[0])
+        row("the first job of a new night", summary, try seconds { summary = try renderer.renderAfterJobs([first]) })
+        let batch = try repositories[1..<(repositories.count - 1)].map(audit)
+        row("\(batch.count) jobs of the night, one batch", summary, try seconds { summary = try renderer.renderAfterJobs(batch) })
+        let last = try audit(repositories[repositories.count - 1])
+        row("one more job of the night", summary, try seconds { summary = try renderer.renderAfterJobs([last]) })
         print("""
             Dashboard render of the simulated organisation into \(site.path):
 
             | render | pages | written | time (s) |
             |---|---:|---:|---:|
-            | full, empty folder | \(full.pages) | \(full.written) | \(String(format: "%.1f", fullSeconds)) |
-            | full, nothing changed | \(again.pages) | \(again.written) | \(String(format: "%.1f", againSeconds)) |
-            | incremental, after one job | \(incremental.pages) | \(incremental.written) | \(String(format: "%.2f", incrementalSeconds)) |
+            \(rows.joined(separator: "\n"))
             """)
+    }
+
+    /// A repository's open findings reported again, with `churn` of them fixed and as many new.
+    static func auditAgain(repository: Int, jobID: Int, churn: Double, _ connection: PostgresConnection,
+                           using random: inout SystemRandomNumberGenerator) throws -> [JobResults.AttributedFinding] {
+        var findings = try openFindings(repository: repository, connection)
+        let fixes = Int((Double(findings.count) * churn + Double.random(in: 0..<1, using: &random)).rounded(.down))
+        findings.shuffle(using: &random)
+        var results = Array(findings.dropFirst(fixes))
+        for index in 0..<fixes {
+            var added = FixtureHistory.finding(FixtureHistory.rules[index % FixtureHistory.rules.count],
+                                               file: "Sources/Night/View\(index).swift", line: 3 + index, code: "night")
+            added.fingerprint = "night-\(jobID)-\(index)"
+            results.append(.init(finding: added, teamID: findings.first?.teamID))
+        }
+        return results
     }
 
     /// A repository's open findings as a job would report them again.
@@ -194,21 +230,12 @@ enum ScaleBench {
         var changed = 0, unchanged = 0
         let elapsed = try seconds {
             while let job = try queue.claim(worker: "sim-night") {
-                var findings = try openFindings(repository: job.repositoryID, connection)
-                let fixes = Int((Double(findings.count) * churn + Double.random(in: 0..<1, using: &random)).rounded(.down))
-                findings.shuffle(using: &random)
-                let kept = Array(findings.dropFirst(fixes))
-                var results = kept
-                for index in 0..<fixes {
-                    var added = FixtureHistory.finding(FixtureHistory.rules[index % FixtureHistory.rules.count],
-                                                       file: "Sources/Night/View\(index).swift", line: 3 + index, code: "night")
-                    added.fingerprint = "night-\(job.id)-\(index)"
-                    results.append(.init(finding: added, teamID: kept.first?.teamID ?? findings.first?.teamID))
-                }
-                if fixes > 0 { changed += 1 } else { unchanged += 1 }
+                let results = try auditAgain(repository: job.repositoryID, jobID: job.id, churn: churn, connection, using: &random)
+                let open = try connection.query("SELECT open_findings FROM repositories WHERE id = $1", [.int(job.repositoryID)],
+                                                purpose: "read the open count").first?.int("open_findings") ?? 0
+                if results.count != open || results.contains(where: { $0.finding.fingerprint.hasPrefix("night-") }) { changed += 1 } else { unchanged += 1 }
                 _ = try queue.complete(job) {
-                    try HistoryWriter(connection: $0).write(JobResults(findings: results, filesScanned: 40, filesParsed: fixes, cacheHits: 40 - fixes),
-                                                            for: job)
+                    try HistoryWriter(connection: $0).write(JobResults(findings: results, filesScanned: 40, filesParsed: 1, cacheHits: 39), for: job)
                 }
             }
         }

@@ -26,6 +26,8 @@ struct Options {
     var explain = false
     /// `--only sim-render`: where the site goes (default: a temporary folder).
     var out: String?
+    /// `--only sim-render`: skip the two full renders (the site in `--out` is already rendered).
+    var incrementalOnly = false
     /// `--only drain`: jobs enqueued at once, worker processes, SIGKILLs during the drain, and
     /// the seed that picks when and whom to kill.
     var jobs = 10_000
@@ -48,12 +50,13 @@ func parseOptions() -> Options {
         case "--write-color-corpus": options.writeCorpus = iterator.next()
         case "--explain": options.explain = true
         case "--out": options.out = iterator.next()
+        case "--incremental-only": options.incrementalOnly = true
         case "--jobs": options.jobs = iterator.next().flatMap(Int.init) ?? options.jobs
         case "--workers": options.workers = iterator.next().flatMap(Int.init) ?? options.workers
         case "--kills": options.kills = iterator.next().flatMap(Int.init) ?? options.kills
         case "--seed": options.seed = iterator.next().flatMap { UInt64($0) }
         default:
-            FileHandle.standardError.write(Data("usage: a11y-audit-bench [--files N] [--rounds R] [--corpus DIR] [--only parse|scan|setup|layout-off|colors|colors-plain|colors-setup|colors-wall|queue|org|render|pr|drain|dashboard-sql|sim-render|sim-night] [--repositories N] [--nights N] [--write-color-corpus DIR] [--jobs N] [--workers W] [--kills K] [--seed S] [--explain] [--out DIR]\n".utf8))
+            FileHandle.standardError.write(Data("usage: a11y-audit-bench [--files N] [--rounds R] [--corpus DIR] [--only parse|scan|setup|layout-off|colors|colors-plain|colors-setup|colors-wall|queue|org|render|pr|drain|dashboard-sql|sim-render|sim-night] [--repositories N] [--nights N] [--write-color-corpus DIR] [--jobs N] [--workers W] [--kills K] [--seed S] [--explain] [--out DIR] [--incremental-only]\n".utf8))
             exit(2)
         }
     }
@@ -136,7 +139,7 @@ if options.only == "sim-night" {
     exit(0)
 }
 if options.only == "sim-render" {
-    try ScaleBench.render(output: options.out)
+    try ScaleBench.render(output: options.out, full: !options.incrementalOnly)
     exit(0)
 }
 if options.only == "org" {

@@ -237,6 +237,54 @@ func count(_ needle: String, in html: String) -> Int { html.components(separated
             }
         }
     }
+
+    @Test func jobsFinishingTogetherAreRenderedInOneBatchThatEqualsAFullRender() throws {
+        try TestDatabase.with { database in
+            let connection = try database.connect()
+            let history = FixtureHistory(teams: 3, repositories: 6, nights: 4)
+            try history.write(to: connection)
+            let site = try RenderedSite()
+            let (renderer, _) = try render(connection, into: site)
+            let before = Dictionary(uniqueKeysWithValues: try site.pages.map { ($0, try site.html($0)) })
+
+            // Tonight's run: app-1 (one team) and app-2 (another) each find a new problem.
+            let run = try #require(try connection.query("""
+                INSERT INTO runs (org, kind, run_date) VALUES ('fixture', 'nightly', '2026-12-31') RETURNING id
+                """, purpose: "add a night").first?.int("id"))
+            let queue = JobQueue(connection: connection)
+            var jobs: [Int] = []
+            for index in [1, 2] {
+                let repository = try #require(try connection.query("SELECT id, team_id FROM repositories WHERE name = $1",
+                                                                   [.text("fixture/app-\(index)")], purpose: "read").first)
+                _ = try queue.enqueue(JobRequest(runID: run, repositoryID: repository.int("id") ?? 0, kind: .nightly, commitRef: "main",
+                                                 archiveURL: "file:///x"))
+                let job = try #require(try queue.claim(worker: "w"))
+                var findings = history.findings(repository: index, night: 3)
+                findings.append(FixtureHistory.finding(FixtureHistory.rules[0], file: "App/New\(index).swift", line: 1, code: "batch-\(index)"))
+                findings.assignFingerprints()
+                _ = try queue.complete(job) {
+                    try HistoryWriter(connection: $0).write(JobResults(findings: findings.map { .init(finding: $0, teamID: repository.int("team_id")) },
+                                                                       filesScanned: 1, filesParsed: 1, cacheHits: 0), for: job)
+                }
+                jobs.append(job.id)
+            }
+            let batch = try renderer.renderAfterJobs(jobs)
+            #expect(batch.written > 0)
+            let after = Dictionary(uniqueKeysWithValues: try site.pages.map { ($0, try site.html($0)) })
+            #expect(after["repos/fixture/app-1.html"]?.contains("batch-1") == true)
+            #expect(after["repos/fixture/app-2.html"]?.contains("batch-2") == true)
+            #expect(after["repos/fixture/app-3.html"] == before["repos/fixture/app-3.html"], "other repositories are left alone")
+            // Every page the batch wrote is what a full render writes, and a full render after it has nothing left to write.
+            let fresh = try RenderedSite()
+            _ = try render(connection, into: fresh)
+            for (page, html) in after where html != before[page] {
+                #expect(try fresh.html(page) == html, "\(page) differs from a full render")
+            }
+            let stale = try fresh.pages.filter { try fresh.html($0) != after[$0] }
+            #expect(stale.isEmpty, "pages a full render writes differently: \(stale)")
+            #expect(try renderer.renderAll().written == 0, "the batch left nothing stale")
+        }
+    }
 }
 
 func HTMLEscaped(_ text: String) -> String { HTML.escape(text) }
