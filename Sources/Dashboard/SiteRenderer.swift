@@ -136,11 +136,12 @@ public final class SiteRenderer {
         try renderRunsIndex(runs)
         let changedRepositories = Set(jobs.map(\.repositoryID))
         for repository in repositories where changedRepositories.contains(repository.id) { try renderRepository(repository) }
+        // The teams of what the jobs found new or fixed, of what is open, and the repositories' own.
         let affected = Set(try queries.connection.query("""
-            SELECT DISTINCT team_id FROM job_summary_counts WHERE job_id = ANY($1)
+            SELECT team_id FROM findings WHERE repository_id = ANY($2) AND (first_seen_run = ANY($1) OR fixed_in_run = ANY($1))
             UNION SELECT team_id FROM repository_open_counts WHERE repository_id = ANY($2)
             UNION SELECT team_id FROM repositories WHERE id = ANY($2)
-            """, [.intArray(jobs.map(\.id)), .intArray(Array(changedRepositories))],
+            """, [.intArray(Array(changedRuns)), .intArray(Array(changedRepositories))],
             purpose: "find the teams the jobs touched").compactMap { $0.int("team_id") })
         let newLastRun = renderedLatestRun != .some(runs.first?.id)
         for team in teams where affected.contains(team.id) || newLastRun {

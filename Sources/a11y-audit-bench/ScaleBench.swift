@@ -121,7 +121,8 @@ enum ScaleBench {
         }
         if full {
             var summary = RenderSummary()
-            row("full, empty folder", summary, try seconds { summary = try renderer.renderAll() })
+            let first = try seconds { summary = try renderer.renderAll() }
+            row("full, empty folder", summary, first)
             let again = try seconds { summary = try renderer.renderAll() }
             row("full, nothing changed", summary, again)
         }
@@ -148,11 +149,14 @@ enum ScaleBench {
         guard repositories.count >= 3 else { throw BenchFailure("the organisation needs at least 3 active repositories") }
         var summary = RenderSummary()
         let first = try audit(repositories[0])
-        row("the first job of a new night", summary, try seconds { summary = try renderer.renderAfterJobs([first]) })
+        var time = try seconds { summary = try renderer.renderAfterJobs([first]) }
+        row("the first job of a new night", summary, time)
         let batch = try repositories[1..<(repositories.count - 1)].map(audit)
-        row("\(batch.count) jobs of the night, one batch", summary, try seconds { summary = try renderer.renderAfterJobs(batch) })
+        time = try seconds { summary = try renderer.renderAfterJobs(batch) }
+        row("\(batch.count) jobs of the night, one batch", summary, time)
         let last = try audit(repositories[repositories.count - 1])
-        row("one more job of the night", summary, try seconds { summary = try renderer.renderAfterJobs([last]) })
+        time = try seconds { summary = try renderer.renderAfterJobs([last]) }
+        row("one more job of the night", summary, time)
         print("""
             Dashboard render of the simulated organisation into \(site.path):
 
