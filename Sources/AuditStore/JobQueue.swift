@@ -262,14 +262,25 @@ public struct JobQueue {
     /// Gives a job back without using up an attempt (graceful shutdown before it finished).
     @discardableResult
     public func release(_ job: ClaimedJob) throws -> Bool {
-        let rows = try connection.query("""
-            UPDATE jobs SET state = CASE WHEN \(Self.waitingTwin) THEN 'cancelled' ELSE 'queued' END,
-                attempt = attempt - 1, locked_by = NULL, lease_expires_at = NULL, run_after = now()
-            WHERE id = $1 AND locked_by = $2 AND attempt = $3 AND state = 'running'
-            RETURNING id
-            """, [.int(job.id), .text(job.worker), .int(job.attempt)], purpose: "release job \(job.id)")
-        if !rows.isEmpty { try connection.notify(Self.jobsChannel, payload: String(job.id)) }
-        return !rows.isEmpty
+        try connection.transaction(purpose: "release job \(job.id)") { connection in
+            let rows = try connection.query("""
+                UPDATE jobs SET state = CASE WHEN \(Self.waitingTwin) THEN 'cancelled' ELSE 'queued' END,
+                    attempt = attempt - 1, locked_by = NULL, lease_expires_at = NULL, run_after = now(),
+                    finished_at = CASE WHEN \(Self.waitingTwin) THEN now() END
+                WHERE id = $1 AND locked_by = $2 AND attempt = $3 AND state = 'running'
+                RETURNING state
+                """, [.int(job.id), .text(job.worker), .int(job.attempt)], purpose: "release job \(job.id)")
+            guard let state = rows.first?.string("state") else { return false }
+            if state == JobState.cancelled.rawValue {
+                // A waiting twin does the work instead; this job was perhaps the last of its run.
+                try settleCheck(jobID: job.id, as: "cancelled", in: connection)
+                try finishRunIfDone(job.runID, in: connection)
+                try connection.notify(Self.doneChannel, payload: "job:\(job.id)")
+            } else {
+                try connection.notify(Self.jobsChannel, payload: String(job.id))
+            }
+            return true
+        }
     }
 
     /// The worker saw the cancellation request and stopped.

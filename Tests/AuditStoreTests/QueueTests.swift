@@ -207,6 +207,24 @@ let fastRetries = QueuePolicy(leaseSeconds: 30, backoffBaseSeconds: 0.001, backo
         }
     }
 
+    @Test func aReleasedJobWithAWaitingTwinIsCancelledAndItsRunFinishes() throws {
+        try TestDatabase.with { database in
+            let connection = try database.connect()
+            let config = try makeOrg(connection, repositories: 1)
+            guard case .created(let runID, _) = try schedule(connection, config) else { throw TestFailure("no run") }
+            let queue = JobQueue(connection: connection)
+            let job = try #require(try queue.claim(worker: "stopping"))
+            // A manual audit of the same commit waits while the nightly job runs.
+            let twin = try #require(try queue.enqueue(JobRequest(runID: nil, repositoryID: job.repositoryID, kind: job.kind,
+                                                                 commitRef: job.commitRef, archiveURL: "file:///x")))
+            #expect(try queue.release(job))
+            #expect(try jobState(connection, job.id).state == "cancelled")
+            #expect(try jobState(connection, twin).state == "queued")
+            let run = try connection.query("SELECT state, finished_at IS NOT NULL AS done FROM runs WHERE id = $1", [.int(runID)], purpose: "read").first
+            #expect(run?.string("state") == "succeeded" && run?.bool("done") == true, "the run's last job is settled, so the run is")
+        }
+    }
+
     @Test func theGlobalRunningLimitHoldsUnderConcurrentClaims() throws {
         try TestDatabase.with { database in
             let setup = try database.connect()
