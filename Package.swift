@@ -196,7 +196,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DashboardTests",
-            dependencies: ["AuditModel", "AuditStore", "Dashboard", "DatabaseTestSupport", "PostgresClient", "HistorySimulation"],
+            dependencies: ["AuditModel", "AuditStore", "Dashboard", "DatabaseTestSupport", "PostgresClient", "HistorySimulation", "SwiftChecks"],
             swiftSettings: importSyntax
         ),
         .testTarget(

@@ -292,17 +292,18 @@ public struct DashboardQueries {
             .map { ($0.string("rule_id") ?? "", $0.int("n") ?? 0) }
     }
 
-    /// Open findings per active repository and group of rules (the readiness page's labels),
-    /// counted in the database: repository id -> group index -> count, only where not zero.
-    public func openByRepository(org: String, ruleGroups: [[String]]) throws -> [Int: [Int: Int]] {
+    /// Open findings per active repository of a team (`teamID` nil: of no team) and group of
+    /// rules (the readiness page's labels), counted in the database: repository id -> group
+    /// index -> count, only where not zero.
+    public func openByRepository(org: String, teamID: Int?, ruleGroups: [[String]]) throws -> [Int: [Int: Int]] {
         let pairs = ruleGroups.enumerated().flatMap { group in group.element.map { (rule: $0, group: group.offset) } }
         var counts: [Int: [Int: Int]] = [:]
         for row in try connection.query("""
             SELECT o.repository_id, g.rule_group, sum(o.open_count) AS n
             FROM repository_open_counts o JOIN repositories p ON p.id = o.repository_id AND p.active
             JOIN unnest($2::text[], $3::int[]) AS g (rule_id, rule_group) ON g.rule_id = o.rule_id
-            WHERE p.org = $1 GROUP BY o.repository_id, g.rule_group
-            """, [.text(org), .textArray(pairs.map(\.rule)), .intArray(pairs.map(\.group))],
+            WHERE p.org = $1 AND p.team_id IS NOT DISTINCT FROM $4 GROUP BY o.repository_id, g.rule_group
+            """, [.text(org), .textArray(pairs.map(\.rule)), .intArray(pairs.map(\.group)), .optional(teamID)],
             purpose: "count open findings by repository and label") {
             guard let repository = row.int("repository_id"), let group = row.int("rule_group") else { continue }
             counts[repository, default: [:]][group] = row.int("n") ?? 0

@@ -114,6 +114,7 @@ extension SiteRenderer {
                                   HTML.number(repository.openRequirements), HTML.number(repository.open), Chart.sparkline(values, label: label)]
                       }, empty: "No repositories.")
         body += "</section>"
+        body += "<p>\(anchor(path, Self.teamReadinessPath(team.slug), "Accessibility Nutrition Label readiness of \(team.name)'s apps"))</p>"
         body += "<section aria-labelledby=\"archive\"><h2 id=\"archive\">Regression reports</h2><ul class=\"archive\">"
         for run in reported { body += "<li>\(anchor(path, Self.regressionPath(team.slug, date: run.date), "\(run.date) (run \(run.id))"))</li>" }
         body += "</ul></section>"
@@ -313,27 +314,76 @@ extension SiteRenderer {
         return table(caption: caption, headers: [("Label", false), ("Static evidence", false), ("Details", false)], rows: rows, empty: "")
     }
 
-    func renderReadiness(_ repositories: [DashboardQueries.Repository]) throws {
-        let path = "readiness.html"
-        var body = "<p>For each app, what the static evidence says about the nine Accessibility Nutrition Labels. "
-        body += "This never claims support: a label can be declared only after testing on a device against Apple's evaluation criteria. "
-        body += "“Blocked” means open findings of rules that bear on the label.</p>"
-        var rows: [[String]] = []
+    static let readinessIntroduction = "<p>For each app, what the static evidence says about the nine Accessibility Nutrition Labels. "
+        + "This never claims support: a label can be declared only after testing on a device against Apple's evaluation criteria. "
+        + "“Blocked” means open findings of rules that bear on the label.</p>"
+
+    /// The apps of one team (or, with `team` nil, of no team) against the labels: one row per app.
+    /// Returns how many of them each label has blocked.
+    func readinessRows(_ repositories: [DashboardQueries.Repository], team: DashboardQueries.Team?,
+                       from path: String) throws -> (rows: [[String]], blocked: [Int]) {
         let labels = NutritionLabel.allCases
-        let openByLabel = try queries.openByRepository(org: org, ruleGroups: labels.map(\.rules))
-        for repository in repositories where repository.active {
+        let openByLabel = try queries.openByRepository(org: org, teamID: team?.id, ruleGroups: labels.map(\.rules))
+        var rows: [[String]] = []
+        var blocked = Array(repeating: 0, count: labels.count)
+        for repository in repositories where repository.active && repository.teamID == team?.id {
             let open = openByLabel[repository.id] ?? [:]
             var row = [anchor(path, repositoryPath(repository.id) + "#readiness", repository.name)]
             for (index, label) in labels.enumerated() {
                 if label.notCheckable != nil { row.append("<span class=\"badge\">Not checkable</span>"); continue }
                 let count = open[index] ?? 0
+                if count > 0 { blocked[index] += 1 }
                 row.append(count == 0 ? "<span class=\"badge badge--ok\"><span aria-hidden=\"true\">\u{2714}</span> None found</span>"
                                       : "<span class=\"badge badge--failed\"><span aria-hidden=\"true\">\u{2716}</span> \(count) blocking</span>")
             }
             rows.append(row)
         }
-        body += table(caption: "Static evidence per app and label",
-                      headers: [("App", false)] + NutritionLabel.allCases.map { ($0.rawValue, false) }, rows: rows, empty: "No repositories.")
+        return (rows, blocked)
+    }
+
+    func readinessTable(rows: [[String]], caption: String) -> String {
+        table(caption: caption, headers: [("App", false)] + NutritionLabel.allCases.map { ($0.rawValue, false) }, rows: rows,
+              empty: "No repositories.")
+    }
+
+    /// A team's apps against the labels; remembers how many each label has blocked for the
+    /// organisation's page.
+    func renderTeamReadiness(_ team: DashboardQueries.Team, repositories: [DashboardQueries.Repository]) throws {
+        let path = Self.teamReadinessPath(team.slug)
+        let (rows, blocked) = try readinessRows(repositories, team: team, from: path)
+        readinessByTeam[team.id] = (apps: rows.count, blocked: blocked)
+        var body = Self.readinessIntroduction
+        body += readinessTable(rows: rows, caption: "Static evidence per app of \(team.name) and label")
+        body += "<p class=\"note\">\(HTML.escape(NutritionLabel.citation.quote)) (\(HTML.escape(NutritionLabel.citation.source)))</p>"
+        try write(path, page(path, title: "\(team.name): Accessibility Nutrition Label readiness",
+                             breadcrumbs: [("Overview", "index.html"), ("Readiness", "readiness.html"), ("Team \(team.name)", Self.teamPath(team.slug))], body))
+    }
+
+    /// The organisation's page: per team, how many apps each label has blocked, each team's
+    /// apps on a page of its own (at 10,000 repositories one table of every app was 12 MB), and
+    /// apps that belong to no team listed here.
+    func renderReadiness(_ repositories: [DashboardQueries.Repository], teams: [DashboardQueries.Team], changedTeams: Set<Int>?) throws {
+        let path = "readiness.html"
+        for team in teams where changedTeams?.contains(team.id) ?? true || readinessByTeam[team.id] == nil {
+            try renderTeamReadiness(team, repositories: repositories)
+        }
+        let labels = NutritionLabel.allCases
+        var body = Self.readinessIntroduction
+        let teamRows = teams.map { team -> [String] in
+            let summary = readinessByTeam[team.id] ?? (apps: 0, blocked: Array(repeating: 0, count: labels.count))
+            return [anchor(path, Self.teamReadinessPath(team.slug), team.name), HTML.number(summary.apps)]
+                + labels.enumerated().map { index, label in
+                    label.notCheckable != nil ? "<span class=\"badge\">Not checkable</span>"
+                        : summary.blocked[index] == 0 ? "<span class=\"badge badge--ok\"><span aria-hidden=\"true\">\u{2714}</span> None blocked</span>"
+                        : "<span class=\"badge badge--failed\"><span aria-hidden=\"true\">\u{2716}</span> \(summary.blocked[index]) of \(summary.apps) blocked</span>"
+                }
+        }
+        body += table(caption: "Apps blocked per team and label", headers: [("Team", false), ("Apps", true)] + labels.map { ($0.rawValue, false) },
+                      rows: teamRows, empty: "No teams.")
+        let (unassigned, _) = try readinessRows(repositories, team: nil, from: path)
+        if !unassigned.isEmpty {
+            body += "<h2>Apps of no team</h2>" + readinessTable(rows: unassigned, caption: "Static evidence per app of no team and label")
+        }
         body += "<p class=\"note\">\(HTML.escape(NutritionLabel.citation.quote)) (\(HTML.escape(NutritionLabel.citation.source)))</p>"
         try write(path, page(path, title: "Accessibility Nutrition Label readiness", breadcrumbs: [("Overview", "index.html")], body))
     }

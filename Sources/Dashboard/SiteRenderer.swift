@@ -48,6 +48,9 @@ public final class SiteRenderer {
     /// The newest run when this renderer last rendered the team pages: every team page says what
     /// changed in the last run, so a new last run changes all of them.
     private var renderedLatestRun: Int??
+    /// Per team, its active apps and how many of them each label has blocked, from the last
+    /// render of its readiness page (the organisation's page sums them).
+    var readinessByTeam: [Int: (apps: Int, blocked: [Int])] = [:]
     /// The catalog by id: `RuleCatalog.descriptions` builds every description on each access.
     let catalog = RuleCatalog.descriptions
     lazy var rules: [String: RuleDescription] = Dictionary(catalog.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -101,7 +104,7 @@ public final class SiteRenderer {
         }
         for job in try queries.jobs(withoutRun: true) { try renderJob(job) }
         try renderRules()
-        try renderReadiness(repositories)
+        try renderReadiness(repositories, teams: teams, changedTeams: nil)
         try renderPullRequests()
         return summary
     }
@@ -150,7 +153,7 @@ public final class SiteRenderer {
         renderedLatestRun = .some(runs.first?.id)
         try renderOverview(teams: teams, runs: runs)
         try renderRules()
-        try renderReadiness(repositories)
+        try renderReadiness(repositories, teams: teams, changedTeams: Set(repositories.filter { changedRepositories.contains($0.id) }.compactMap(\.teamID)))
         return summary
     }
 
@@ -188,6 +191,7 @@ public final class SiteRenderer {
 
     func repositoryPath(_ id: Int) -> String { repositoryPaths[id] ?? "repos/\(id).html" }
     static func teamPath(_ slug: String) -> String { "teams/\(HTML.segment(slug))/index.html" }
+    static func teamReadinessPath(_ slug: String) -> String { "teams/\(HTML.segment(slug))/readiness.html" }
     static func regressionPath(_ slug: String, date: String) -> String { "teams/\(HTML.segment(slug))/regressions/\(HTML.segment(date)).html" }
     static func runPath(_ id: Int) -> String { "runs/\(id).html" }
     static func jobPath(_ id: Int) -> String { "jobs/\(id).html" }

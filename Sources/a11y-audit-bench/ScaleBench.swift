@@ -56,8 +56,8 @@ enum ScaleBench {
             ("repository", "open findings", { try queries.openFindings(repositoryID: s.repository).count }),
             ("repository", "last 30 jobs", { try queries.jobs(repositoryID: s.repository, limit: 30).count }),
             ("repository", "trend, repository", { try queries.trend(org: s.org, repositoryID: s.repository).count }),
-            ("readiness", "open by repository and label", {
-                try queries.openByRepository(org: s.org, ruleGroups: NutritionLabel.allCases.map(\.rules)).count }),
+            ("team readiness", "open by repository and label, team", {
+                try queries.openByRepository(org: s.org, teamID: s.team, ruleGroups: NutritionLabel.allCases.map(\.rules)).count }),
             ("every page", "all repositories", { try queries.repositories(org: s.org).count }),
         ]
     }

@@ -5,6 +5,7 @@ import DatabaseTestSupport
 import Foundation
 import HistorySimulation
 import PostgresClient
+import SwiftChecks
 import Testing
 
 /// The rendered site of a generated history, checked page by page.
@@ -133,6 +134,41 @@ func count(_ needle: String, in html: String) -> Int { html.components(separated
             _ = try render(connection, into: again)
             #expect(again.pages.contains("jobs/\(lastAudit).html"))
             #expect(try again.html("runs/\(runs[0]).html").contains("jobs/\(lastAudit).html"))
+        }
+    }
+
+    @Test func readinessIsAPagePerTeamAndTheOrganisationPageCountsBlockedApps() throws {
+        try TestDatabase.with { database in
+            let connection = try database.connect()
+            try FixtureHistory().write(to: connection)
+            let site = try RenderedSite()
+            _ = try render(connection, into: site)
+            let organisation = try site.html("readiness.html")
+            for team in try connection.query("SELECT id, slug FROM teams ORDER BY id", purpose: "read") {
+                let slug = team.string("slug") ?? ""
+                #expect(site.pages.contains("teams/\(slug)/readiness.html"))
+                #expect(organisation.contains("href=\"teams/\(slug)/readiness.html\""))
+                #expect(try site.html("teams/\(slug)/index.html").contains("href=\"../../teams/\(slug)/readiness.html\""), "the team page links its readiness")
+            }
+            // For every team and checkable label: apps with an open finding of the label's rules, as the database says.
+            for (index, label) in NutritionLabel.allCases.enumerated() where label.notCheckable == nil {
+                for team in try connection.query("""
+                    SELECT t.id, t.name, count(DISTINCT p.id) AS apps,
+                           count(DISTINCT p.id) FILTER (WHERE EXISTS (SELECT 1 FROM findings f WHERE f.repository_id = p.id
+                                                          AND f.fixed_in_run IS NULL AND f.rule_id = ANY($1))) AS blocked
+                    FROM teams t JOIN repositories p ON p.team_id = t.id AND p.active GROUP BY t.id, t.name
+                    """, [.textArray(label.rules)], purpose: "count blocked apps") {
+                    let blocked = team.int("blocked") ?? -1, apps = team.int("apps") ?? -1
+                    let cells = organisation.components(separatedBy: ">\(HTMLEscaped(team.string("name") ?? ""))</a>")
+                    try #require(cells.count == 2, "one row for \(team.string("name") ?? "")")
+                    let row = cells[1].components(separatedBy: "</tr>")[0]
+                    let cell = row.components(separatedBy: "data-label=\"\(label.rawValue)\"")
+                    try #require(cell.count == 2, "a \(label.rawValue) cell in \(row)")
+                    let text = cell[1].components(separatedBy: "</td>")[0]
+                    #expect(blocked == 0 ? text.contains("None blocked") : text.contains("\(blocked) of \(apps) blocked"),
+                            "\(label.rawValue) of \(team.string("name") ?? ""): \(text), expected \(blocked) of \(apps) (label \(index))")
+                }
+            }
         }
     }
 
