@@ -24,10 +24,12 @@ public struct PullRequestReporter: Sendable {
     /// Reports every check whose state GitHub has not seen yet; returns how many were reported.
     /// Each check is taken for the time of its report, so two reporters never post the same state,
     /// and no database lock is held while GitHub is called.
+    /// `shouldContinue` is asked before each check (a worker stopping ends the sweep early).
     @discardableResult
-    public func sweep(_ connection: PostgresConnection, limit: Int = 50) throws -> Int {
+    public func sweep(_ connection: PostgresConnection, limit: Int = 50, shouldContinue: () -> Bool = { true }) throws -> Int {
         var reported = 0
         for _ in 0..<limit {
+            guard shouldContinue() else { break }
             let store = PullRequestStore(connection: connection)
             guard let check = try connection.retryingAfterReconnect({ try PullRequestStore(connection: $0).takeDue() }) else { break }
             do {

@@ -117,7 +117,8 @@ public final class Worker: @unchecked Sendable {
         }
         if state.abandonRequested { releaseActiveJobs() }
         // The reporter thread may be halfway through a check (status posted, check run not yet):
-        // it finishes that one and stops before the last sweep, which would skip a check it holds.
+        // it finishes that check (not the rest of its sweep) and stops before the last sweep,
+        // which would skip a check the thread holds.
         state.finished = true
         reportWake.signal()
         reporterDone.wait()
@@ -335,10 +336,12 @@ public final class Worker: @unchecked Sendable {
         var connection: PostgresConnection?
         while !state.finished {
             _ = reportWake.wait(timeout: .now() + 1)
+            // Woken to stop: the last sweep in run() reports what is left.
+            if state.finished { break }
             do {
                 if connection == nil { connection = try PostgresConnection(options.database) }
                 guard let connection else { continue }
-                let reported = try reporter.sweep(connection)
+                let reported = try reporter.sweep(connection) { [state] in !state.finished }
                 if reported > 0 { log.event("checks.reported", [("count", reported)]) }
             } catch {
                 log.event("checks.report-error", .warn, [("error", "\(error)")])

@@ -54,6 +54,11 @@ public struct HistoryWriter {
 
     @discardableResult
     public func write(_ results: JobResults, for job: ClaimedJob, writeMilliseconds: Int = 0) throws -> Applied {
+        // One finding per fingerprint, the last reported, as `findings` stores them: every count
+        // (summary, roll-ups) then agrees with the rows.
+        var results = results
+        var seen = Set<String>()
+        results.findings = results.findings.reversed().filter { seen.insert($0.finding.fingerprint).inserted }.reversed()
         var applied = Applied(open: results.findings.count, new: 0, fixed: 0, historyApplied: false)
         var newFingerprints = Set<String>()
         var fixedByKey: [CountKey: Int] = [:]
@@ -207,7 +212,8 @@ public struct HistoryWriter {
         for (key, fixed) in fixedByKey { counts[key, default: (0, 0, 0)].fixed += fixed }
         // No counts means nothing open now and nothing fixed, so nothing was open before either:
         // the repository's open counts are already empty.
-        guard !counts.isEmpty else { return }
+        // A job outside a run (a pull request's) has no trend to count for.
+        guard !counts.isEmpty, job.runID != nil else { return }
         let keys = Array(counts.keys)
         // One statement: the job's counts; when the job applied the repository's history, the
         // repository's open counts replaced by this job's (keys upserted, vanished keys deleted:

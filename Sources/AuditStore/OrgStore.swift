@@ -133,6 +133,15 @@ public struct OrgStore {
                 DELETE FROM findings f USING repositories r
                 WHERE f.repository_id = r.id AND r.org = $1 AND f.fixed_at < now() - make_interval(days => $2)
                 """, [.text(org), .int(days)], purpose: "delete findings fixed before the retention cutoff")
+            // Pull-request jobs belong to no run, so deleting runs does not reach them.
+            try connection.query("""
+                DELETE FROM pr_checks c USING repositories r
+                WHERE c.repository_id = r.id AND r.org = $1 AND c.updated_at < now() - make_interval(days => $2)
+                """, [.text(org), .int(days)], purpose: "delete pull-request checks past retention")
+            try connection.query("""
+                DELETE FROM jobs j USING repositories r
+                WHERE j.repository_id = r.id AND r.org = $1 AND j.run_id IS NULL AND j.finished_at < now() - make_interval(days => $2)
+                """, [.text(org), .int(days)], purpose: "delete pull-request jobs past retention")
             try connection.query("DELETE FROM webhook_deliveries WHERE received_at < now() - make_interval(days => $1)",
                                  [.int(days)], purpose: "delete old webhook deliveries")
             try connection.query("DELETE FROM file_cache WHERE last_used < current_date - $1::integer",

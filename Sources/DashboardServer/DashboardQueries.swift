@@ -123,7 +123,8 @@ struct DashboardQueries {
                 SELECT count(*) FILTER (WHERE state = 'queued'), count(*) FILTER (WHERE state = 'running'),
                        count(*) FILTER (WHERE state = 'succeeded'), count(*) FILTER (WHERE state = 'failed'),
                        count(*) FILTER (WHERE state = 'dead'), count(*) FILTER (WHERE state = 'cancelled')
-                FROM jobs WHERE run_id = r.id AND r.totals IS NULL) j
+                -- HAVING, not WHERE: an aggregate without GROUP BY yields a row even when WHERE keeps none.
+                FROM jobs WHERE run_id = r.id HAVING r.totals IS NULL) j
             CROSS JOIN LATERAL (
                 SELECT (r.totals ->> 'open')::bigint AS open, (r.totals ->> 'new')::bigint AS new, (r.totals ->> 'fixed')::bigint AS fixed,
                        (r.totals ->> 'fetch_ms')::bigint AS fetch_ms, (r.totals ->> 'scan_ms')::bigint AS scan_ms,
@@ -133,7 +134,7 @@ struct DashboardQueries {
                 SELECT coalesce(sum(findings_open), 0), coalesce(sum(findings_new), 0),
                        coalesce(sum(findings_fixed), 0), coalesce(sum(fetch_ms), 0),
                        coalesce(sum(scan_ms), 0), coalesce(sum(write_ms), 0)
-                FROM job_summaries WHERE run_id = r.id AND r.totals IS NULL) s
+                FROM job_summaries WHERE run_id = r.id HAVING r.totals IS NULL) s
             WHERE $2::text IS NULL OR r.org = $2
             ORDER BY r.created_at DESC, r.id DESC
             LIMIT $1

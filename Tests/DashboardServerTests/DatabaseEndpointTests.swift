@@ -223,6 +223,21 @@ func samples(_ text: String) -> [String: Double] {
             #expect(last["jobMilliseconds"] as? [String: Int] == ["fetch": 3040, "scan": 71200, "write": 130])
             #expect((last["createdAt"] as? String)?.hasSuffix("Z") == true)
 
+            // Once last night is rolled up (its totals kept on the run, as JobQueue does when a run
+            // finishes), the API answers the same, once per run.
+            let connection = try database.connect()
+            try connection.query("""
+                UPDATE runs r SET counts_rolled_up = true, totals = jsonb_build_object(
+                    'jobs', (SELECT jsonb_object_agg(state, n) FROM (SELECT state, count(*) AS n FROM jobs WHERE run_id = r.id GROUP BY state) j),
+                    'open', s.open, 'new', s.new, 'fixed', s.fixed, 'fetch_ms', s.fetch, 'scan_ms', s.scan, 'write_ms', s.write)
+                FROM (SELECT sum(findings_open) AS open, sum(findings_new) AS new, sum(findings_fixed) AS fixed, sum(fetch_ms) AS fetch,
+                             sum(scan_ms) AS scan, sum(write_ms) AS write FROM job_summaries WHERE run_id = $1) s
+                WHERE r.id = $1
+                """, [.int(seeded.lastNight)], purpose: "roll last night up")
+            let rolled = try #require(try JSONSerialization.jsonObject(with: Data(try request(server.baseURL + "/api/runs").body)) as? [[String: Any]])
+            #expect(rolled.count == 2, "one entry per run")
+            #expect(NSDictionary(dictionary: try #require(rolled.last)).isEqual(to: last), "\(rolled.last ?? [:]) against \(last)")
+
             let limited = try request(server.baseURL + "/api/runs?limit=1")
             #expect((try JSONSerialization.jsonObject(with: Data(limited.body)) as? [Any])?.count == 1)
             let bad = try request(server.baseURL + "/api/runs?limit=lots")
