@@ -313,10 +313,41 @@ public struct DashboardQueries {
 
     // MARK: Jobs
 
+    /// A run's jobs per team of their repositories (nil: of no team).
+    public struct RunTeamJobs: Sendable, Equatable {
+        public var jobs = 0
+        public var succeeded = 0
+        public var open = 0
+        public var new = 0
+        public var fixed = 0
+        public init() {}
+    }
+
+    public func runJobsByTeam(runID: Int) throws -> [Int?: RunTeamJobs] {
+        var byTeam: [Int?: RunTeamJobs] = [:]
+        for row in try connection.query("""
+            SELECT p.team_id, count(*) AS jobs, count(*) FILTER (WHERE j.state = 'succeeded') AS succeeded
+            FROM jobs j JOIN repositories p ON p.id = j.repository_id WHERE j.run_id = $1 GROUP BY p.team_id
+            """, [.int(runID)], purpose: "count the jobs of run \(runID) by team") {
+            byTeam[row.int("team_id"), default: RunTeamJobs()].jobs = row.int("jobs") ?? 0
+            byTeam[row.int("team_id"), default: RunTeamJobs()].succeeded = row.int("succeeded") ?? 0
+        }
+        for row in try connection.query("""
+            SELECT p.team_id, sum(s.findings_open) AS open, sum(s.findings_new) AS new, sum(s.findings_fixed) AS fixed
+            FROM job_summaries s JOIN repositories p ON p.id = s.repository_id WHERE s.run_id = $1 GROUP BY p.team_id
+            """, [.int(runID)], purpose: "sum the findings of run \(runID) by team") {
+            byTeam[row.int("team_id"), default: RunTeamJobs()].open = row.int("open") ?? 0
+            byTeam[row.int("team_id"), default: RunTeamJobs()].new = row.int("new") ?? 0
+            byTeam[row.int("team_id"), default: RunTeamJobs()].fixed = row.int("fixed") ?? 0
+        }
+        return byTeam
+    }
+
     /// Jobs, newest first, of one run, one repository, or one id; `withoutRun` lists jobs that
     /// belong to no run (pull requests).
+    /// `team`: only jobs of repositories of that team (`.some(nil)`: of no team).
     public func jobs(runID: Int? = nil, repositoryID: Int? = nil, jobID: Int? = nil, withoutRun: Bool = false,
-                     states: [String]? = nil, limit: Int = 100_000) throws -> [Job] {
+                     states: [String]? = nil, team: Int?? = nil, limit: Int = 100_000) throws -> [Job] {
         let rows = try connection.query("""
             SELECT j.id, j.run_id, j.repository_id, p.name AS repository, j.kind, j.state, j.attempt, j.max_attempts, j.commit_ref,
                    coalesce(s.commit_sha, j.commit_sha) AS commit_sha, j.last_error, j.errors::text AS errors,
@@ -328,9 +359,10 @@ public struct DashboardQueries {
             FROM jobs j JOIN repositories p ON p.id = j.repository_id LEFT JOIN job_summaries s ON s.job_id = j.id
             WHERE ($1::bigint IS NULL OR j.run_id = $1) AND ($2::bigint IS NULL OR j.repository_id = $2) AND ($3::bigint IS NULL OR j.id = $3)
               AND (NOT $5 OR j.run_id IS NULL) AND ($6::text[] IS NULL OR j.state = ANY($6))
+              AND (NOT $7 OR p.team_id IS NOT DISTINCT FROM $8)
             ORDER BY j.id DESC LIMIT $4
             """, [.optional(runID), .optional(repositoryID), .optional(jobID), .int(limit), .bool(withoutRun),
-                  states.map { .textArray($0) } ?? .null], purpose: "list jobs")
+                  states.map { .textArray($0) } ?? .null, .bool(team != nil), .optional(team ?? nil)], purpose: "list jobs")
         return rows.map { row in
             Job(id: row.int("id") ?? 0, runID: row.int("run_id"), repositoryID: row.int("repository_id") ?? 0,
                 repository: row.string("repository") ?? "", kind: row.string("kind") ?? "", state: row.string("state") ?? "",

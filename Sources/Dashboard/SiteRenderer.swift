@@ -97,7 +97,7 @@ public final class SiteRenderer {
         try renderRunsIndex(runs)
         // Job pages a run at a time, so memory holds one night's jobs, not the whole history.
         for run in runs {
-            try renderRun(run)
+            try renderRun(run, teams: teams)
             let jobs = recentRunIDs.contains(run.id) ? try queries.jobs(runID: run.id)
                 : try queries.jobs(runID: run.id, states: JobState.allCases.map(\.rawValue).filter { $0 != JobState.succeeded.rawValue })
             for job in jobs { try renderJob(job) }
@@ -135,7 +135,7 @@ public final class SiteRenderer {
             if job.kind == "pr" { try renderPullRequests(onlyJob: job.id) }
         }
         let changedRuns = Set(jobs.compactMap(\.runID))
-        for run in runs where changedRuns.contains(run.id) { try renderRun(run) }
+        for run in runs where changedRuns.contains(run.id) { try renderRun(run, teams: teams) }
         try renderRunsIndex(runs)
         let changedRepositories = Set(jobs.map(\.repositoryID))
         for repository in repositories where changedRepositories.contains(repository.id) { try renderRepository(repository) }
@@ -194,6 +194,10 @@ public final class SiteRenderer {
     static func teamReadinessPath(_ slug: String) -> String { "teams/\(HTML.segment(slug))/readiness.html" }
     static func regressionPath(_ slug: String, date: String) -> String { "teams/\(HTML.segment(slug))/regressions/\(HTML.segment(date)).html" }
     static func runPath(_ id: Int) -> String { "runs/\(id).html" }
+    /// A run's jobs of one team (nil: of no team).
+    static func runTeamPath(_ id: Int, team slug: String?) -> String {
+        slug.map { "runs/\(id)/teams/\(HTML.segment($0)).html" } ?? "runs/\(id)/unassigned.html"
+    }
     static func jobPath(_ id: Int) -> String { "jobs/\(id).html" }
     static func rulePath(_ id: String) -> String { "rules/\(HTML.segment(id)).html" }
 

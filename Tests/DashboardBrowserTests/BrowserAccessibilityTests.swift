@@ -169,7 +169,7 @@ func makeSite(extra: [String: String] = [:]) throws -> String {
             let result = try run(Browser.python, [Browser.script, server.baseURL, "--artifacts", artifacts])
             #expect(result.status == 0, "check_site.py found problems:\n\(result.output)")
             for kind in ["index", "teams/*/index", "teams/*/regressions/*", "repos/*/*", "runs/*", "jobs/*", "rules/*", "rules/index",
-                         "readiness", "teams/*/readiness", "pulls/index", "pulls/*/*/*"] {
+                         "readiness", "teams/*/readiness", "runs/*/teams/*", "pulls/index", "pulls/*/*/*"] {
                 #expect(result.output.contains("kind \(kind):"), "page kind \(kind) was not reached: \(result.output)")
             }
         }

@@ -120,9 +120,13 @@ func count(_ needle: String, in html: String) -> Int { html.components(separated
             #expect(jobPages.contains("jobs/\(oldFailure).html"))
             // Nothing else but each repository's last audit (here all in recent runs) has a page.
             #expect(jobPages == expected)
-            // An old run's page names its succeeded jobs without linking them, and links the failure.
-            let oldRun = try site.html("runs/\(runs[0]).html")
-            #expect(attributes("href", in: oldRun).filter { $0.contains("jobs/") } == ["../jobs/\(oldFailure).html"])
+            // An old run's pages (the run's and its teams') name its succeeded jobs without linking
+            // them, and link the failure.
+            let oldRunPages = site.pages.filter { $0 == "runs/\(runs[0]).html" || $0.hasPrefix("runs/\(runs[0])/") }
+            #expect(oldRunPages.count == 4, "the run's page and one per team: \(oldRunPages)")
+            let oldRun = try oldRunPages.map { try site.html($0) }.joined()
+            #expect(Set(attributes("href", in: oldRun).filter { $0.contains("jobs/") }.map { $0.replacingOccurrences(of: "../", with: "") })
+                    == ["jobs/\(oldFailure).html"])
             #expect((0..<12).allSatisfy { oldRun.contains("fixture/app-\($0)<") })
             // A repository audited only long ago keeps its last audit's page.
             try connection.query("DELETE FROM jobs WHERE repository_id = (SELECT id FROM repositories WHERE name = 'fixture/app-3') AND run_id <> $1",
@@ -133,7 +137,8 @@ func count(_ needle: String, in html: String) -> Int { html.components(separated
             let again = try RenderedSite()
             _ = try render(connection, into: again)
             #expect(again.pages.contains("jobs/\(lastAudit).html"))
-            #expect(try again.html("runs/\(runs[0]).html").contains("jobs/\(lastAudit).html"))
+            #expect(try again.pages.filter { $0.hasPrefix("runs/\(runs[0])/") }.map { try again.html($0) }.joined()
+                        .contains("jobs/\(lastAudit).html"))
         }
     }
 
