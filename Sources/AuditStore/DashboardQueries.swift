@@ -325,20 +325,27 @@ public struct DashboardQueries {
 
     public func runJobsByTeam(runID: Int) throws -> [Int?: RunTeamJobs] {
         var byTeam: [Int?: RunTeamJobs] = [:]
+        // A job that succeeded wrote a summary in its completing transaction: the summaries count
+        // the succeeded jobs, and only the few others are read from `jobs` (reading every job of a
+        // 10,000-job run as well took 95 ms).
         for row in try connection.query("""
-            SELECT p.team_id, count(*) AS jobs, count(*) FILTER (WHERE j.state = 'succeeded') AS succeeded
-            FROM jobs j JOIN repositories p ON p.id = j.repository_id WHERE j.run_id = $1 GROUP BY p.team_id
-            """, [.int(runID)], purpose: "count the jobs of run \(runID) by team") {
-            byTeam[row.int("team_id"), default: RunTeamJobs()].jobs = row.int("jobs") ?? 0
-            byTeam[row.int("team_id"), default: RunTeamJobs()].succeeded = row.int("succeeded") ?? 0
-        }
-        for row in try connection.query("""
-            SELECT p.team_id, sum(s.findings_open) AS open, sum(s.findings_new) AS new, sum(s.findings_fixed) AS fixed
+            SELECT p.team_id, count(*) AS succeeded, sum(s.findings_open) AS open, sum(s.findings_new) AS new,
+                   sum(s.findings_fixed) AS fixed
             FROM job_summaries s JOIN repositories p ON p.id = s.repository_id WHERE s.run_id = $1 GROUP BY p.team_id
             """, [.int(runID)], purpose: "sum the findings of run \(runID) by team") {
-            byTeam[row.int("team_id"), default: RunTeamJobs()].open = row.int("open") ?? 0
-            byTeam[row.int("team_id"), default: RunTeamJobs()].new = row.int("new") ?? 0
-            byTeam[row.int("team_id"), default: RunTeamJobs()].fixed = row.int("fixed") ?? 0
+            var jobs = RunTeamJobs()
+            jobs.succeeded = row.int("succeeded") ?? 0
+            jobs.jobs = jobs.succeeded
+            jobs.open = row.int("open") ?? 0
+            jobs.new = row.int("new") ?? 0
+            jobs.fixed = row.int("fixed") ?? 0
+            byTeam[row.int("team_id")] = jobs
+        }
+        for row in try connection.query("""
+            SELECT p.team_id, count(*) AS jobs FROM jobs j JOIN repositories p ON p.id = j.repository_id
+            WHERE j.run_id = $1 AND j.state <> 'succeeded' GROUP BY p.team_id
+            """, [.int(runID)], purpose: "count the jobs of run \(runID) that did not succeed, by team") {
+            byTeam[row.int("team_id"), default: RunTeamJobs()].jobs += row.int("jobs") ?? 0
         }
         return byTeam
     }

@@ -44,10 +44,10 @@ enum ScaleBench {
             ("overview", "teams ranked", { try queries.teams(org: s.org, latestRun: s.latestRun).count }),
             ("overview", "open by rule, organisation", { try queries.openByRule(org: s.org).count }),
             ("overview", "failed jobs of the latest run", { try queries.jobs(runID: s.latestRun, states: ["dead", "failed"]).count }),
-            ("run page", "jobs that did not succeed", {
-                try queries.jobs(runID: s.latestRun, states: JobState.allCases.map(\.rawValue).filter { $0 != "succeeded" }).count }),
-            ("run page", "jobs by team", { try queries.runJobsByTeam(runID: s.latestRun).count }),
-            ("run page of a team", "the team's jobs", { try queries.jobs(runID: s.latestRun, team: .some(s.team)).count }),
+            ("run page (older run)", "jobs that did not succeed", {
+                try queries.jobs(runID: s.middleRun, states: JobState.allCases.map(\.rawValue).filter { $0 != "succeeded" }).count }),
+            ("run page (older run)", "jobs by team", { try queries.runJobsByTeam(runID: s.middleRun).count }),
+            ("run page of a team (older run)", "the team's jobs", { try queries.jobs(runID: s.middleRun, team: .some(s.team)).count }),
             ("team", "trend, team", { try queries.trend(org: s.org, teamID: s.team).count }),
             ("team", "new findings, latest run", { try queries.findings(teamID: s.team, runID: s.latestRun, fixed: false).count }),
             ("team", "fixed findings, latest run", { try queries.findings(teamID: s.team, runID: s.latestRun, fixed: true).count }),
