@@ -148,6 +148,8 @@ let package = Package(
         // Generated organisation histories written through the real tables (tests, benchmarks, simulation).
         .target(name: "HistorySimulation", dependencies: ["AuditModel", "AuditStore", "OrgModel", "PostgresClient"],
                 swiftSettings: importSyntax),
+        // Test support: a libcurl client that sends requests exactly as written.
+        .target(name: "HTTPTestSupport", dependencies: ["CCurl"], path: "Tests/HTTPTestSupport"),
         // Test support: a fresh migrated database per test on the server DATABASE_URL names.
         .target(name: "DatabaseTestSupport", dependencies: ["PostgresClient", "AuditStore", "AuditModel", "OrgModel", "HistorySimulation"],
                 path: "Tests/DatabaseTestSupport",
@@ -165,7 +167,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HTTPServerTests",
-            dependencies: ["HTTPServer", "CCurl"]
+            dependencies: ["HTTPServer", "HTTPTestSupport"]
         ),
         // Test support: a fake GitHub REST API on loopback, speaking GitHub's wire format and
         // recording every request.
@@ -201,7 +203,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DashboardServerTests",
-            dependencies: ["DashboardServer", "HTTPServer", "CCurl", "PostgresClient", "AuditStore", "AuditModel", "ColorAssets",
+            dependencies: ["DashboardServer", "HTTPServer", "HTTPTestSupport", "PostgresClient", "AuditStore", "AuditModel", "ColorAssets",
                            "DatabaseTestSupport"],
             swiftSettings: importSyntax
         ),

@@ -1,6 +1,7 @@
 import DashboardServer
 import DatabaseTestSupport
 import Foundation
+import HTTPTestSupport
 import HTTPServer
 import PostgresClient
 import Testing

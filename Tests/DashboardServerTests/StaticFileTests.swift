@@ -1,5 +1,6 @@
 import DashboardServer
 import Foundation
+import HTTPTestSupport
 import HTTPServer
 import Testing
 
