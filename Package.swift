@@ -97,11 +97,13 @@ let package = Package(
         // A small HTTP server over libmicrohttpd (webhooks, dashboard, and test servers).
         .target(
             name: "HTTPServer",
-            dependencies: ["CMicroHTTPD"]
+            dependencies: ["CMicroHTTPD", "HTTPFields"]
         ),
         // The shared libcurl request layer: one request, its response headers and body, size cap,
         // TLS always verified; backoff and URL redaction shared by every HTTP client here.
-        .target(name: "CurlHTTP", dependencies: ["CCurl"]),
+        // Header fields in order, looked up without case: one type for the client and the server.
+        .target(name: "HTTPFields"),
+        .target(name: "CurlHTTP", dependencies: ["CCurl", "HTTPFields"]),
         // The dashboard's server: the rendered site (validators, gzip, no traversal), /healthz,
         // /metrics, the JSON API and admin endpoints, over HTTPServer and PostgreSQL.
         .target(

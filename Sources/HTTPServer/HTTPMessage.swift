@@ -1,41 +1,7 @@
-/// Header fields in arrival order. Lookups ignore case, as HTTP field names do (RFC 9110 §5.1).
-public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
-    public private(set) var fields: [(name: String, value: String)] = []
+@_exported import HTTPFields
 
-    public init(_ fields: [(name: String, value: String)] = []) {
-        self.fields = fields
-    }
-
-    public init(dictionaryLiteral elements: (String, String)...) {
-        fields = elements.map { (name: $0.0, value: $0.1) }
-    }
-
-    /// The first value of a field, whatever the case of its name.
-    public subscript(name: String) -> String? {
-        let wanted = name.lowercased()
-        return fields.first { $0.name.lowercased() == wanted }?.value
-    }
-
-    public func values(for name: String) -> [String] {
-        let wanted = name.lowercased()
-        return fields.filter { $0.name.lowercased() == wanted }.map(\.value)
-    }
-
-    public mutating func add(_ name: String, _ value: String) {
-        fields.append((name: name, value: value))
-    }
-
-    /// Replaces every field of that name with one.
-    public mutating func set(_ name: String, _ value: String) {
-        let wanted = name.lowercased()
-        fields.removeAll { $0.name.lowercased() == wanted }
-        fields.append((name: name, value: value))
-    }
-
-    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
-        fields.makeIterator()
-    }
-}
+/// The server's name for the shared header fields (arrival order, lookups without case).
+public typealias HTTPHeaders = HeaderFields
 
 public struct HTTPRequest: Sendable {
     public var method: String

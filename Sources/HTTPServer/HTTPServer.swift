@@ -172,7 +172,7 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
         path: url.map { String(cString: $0) } ?? "/",
         query: Dictionary(connectionValues(connection, .GET_ARGUMENT_KIND).map { ($0.name, $0.value) },
                           uniquingKeysWith: { _, last in last }),
-        headers: HTTPHeaders(connectionValues(connection, .HEADER_KIND)),
+        headers: HTTPHeaders(connectionValues(connection, .HEADER_KIND).map { HeaderField(name: $0.name, value: $0.value) }),
         body: state.body)
     state.body = []
     return queue(server.handler(request), on: connection)
