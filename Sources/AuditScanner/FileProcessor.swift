@@ -47,6 +47,9 @@ enum FileProcessor {
             return FileOutcome(status: .checked(cached, parsedBytes: nil), reexportedModules: reexported)
         }
         let result = checker.check(path: file.path, source: source, context: project.context(for: file.path))
+        if result.findings.isEmpty, result.notes.contains(where: { $0.kind == .skipped }) {
+            return FileOutcome(status: .unreadable, notes: result.notes, reexportedModules: reexported)
+        }
         if let cache, let key { cache.store(result, for: key) }
         return FileOutcome(status: .checked(result, parsedBytes: bytes.count), reexportedModules: reexported)
     }

@@ -210,7 +210,9 @@ struct ColorReader {
                 if name.first?.isUppercase == true, let type = call.initializedTypeName { return initializer(call, type, depth: depth) }
                 return nil
             }
-            return colors.map { .opacity($0, alpha) }
+            // SwiftUI and UIKit clamp opacity to 0...1; so does every sum made with it.
+            let clamped = min(max(alpha, 0), 1)
+            return colors.map { .opacity($0, clamped) }
         }
         guard let type = call.initializedTypeName else { return nil }
         return initializer(call, type, depth: depth)

@@ -221,7 +221,7 @@ enum ContrastAnalysis {
             return "colour set \"\(name)\" (from \(ColorCatalog.catalogPath(of: set.path)), the nearest of \(count) sets with that name)"
         case .system(let name): return "system colour `\(name)`"
         case .literal: return "a literal colour"
-        case .opacity(let inner, let opacity): return "\(describe(inner, file)) at \(Int((opacity * 100).rounded()))% opacity"
+        case .opacity(let inner, let opacity): return "\(describe(inner, file)) at \(Int((min(max(opacity, 0), 1) * 100).rounded()))% opacity"
         }
     }
 }

@@ -25,9 +25,11 @@ public struct SourceChecker: Sendable {
     public let rules: [any SourceRule]
     public let config: AuditConfig
     let reference: ReferenceData
+    let shapeLimits: SourceShape.Limits
 
     public init(rules: [any SourceRule] = RuleCatalog.sourceRules, config: AuditConfig = AuditConfig(),
-                reference: ReferenceData = .shared) {
+                reference: ReferenceData = .shared, shapeLimits: SourceShape.Limits = SourceShape.Limits()) {
+        self.shapeLimits = shapeLimits
         self.rules = rules.filter { config.isEnabled($0.description.id) }
         self.config = config
         self.reference = reference
@@ -35,6 +37,11 @@ public struct SourceChecker: Sendable {
 
     /// Checks `source` as the file at `path` (relative to the repository root).
     public func check(path: String, source: String, context: ProjectContext) -> FileResult {
+        // A shape the parser or a syntax walk cannot survive is refused before parsing: a crash
+        // here would take every other file of the scan (and a worker's other jobs) with it.
+        if let excess = SourceShape.measure(source, limits: shapeLimits).excess {
+            return FileResult(notes: [ScanNote(kind: .skipped, file: path, line: excess.line, message: "not checked: \(excess)")])
+        }
         let tree = Parser.parse(source: source)
         let file = SourceFile(path: path, tree: tree, context: context, platformOverride: config.platforms,
                               reference: reference)

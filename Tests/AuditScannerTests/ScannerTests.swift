@@ -109,6 +109,47 @@ struct ScannerTests {
         #expect(report.notes.contains { $0.file == "Big.swift" && $0.message.contains("100-byte limit") })
     }
 
+    /// Each of these crashed (stack overflow) or hung the whole scan before the shape guard:
+    /// now each is a skipped file with its reason and line, and the rest is still checked.
+    @Test func filesThatWouldCrashOrHangTheParserAreSkippedAndTheRestChecked() throws {
+        let repository = try TemporaryRepository()
+        try repository.write("App/Title.swift", Self.uiFile)
+        let hostile = [
+            "Generics.swift": "let x: " + String(repeating: "Array<", count: 600) + "Int" + String(repeating: ">", count: 600),
+            "Brackets.swift": "let x = " + String(repeating: "[", count: 2000) + String(repeating: "]", count: 2000),
+            "Nested.swift": "let x = " + String(repeating: "[", count: 25) + "1" + String(repeating: "]", count: 25),
+            "Chain.swift": "let x = a" + String(repeating: ".b", count: 200_000),
+            "Modifiers.swift": "var body: some View { Text(\"a\")" + String(repeating: ".font(.system(size: 12))", count: 10_000) + " }",
+            "Interpolation.swift": "let s = \"" + String(repeating: "\\(", count: 5000),
+            "Try.swift": "let x = " + String(repeating: "try ", count: 50_000) + "f()",
+            "Conditions.swift": String(repeating: "#if A\n", count: 5000) + String(repeating: "#endif\n", count: 5000),
+        ]
+        for (name, body) in hostile { try repository.write("App/\(name)", "import SwiftUI\n" + body + "\n") }
+        // Opacities far outside 0...1 used to trap converting the percentage to an integer.
+        try repository.write("App/Opacity.swift", """
+            import SwiftUI
+            struct Faded: View {
+                var body: some View {
+                    Text("Faded").foregroundColor(Color(white: 0.9).opacity(1e17)).background(Color.white)
+                    Text("Gone").foregroundColor(Color(white: 0.2).opacity(-1e300)).background(Color.white)
+                }
+            }
+            import UIKit
+            let label = UILabel()
+            func style() { label.textColor = UIColor.black.withAlphaComponent(-1e300); label.backgroundColor = .white }
+            """)
+        let report = try scan(repository, options: ScanOptions(jobs: 2))
+        #expect(report.findings.contains { $0.location.file == "App/Title.swift" })
+        for name in hostile.keys {
+            let note = report.notes.first { $0.file == "App/\(name)" && $0.kind == .skipped }
+            #expect(note?.message.hasPrefix("not checked: ") == true, "\(name): \(note?.message ?? "no skipped note")")
+            #expect(note?.line != nil, "\(name): the note names the line")
+            #expect(!report.findings.contains { $0.location.file == "App/\(name)" })
+        }
+        #expect(report.statistics.skippedUnreadable == hostile.count)
+        #expect(!report.notes.contains { $0.file == "App/Opacity.swift" && $0.kind == .skipped })
+    }
+
     @Test func readsTarGzArchivesWithoutExtracting() throws {
         let repository = try TemporaryRepository()
         try repository.write("repo-abc123/App/Title.swift", Self.uiFile)
