@@ -15,6 +15,10 @@ struct JobAudit {
     let directory: String
     let scanJobs: Int
     let useCache: Bool
+    /// nil: the checks run in this process (tests that need no isolation, embedding).
+    let isolation: ScanIsolation?
+    /// When the job's time limit runs out (with isolation).
+    let deadline: Date
 
     struct Outcome {
         var results: JobResults
@@ -26,8 +30,8 @@ struct JobAudit {
 
     /// One snapshot fetched and audited.
     struct Snapshot {
-        var input: ScanInput
-        var report: ScanReport
+        var result: SnapshotResult
+        var report: ScanReport { result.report }
         var fetchMilliseconds: Int
         var scanMilliseconds: Int
     }
@@ -46,7 +50,7 @@ struct JobAudit {
             let snapshot = try audit(baseURL, cache: cache, cancelled: cancelled)
             comparison = PullRequestComparison(
                 head: head.report.findings, base: snapshot.report.findings,
-                changedFiles: PullRequestComparison.changedFiles(head: try Self.digests(head.input), base: try Self.digests(snapshot.input)))
+                changedFiles: PullRequestComparison.changedFiles(head: head.result.digests ?? [:], base: snapshot.result.digests ?? [:]))
             base = snapshot
         }
         if let cache {
@@ -59,10 +63,10 @@ struct JobAudit {
         }
 
         let attribution = try connection.retryingAfterReconnect {
-            try TeamAttribution.load(for: job.repositoryID, input: head.input, connection: $0)
+            try TeamAttribution.load(for: job.repositoryID, input: head.result.sideInput, connection: $0)
         }
         let findings = head.report.findings.map { JobResults.AttributedFinding(finding: $0, teamID: attribution.team(for: $0.location.file)) }
-        let configJSON = head.input.files.first { $0.path == AuditConfig.fileName }
+        let configJSON = head.result.sideInput.files.first { $0.path == AuditConfig.fileName }
             .flatMap { try? $0.bytes() }.flatMap { String(bytes: $0, encoding: .utf8) }
             .flatMap { text in (try? JSONSerialization.jsonObject(with: Data(text.utf8))) != nil ? text : nil }
         let statistics = head.report.statistics
@@ -83,27 +87,28 @@ struct JobAudit {
         let fetchMilliseconds = Int(Date().timeIntervalSince(fetchStarted) * 1000)
         if cancelled() { throw JobFailure("stopped: the job was cancelled or its lease lost", retryable: true) }
         let scanStarted = Date()
-        let input: ScanInput
+        let result: SnapshotResult
         do {
-            input = try ScanInput.archive(archive, maxFileBytes: ScanInput.archiveEntryCap)
+            if let isolation {
+                let limit = job.timeLimitSeconds ?? isolation.defaultTimeLimitSeconds
+                result = try IsolatedScan(isolation: isolation, timeLimitSeconds: limit, deadline: deadline,
+                                          memoryLimitMB: job.memoryLimitMB ?? isolation.defaultMemoryLimitMB, directory: directory)
+                    .run(archive: archive, root: job.repositoryName, jobs: scanJobs, cache: cache, wantDigests: job.kind == .pr,
+                         cancelled: cancelled)
+            } else {
+                result = try SnapshotAudit.run(archive: archive, root: job.repositoryName, jobs: scanJobs, cache: cache,
+                                               wantDigests: job.kind == .pr)
+            }
         } catch let error as ScanError {
             // Name the archive by its URL, not by the worker's temporary copy.
             throw JobFailure(error.description.replacingOccurrences(of: archive, with: redactedURL(url)), retryable: false)
+        } catch let failure as JobFailure {
+            throw JobFailure(failure.description.replacingOccurrences(of: archive, with: redactedURL(url)), retryable: failure.retryable)
         }
-        var options = ScanOptions(jobs: scanJobs)
-        options.cacheStorage = cache
-        let report = try Scanner(options: options).scan(input, root: job.repositoryName)
         // The archive is read; its copy is not needed any more (a pull request fetches two).
         if archive.hasPrefix(directory) { unlink(archive) }
-        return Snapshot(input: input, report: report, fetchMilliseconds: fetchMilliseconds,
+        return Snapshot(result: result, fetchMilliseconds: fetchMilliseconds,
                         scanMilliseconds: Int(Date().timeIntervalSince(scanStarted) * 1000))
-    }
-
-    /// Content digests of a snapshot's files, to tell which files a pull request changed.
-    static func digests(_ input: ScanInput) throws -> [String: String] {
-        var digests: [String: String] = [:]
-        for file in input.files { digests[file.path] = Digest.sha256Hex(try file.bytes()) }
-        return digests
     }
 
     static func looksLikeCommit(_ ref: String) -> Bool {

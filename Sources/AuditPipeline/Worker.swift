@@ -44,6 +44,9 @@ public struct WorkerOptions: Sendable {
     /// Reports pull-request checks to GitHub (after each pull-request job, and every few seconds
     /// for checks still unreported: pending ones, and reports that failed).
     public var reporter: PullRequestReporter?
+    /// Each job's checks in a child process with time and memory limits; nil runs them in this
+    /// process (a crash there takes the worker down with every job it holds).
+    public var isolation: ScanIsolation?
 
     public init(database: ConnectionSettings, name: String = WorkerOptions.defaultName(), concurrency: Int = 1, mode: Mode = .forever,
                 policy: QueuePolicy = QueuePolicy(), pollInterval: Double = 5, workDirectory: String = NSTemporaryDirectory(),
@@ -93,6 +96,7 @@ public final class Worker: @unchecked Sendable {
     public func run() throws -> WorkerSummary {
         // Fail fast on a wrong DATABASE_URL, before starting threads.
         _ = try PostgresConnection(options.database)
+        removeAbandonedJobDirectories()
         log.event("worker.started", [("worker", options.name), ("concurrency", options.concurrency), ("database", options.database.redactedTarget)])
         let group = DispatchGroup()
         for slot in 0..<options.concurrency {
@@ -181,6 +185,22 @@ public final class Worker: @unchecked Sendable {
         }
     }
 
+    static let jobDirectoryPrefix = "a11y-audit-job-"
+
+    /// Job folders of worker processes that died without cleaning up (kill -9, a power cut):
+    /// their names carry the process id, and a folder whose process is gone is removed.
+    /// Folders of live workers sharing the work directory are left alone.
+    private func removeAbandonedJobDirectories() {
+        let fileManager = FileManager.default
+        guard let names = try? fileManager.contentsOfDirectory(atPath: options.workDirectory) else { return }
+        for name in names where name.hasPrefix(Self.jobDirectoryPrefix) {
+            guard let pid = name.dropFirst(Self.jobDirectoryPrefix.count).split(separator: "-").first.flatMap({ Int32($0) }),
+                  pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? fileManager.removeItem(atPath: options.workDirectory + "/" + name)
+            log.event("workdir.cleaned", [("directory", name)])
+        }
+    }
+
     static func isIdle(_ connection: PostgresConnection) throws -> Bool {
         let rows = try connection.query("""
             SELECT count(*) AS n FROM jobs WHERE state IN ('queued', 'running', 'failed')
@@ -197,13 +217,16 @@ public final class Worker: @unchecked Sendable {
         log.event("job.claimed", [("job", job.id), ("repo", job.repositoryName), ("attempt", job.attempt), ("worker", job.worker),
                                   ("kind", job.kind.rawValue), ("ref", job.commitRef),
                                   ("claim_ms", String(format: "%.3f", claimMilliseconds))])
-        let directory = options.workDirectory + "/a11y-audit-job-\(job.id)-\(job.attempt)-\(UUID().uuidString.prefix(8))"
+        let directory = options.workDirectory + "/\(Self.jobDirectoryPrefix)\(getpid())-\(job.id)-\(job.attempt)-\(UUID().uuidString.prefix(8))"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
+            let timeLimit = Double(job.timeLimitSeconds ?? options.isolation?.defaultTimeLimitSeconds ?? 0)
             let audit = try JobAudit(job: job, connection: connection, source: source, directory: directory,
-                                     scanJobs: options.scanJobs, useCache: options.useCache).run(cancelled: { control.shouldStop })
+                                     scanJobs: options.scanJobs, useCache: options.useCache, isolation: options.isolation,
+                                     deadline: started.addingTimeInterval(timeLimit))
+                .run(cancelled: { [state] in control.shouldStop || state.abandonRequested })
             if control.lost {
                 log.event("job.lost", .warn, [("job", job.id), ("repo", job.repositoryName), ("attempt", job.attempt),
                                               ("reason", "lease taken away; results discarded")])

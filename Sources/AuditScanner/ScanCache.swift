@@ -1,5 +1,6 @@
 import AuditModel
 import Foundation
+import Synchronization
 import SwiftChecks
 
 /// Where cache entries live: a directory for `scan --cache`, or memory filled from and flushed
@@ -41,37 +42,54 @@ public struct DirectoryCacheStorage: ScanCacheStorage {
 
 /// Entries held in memory: loaded in bulk before a scan, and the new ones read back after it
 /// (the worker keeps them in PostgreSQL, shared by every worker machine).
-public final class MemoryCacheStorage: ScanCacheStorage, @unchecked Sendable {
-    private let lock = NSLock()
-    private var entries: [String: [UInt8]]
-    private var added: [String: [UInt8]] = [:]
-    private var hits: Set<String> = []
+public final class MemoryCacheStorage: ScanCacheStorage {
+    private struct State {
+        var entries: [String: [UInt8]]
+        var added: [String: [UInt8]] = [:]
+        var hits: Set<String> = []
+    }
+    private let state: Mutex<State>
     public let toolIdentity: String
 
     /// `toolIdentity` must be the same on every machine running this build: the worker uses
     /// `ToolIdentity.contentDigest`, a hash of the executable.
     public init(entries: [String: [UInt8]], toolIdentity: String = ToolIdentity.contentDigest) {
-        self.entries = entries
+        state = Mutex(State(entries: entries))
         self.toolIdentity = toolIdentity
     }
 
     public func entry(forKey key: String) -> [UInt8]? {
-        lock.lock(); defer { lock.unlock() }
-        let entry = entries[key]
-        if entry != nil { hits.insert(key) }
-        return entry
+        state.withLock { state in
+            let entry = state.entries[key]
+            if entry != nil { state.hits.insert(key) }
+            return entry
+        }
     }
 
     public func store(_ entry: [UInt8], forKey key: String) {
-        lock.lock(); defer { lock.unlock() }
-        entries[key] = entry
-        added[key] = entry
+        state.withLock { state in
+            state.entries[key] = entry
+            state.added[key] = entry
+        }
     }
 
+    /// Everything held, loaded or stored (what an isolated scan hands its child).
+    public var allEntries: [String: [UInt8]] { state.withLock { $0.entries } }
     /// Entries stored since the storage was made.
-    public var newEntries: [String: [UInt8]] { lock.lock(); defer { lock.unlock() }; return added }
+    public var newEntries: [String: [UInt8]] { state.withLock { $0.added } }
     /// Keys of loaded entries that the scan used.
-    public var usedKeys: Set<String> { lock.lock(); defer { lock.unlock() }; return hits }
+    public var usedKeys: Set<String> { state.withLock { $0.hits } }
+
+    /// Takes in what a scan elsewhere (an isolated child) stored and used.
+    public func merge(stored: [String: [UInt8]], used: Set<String>) {
+        state.withLock { state in
+            for (key, entry) in stored {
+                state.entries[key] = entry
+                state.added[key] = entry
+            }
+            state.hits.formUnion(used.filter { state.entries[$0] != nil })
+        }
+    }
 }
 
 /// Content-addressed per-file results: (tool build, config, project context, path, content)

@@ -13,6 +13,9 @@ public struct ScanOptions: Sendable {
     /// Another home for the per-file cache (the worker's, kept in PostgreSQL); wins over
     /// `cacheDirectory`.
     public var cacheStorage: (any ScanCacheStorage)?
+    /// Told when each file's check starts and ends, from the Dispatch workers: an isolated scan
+    /// reports it to its parent, so a crash or a hang names the file being checked.
+    public var progress: (@Sendable (ScanProgress) -> Void)?
 
     public init(config: AuditConfig? = nil, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
                 cacheDirectory: String? = nil) {
@@ -20,6 +23,11 @@ public struct ScanOptions: Sendable {
         self.jobs = max(1, jobs)
         self.cacheDirectory = cacheDirectory
     }
+}
+
+public enum ScanProgress: Sendable, Equatable {
+    case started(path: String)
+    case finished(path: String)
 }
 
 public struct ScanStatistics: Codable, Sendable, Equatable {
@@ -186,9 +194,12 @@ public struct Scanner: Sendable {
         guard !files.isEmpty else { return [] }
         let slots = ResultSlots(count: files.count)
         let workers = min(options.jobs, files.count)
+        let progress = options.progress
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while let index = slots.claimNext() {
+                progress?(.started(path: files[index].path))
                 slots.store(work(files[index]), at: index)
+                progress?(.finished(path: files[index].path))
             }
         }
         return slots.results

@@ -27,6 +27,9 @@ public struct ClaimedJob: Sendable, Equatable {
     public let baseRef: String?
     public let baseArchiveURL: String?
     public let worker: String
+    /// The organisation's limits for the job's checks; nil: the worker's defaults.
+    public var timeLimitSeconds: Int? = nil
+    public var memoryLimitMB: Int? = nil
 }
 
 public struct JobRequest: Sendable {
@@ -41,10 +44,13 @@ public struct JobRequest: Sendable {
     public var baseSHA: String?
     public var baseRef: String?
     public var baseArchiveURL: String?
+    public var timeLimitSeconds: Int?
+    public var memoryLimitMB: Int?
 
     public init(runID: Int?, repositoryID: Int, kind: JobKind, commitRef: String, archiveURL: String,
                 priority: Int = 0, maxAttempts: Int = 5, prNumber: Int? = nil, baseSHA: String? = nil, baseRef: String? = nil,
-                baseArchiveURL: String? = nil) {
+                baseArchiveURL: String? = nil, timeLimitSeconds: Int? = nil, memoryLimitMB: Int? = nil) {
+        self.timeLimitSeconds = timeLimitSeconds; self.memoryLimitMB = memoryLimitMB
         self.runID = runID; self.repositoryID = repositoryID; self.kind = kind; self.commitRef = commitRef
         self.archiveURL = archiveURL; self.priority = priority; self.maxAttempts = maxAttempts
         self.prNumber = prNumber; self.baseSHA = baseSHA; self.baseRef = baseRef; self.baseArchiveURL = baseArchiveURL
@@ -120,13 +126,14 @@ public struct JobQueue {
     public func enqueue(_ request: JobRequest) throws -> Int? {
         let rows = try connection.query("""
             INSERT INTO jobs (run_id, repository_id, kind, commit_ref, archive_url, priority, max_attempts,
-                              pr_number, base_sha, base_ref, base_archive_url)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+                              pr_number, base_sha, base_ref, base_archive_url, time_limit_seconds, memory_limit_mb)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
             ON CONFLICT (repository_id, commit_ref, kind) WHERE state IN ('queued', 'failed') DO NOTHING
             RETURNING id
             """, [.optional(request.runID), .int(request.repositoryID), .text(request.kind.rawValue), .text(request.commitRef),
                   .text(request.archiveURL), .int(request.priority), .int(request.maxAttempts), .optional(request.prNumber),
-                  .optional(request.baseSHA), .optional(request.baseRef), .optional(request.baseArchiveURL)],
+                  .optional(request.baseSHA), .optional(request.baseRef), .optional(request.baseArchiveURL),
+                  .optional(request.timeLimitSeconds), .optional(request.memoryLimitMB)],
             purpose: "enqueue a job for repository \(request.repositoryID) at \(request.commitRef)")
         guard let id = rows.first?.int("id") else { return nil }
         try connection.notify(Self.jobsChannel, payload: String(id))
@@ -154,6 +161,7 @@ public struct JobQueue {
         FROM next WHERE jobs.id = next.id
         RETURNING jobs.id, jobs.run_id, jobs.repository_id, jobs.kind, jobs.commit_ref, jobs.archive_url, jobs.attempt,
                   jobs.max_attempts, jobs.priority, jobs.pr_number, jobs.base_sha, jobs.base_ref, jobs.base_archive_url,
+                  jobs.time_limit_seconds, jobs.memory_limit_mb,
                   (SELECT name FROM repositories r WHERE r.id = jobs.repository_id) AS repository_name,
                   (SELECT provider FROM repositories r WHERE r.id = jobs.repository_id) AS provider
         """
@@ -181,7 +189,8 @@ public struct JobQueue {
             provider: row.string("provider") ?? "url", kind: kind, commitRef: row.string("commit_ref") ?? "",
             archiveURL: row.string("archive_url") ?? "", attempt: attempt, maxAttempts: row.int("max_attempts") ?? 1,
             priority: row.int("priority") ?? 0, prNumber: row.int("pr_number"), baseSHA: row.string("base_sha"),
-            baseRef: row.string("base_ref"), baseArchiveURL: row.string("base_archive_url"), worker: worker)
+            baseRef: row.string("base_ref"), baseArchiveURL: row.string("base_archive_url"), worker: worker,
+            timeLimitSeconds: row.int("time_limit_seconds"), memoryLimitMB: row.int("memory_limit_mb"))
     }
 
     // MARK: While running

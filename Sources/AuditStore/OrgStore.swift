@@ -101,12 +101,14 @@ public struct OrgStore {
                 ids.append(id); refs.append(repository.branch); urls.append(archiveURL(repository, repository.branch))
             }
             let jobs = try connection.query("""
-                INSERT INTO jobs (run_id, repository_id, kind, commit_ref, archive_url, priority, max_attempts)
-                SELECT $1, repository_id, $2, commit_ref, archive_url, 0, $3
+                INSERT INTO jobs (run_id, repository_id, kind, commit_ref, archive_url, priority, max_attempts,
+                                  time_limit_seconds, memory_limit_mb)
+                SELECT $1, repository_id, $2, commit_ref, archive_url, 0, $3, $7::integer, $8::integer
                 FROM unnest($4::bigint[], $5::text[], $6::text[]) AS t (repository_id, commit_ref, archive_url)
                 ON CONFLICT (repository_id, commit_ref, kind) WHERE state IN ('queued', 'failed') DO NOTHING
                 RETURNING id
-                """, [.int(runID), .text(kind.rawValue), .int(config.maxAttempts), .intArray(ids), .textArray(refs), .textArray(urls)],
+                """, [.int(runID), .text(kind.rawValue), .int(config.maxAttempts), .intArray(ids), .textArray(refs), .textArray(urls),
+                      .optional(config.limits?.jobSeconds), .optional(config.limits?.jobMemoryMB)],
                 purpose: "enqueue the run's jobs")
             try connection.query("UPDATE runs SET jobs_total = $2 WHERE id = $1", [.int(runID), .int(jobs.count)],
                                  purpose: "count the run's jobs")

@@ -100,7 +100,16 @@ public struct OrgConfig: Sendable, Equatable, Codable {
     public struct Limits: Sendable, Equatable, Codable {
         /// Attempts per job before it is dead.
         public var maxAttempts: Int?
-        public init(maxAttempts: Int? = nil) { self.maxAttempts = maxAttempts }
+        /// Wall-clock seconds one job's checks may take (both snapshots of a pull request
+        /// together) before the worker stops them; unset: the worker's `--job-seconds`.
+        public var jobSeconds: Int?
+        /// Resident memory one job's checks may use; unset: the worker's `--job-memory-mb`.
+        public var jobMemoryMB: Int?
+        public init(maxAttempts: Int? = nil, jobSeconds: Int? = nil, jobMemoryMB: Int? = nil) {
+            self.maxAttempts = maxAttempts
+            self.jobSeconds = jobSeconds
+            self.jobMemoryMB = jobMemoryMB
+        }
     }
 
     public var org: String
@@ -137,7 +146,7 @@ public struct OrgConfig: Sendable, Equatable, Codable {
         "providers.gitlab": ["api", "tokenEnvironment"],
         "discovery": ["githubOrg", "team", "include", "exclude", "includeArchived", "includeForks"],
         "schedule": ["cron", "timeZone"],
-        "limits": ["maxAttempts"],
+        "limits": ["maxAttempts", "jobSeconds", "jobMemoryMB"],
     ]
 
     public static func load(path: String) throws -> OrgConfig {
@@ -217,6 +226,12 @@ public struct OrgConfig: Sendable, Equatable, Codable {
         }
         if let attempts = limits?.maxAttempts, attempts <= 0 || attempts > 100 {
             throw bad("limits.maxAttempts", "must be between 1 and 100")
+        }
+        if let seconds = limits?.jobSeconds, seconds < 1 || seconds > 86_400 {
+            throw bad("limits.jobSeconds", "must be between 1 and 86400 (a day)")
+        }
+        if let megabytes = limits?.jobMemoryMB, megabytes < 64 || megabytes > 1_048_576 {
+            throw bad("limits.jobMemoryMB", "must be between 64 and 1048576")
         }
         for (index, repository) in repositories.enumerated() {
             if let gate = repository.gate, !Self.gates.contains(gate) {

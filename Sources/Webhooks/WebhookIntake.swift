@@ -150,7 +150,8 @@ public struct WebhookIntake: Sendable {
         let job = try queue.enqueue(JobRequest(
             runID: nil, repositoryID: repositoryID, kind: .pr, commitRef: headSHA,
             archiveURL: config.archiveURL(for: repository, ref: headSHA), priority: Self.prPriority, maxAttempts: config.maxAttempts,
-            prNumber: number, baseSHA: baseSHA, baseRef: baseRef, baseArchiveURL: config.archiveURL(for: repository, ref: baseSHA)))
+            prNumber: number, baseSHA: baseSHA, baseRef: baseRef, baseArchiveURL: config.archiveURL(for: repository, ref: baseSHA),
+            timeLimitSeconds: config.limits?.jobSeconds, memoryLimitMB: config.limits?.jobMemoryMB))
         let gate = PullRequestGate(rawValue: config.gate(for: repository.name)) ?? .requirements
         let check = try PullRequestStore(connection: connection).open(repositoryID: repositoryID, prNumber: number, headSHA: headSHA,
                                                                       baseSHA: baseSHA, baseRef: baseRef, jobID: job, gate: gate)

@@ -15,6 +15,7 @@ let pipelineUsage = """
       a11y-audit worker [--concurrency N] [--once | --until-idle] [--lease SECONDS] [--poll SECONDS]
                         [--retry-backoff SECONDS] [--grace SECONDS] [--name NAME] [--work-dir DIR] [--scan-jobs N] [--no-cache]
                         [--max-archive-bytes N] [--max-running-jobs N] [--public-url URL] [--github-api URL]
+                        [--job-seconds N] [--job-memory-mb N] [--no-isolation]
                         (tokens: GITHUB_TOKEN for archives and commit statuses, GITLAB_TOKEN,
                          GITHUB_CHECKS_TOKEN: a GitHub App installation token for check runs)
       a11y-audit status [--run ID]
@@ -152,8 +153,9 @@ func runCoordinator(_ arguments: [String]) throws -> ExitCode {
 
 func runWorker(_ arguments: [String]) throws -> ExitCode {
     let flags = try Flags(arguments, valued: ["--concurrency", "--lease", "--poll", "--grace", "--name", "--work-dir", "--scan-jobs",
-                                               "--max-archive-bytes", "--max-running-jobs", "--public-url", "--github-api", "--retry-backoff"],
-                          switches: ["--once", "--until-idle", "--no-cache"])
+                                               "--max-archive-bytes", "--max-running-jobs", "--public-url", "--github-api", "--retry-backoff",
+                                               "--job-seconds", "--job-memory-mb"],
+                          switches: ["--once", "--until-idle", "--no-cache", "--no-isolation"])
     guard !(flags.has("--once") && flags.has("--until-idle")) else {
         throw UsageError(description: "--once and --until-idle exclude each other")
     }
@@ -169,6 +171,16 @@ func runWorker(_ arguments: [String]) throws -> ExitCode {
     options.workDirectory = flags.value("--work-dir") ?? options.workDirectory
     options.scanJobs = try flags.integer("--scan-jobs", default: options.scanJobs)
     options.useCache = !flags.has("--no-cache")
+    if !flags.has("--no-isolation") {
+        // Each job's checks run in a child of this same executable.
+        guard let executable = ScanIsolation.currentExecutable else {
+            throw UsageError(description: "cannot find this a11y-audit executable (/proc/self/exe) to isolate the checks; --no-isolation runs them in process")
+        }
+        var isolation = ScanIsolation(executable: executable)
+        isolation.defaultTimeLimitSeconds = try flags.integer("--job-seconds", default: ScanIsolation.standardTimeLimitSeconds)
+        isolation.defaultMemoryLimitMB = try flags.integer("--job-memory-mb", default: ScanIsolation.standardMemoryLimitMB)
+        options.isolation = isolation
+    }
     if flags.value("--max-running-jobs") != nil {
         options.policy.maxRunningJobs = try flags.integer("--max-running-jobs", default: 1)
     }

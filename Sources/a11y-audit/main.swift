@@ -1,6 +1,7 @@
 import AuditModel
 import AuditReport
 import ColorAssets
+import AuditPipeline
 import AuditScanner
 import Foundation
 import SwiftChecks
@@ -169,6 +170,9 @@ func main() -> ExitCode {
         switch command {
         case "scan":
             return try runScan(arguments)
+        case "scan-child":
+            // Internal: a worker's isolated checks of one snapshot (AuditPipeline.ScanChild).
+            exit(ScanChild.main(arguments))
         case "rules":
             let markdown = arguments == ["--format", "markdown"]
             guard arguments.isEmpty || markdown || arguments == ["--format", "text"] else {

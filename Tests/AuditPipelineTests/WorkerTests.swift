@@ -75,10 +75,14 @@ struct TestFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
+/// Workers in tests isolate their checks as `a11y-audit worker` does: a child of the built
+/// executable per snapshot.
 func workerOptions(_ database: TestDatabase, _ workspace: Workspace, concurrency: Int = 2, lease: Double = 10) -> WorkerOptions {
-    WorkerOptions(database: database.settings, name: "test-worker", concurrency: concurrency, mode: .untilIdle,
-                  policy: QueuePolicy(leaseSeconds: lease, backoffBaseSeconds: 0.01, backoffMaxSeconds: 0.01),
-                  pollInterval: 0.1, workDirectory: workspace.workDirectory, scanJobs: 2)
+    var options = WorkerOptions(database: database.settings, name: "test-worker", concurrency: concurrency, mode: .untilIdle,
+                                policy: QueuePolicy(leaseSeconds: lease, backoffBaseSeconds: 0.01, backoffMaxSeconds: 0.01),
+                                pollInterval: 0.1, workDirectory: workspace.workDirectory, scanJobs: 2)
+    options.isolation = ScanIsolation(executable: Executable.path)
+    return options
 }
 
 func runWorker(_ database: TestDatabase, _ workspace: Workspace, concurrency: Int = 2) throws -> WorkerSummary {

@@ -1,0 +1,96 @@
+import AuditModel
+import AuditScanner
+import Foundation
+
+/// What checking one fetched snapshot yields, whether the checks ran in the worker or in an
+/// isolated child: the report, the few files the worker itself reads afterwards (CODEOWNERS,
+/// the repository config), and, for pull requests, every file's content digest.
+struct SnapshotResult: Codable, Sendable {
+    var report: ScanReport
+    var sideFiles: [String: Data]
+    var digests: [String: String]?
+
+    /// The side files as a scan input, for `TeamAttribution` and the stored config.
+    var sideInput: ScanInput {
+        ScanInput(files: sideFiles.sorted { $0.key < $1.key }.map { InputFile(path: $0.key, bytes: Array($0.value)) })
+    }
+}
+
+/// The checks of one snapshot: read the archive, scan it with the shared cache, collect what
+/// the worker needs after. The same code runs in process and in `a11y-audit scan-child`.
+enum SnapshotAudit {
+    static func run(archive: String, root: String, jobs: Int, cache: MemoryCacheStorage?, wantDigests: Bool,
+                    progress: (@Sendable (ScanProgress) -> Void)? = nil) throws -> SnapshotResult {
+        let input = try ScanInput.archive(archive, maxFileBytes: ScanInput.archiveEntryCap)
+        var options = ScanOptions(jobs: jobs)
+        options.cacheStorage = cache
+        options.progress = progress
+        let report = try Scanner(options: options).scan(input, root: root)
+        var sideFiles: [String: Data] = [:]
+        for file in input.files where isSideFile(file.path) { sideFiles[file.path] = Data(try file.bytes()) }
+        var digests: [String: String]?
+        if wantDigests {
+            var all: [String: String] = [:]
+            for file in input.files { all[file.path] = Digest.sha256Hex(try file.bytes()) }
+            digests = all
+        }
+        return SnapshotResult(report: report, sideFiles: sideFiles, digests: digests)
+    }
+
+    static func isSideFile(_ path: String) -> Bool {
+        path == AuditConfig.fileName || path.split(separator: "/").last == "CODEOWNERS"
+    }
+}
+
+/// A cache handed between the worker and its child: records of (key, entry), each a 32-bit
+/// big-endian length and its bytes. Written to a temporary name and renamed, so a reader never
+/// sees half a file.
+enum CacheFile {
+    enum ReadError: Error, CustomStringConvertible {
+        case truncated(path: String, offset: Int)
+        case unreadable(path: String)
+        var description: String {
+            switch self {
+            case .truncated(let path, let offset): "\(path): cache hand-over file is truncated at byte \(offset)"
+            case .unreadable(let path): "\(path): cache hand-over file cannot be read"
+            }
+        }
+    }
+
+    static func write(_ entries: [String: [UInt8]], to path: String) throws {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(entries.reduce(0) { $0 + $1.key.utf8.count + $1.value.count + 8 })
+        func append(_ part: some Collection<UInt8>) {
+            let count = UInt32(part.count)
+            bytes += [UInt8(count >> 24), UInt8((count >> 16) & 0xFF), UInt8((count >> 8) & 0xFF), UInt8(count & 0xFF)]
+            bytes += part
+        }
+        for (key, entry) in entries {
+            append(Array(key.utf8))
+            append(entry)
+        }
+        let temporary = path + ".partial"
+        try Data(bytes).write(to: URL(fileURLWithPath: temporary))
+        guard rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+    }
+
+    static func read(_ path: String) throws -> [String: [UInt8]] {
+        guard let data = FileManager.default.contents(atPath: path) else { throw ReadError.unreadable(path: path) }
+        let bytes = [UInt8](data)
+        var entries: [String: [UInt8]] = [:]
+        var offset = 0
+        func next() throws -> ArraySlice<UInt8> {
+            guard offset + 4 <= bytes.count else { throw ReadError.truncated(path: path, offset: offset) }
+            let count = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            offset += 4
+            guard offset + count <= bytes.count else { throw ReadError.truncated(path: path, offset: offset) }
+            defer { offset += count }
+            return bytes[offset..<(offset + count)]
+        }
+        while offset < bytes.count {
+            let key = String(decoding: try next(), as: UTF8.self)
+            entries[key] = Array(try next())
+        }
+        return entries
+    }
+}
