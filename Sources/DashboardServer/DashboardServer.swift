@@ -119,7 +119,7 @@ struct Router: Sendable {
         let base = options.basePath
         var path = request.path
         if !base.isEmpty {
-            if path == base { return redirect(to: base + "/") }
+            if path == base { return Redirect.response(to: Redirect.location(base, directory: true), basePath: base) }
             guard path.hasPrefix(base + "/") else { return notFound(request) }
             path = String(path.dropFirst(base.count))
         }
@@ -294,12 +294,6 @@ struct Router: Sendable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let body = (try? encoder.encode(["error": message])).map(Array.init) ?? Array("{\"error\":\"error\"}".utf8)
         return HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: body + [0x0A])
-    }
-
-    private func redirect(to location: String) -> HTTPResponse {
-        var response = errorPage(301, title: "Moved", message: "This page is at \(location).")
-        response.headers.set("Location", location)
-        return response
     }
 
     private func notFound(_ request: HTTPRequest) -> HTTPResponse {
