@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Foundation
+import Synchronization
 
 public enum HTTPServerError: Error, CustomStringConvertible {
     case invalidAddress(String)
@@ -22,20 +23,38 @@ public struct HTTPServerOptions: Sendable {
     public var port: UInt16
     /// Requests served at once (libmicrohttpd's internal thread pool).
     public var threads: Int
-    /// Larger request bodies get 413 without reaching the handler.
+    /// The largest body any request may send; an admission callback may allow less per request.
+    /// Larger bodies get 413 without reaching the handler.
     public var maxBodyBytes: Int
+    /// What the bodies being received at once may hold in memory together (never less than
+    /// `maxBodyBytes`): a body that would take more is answered 503 with `Retry-After` instead.
+    public var maxBufferedBodyBytes: Int
     /// Idle connections are closed after this long.
     public var connectionTimeoutSeconds: Int
 
     public init(host: String = "127.0.0.1", port: UInt16 = 0, threads: Int = 4, maxBodyBytes: Int = 1 << 20,
-                connectionTimeoutSeconds: Int = 30) {
+                maxBufferedBodyBytes: Int = 64 << 20, connectionTimeoutSeconds: Int = 30) {
         self.host = host
         self.port = port
         self.threads = max(1, threads)
         self.maxBodyBytes = max(0, maxBodyBytes)
+        self.maxBufferedBodyBytes = max(0, maxBufferedBodyBytes)
         self.connectionTimeoutSeconds = max(1, connectionTimeoutSeconds)
     }
 }
+
+/// What to do with a request's body, decided from its header before any of the body is read.
+public enum HTTPBodyAdmission: Sendable {
+    /// Read a body of up to this many bytes (0: none), then call the handler.
+    case accept(maxBodyBytes: Int)
+    /// Answer this at once. The body is never read; the connection closes after the answer.
+    case refuse(HTTPResponse)
+}
+
+/// Called when a request's header has arrived and announces a body (`Content-Length` over 0 or
+/// `Transfer-Encoding`), with `body` still empty. Routes that take no body, and routes whose
+/// credentials are wrong, refuse here, so a body no one wants never reaches memory.
+public typealias HTTPAdmission = @Sendable (HTTPRequest) -> HTTPBodyAdmission
 
 public typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
 
@@ -50,9 +69,12 @@ public final class HTTPServer: @unchecked Sendable {
     private let context: Unmanaged<ServerContext>
     private let lock = NSLock()
 
-    public init(options: HTTPServerOptions = HTTPServerOptions(), handler: @escaping HTTPHandler) throws {
+    /// Without `admission`, every request may send up to `options.maxBodyBytes`.
+    public init(options: HTTPServerOptions = HTTPServerOptions(), admission: HTTPAdmission? = nil,
+                handler: @escaping HTTPHandler) throws {
         var address = try SocketAddress(host: options.host, port: options.port)
-        let context = Unmanaged.passRetained(ServerContext(handler: handler, maxBodyBytes: options.maxBodyBytes))
+        let server = ServerContext(handler: handler, admission: admission, options: options)
+        let context = Unmanaged.passRetained(server)
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_AUTO.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         let started: OpaquePointer? = address.withPointer { sockaddrPointer in
@@ -66,7 +88,7 @@ public final class HTTPServer: @unchecked Sendable {
             items.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
             return items.withUnsafeBufferPointer { buffer in
                 a11y_mhd_start(flags, options.port, accessHandler, context.toOpaque(),
-                               requestCompleted, nil, buffer.baseAddress)
+                               requestCompleted, context.toOpaque(), buffer.baseAddress)
             }
         }
         guard let started else {
@@ -105,23 +127,115 @@ public final class HTTPServer: @unchecked Sendable {
     deinit { stop() }
 }
 
-/// What every request of one server shares. Immutable, so any pool thread may read it.
+/// What every request of one server shares. Immutable apart from its thread-safe parts, so any
+/// pool thread may use it.
 private final class ServerContext: Sendable {
     let handler: HTTPHandler
+    let admission: HTTPAdmission?
     let maxBodyBytes: Int
+    let budget: BodyBudget
 
-    init(handler: @escaping HTTPHandler, maxBodyBytes: Int) {
+    init(handler: @escaping HTTPHandler, admission: HTTPAdmission?, options: HTTPServerOptions) {
         self.handler = handler
-        self.maxBodyBytes = maxBodyBytes
+        self.admission = admission
+        maxBodyBytes = options.maxBodyBytes
+        budget = BodyBudget(limit: max(options.maxBufferedBodyBytes, options.maxBodyBytes))
+    }
+
+    /// The header is in and none of the body is read: refuse, or say how much body to read.
+    func admit(_ state: RequestState, on connection: OpaquePointer) -> MHD_Result {
+        func answer(_ response: HTTPResponse) -> MHD_Result {
+            state.answered = true
+            return queue(response, on: connection)
+        }
+        let declared = state.head.headers["Content-Length"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let chunked = state.head.headers["Transfer-Encoding"] != nil
+        // Without either there is no body (RFC 9112 §6.3), nothing to admit.
+        guard chunked || (declared ?? 0) > 0 else { return .YES }
+        switch admission?(state.head) ?? .accept(maxBodyBytes: maxBodyBytes) {
+        case .refuse(let response):
+            return answer(response)
+        case .accept(let routeLimit):
+            let limit = min(max(0, routeLimit), maxBodyBytes)
+            state.limit = limit
+            if let declared, declared > limit { return answer(tooLargeResponse(limit)) }
+            if chunked, limit == 0 { return answer(tooLargeResponse(0)) }
+            if let declared {
+                guard budget.reserve(declared) else { return answer(busyResponse()) }
+                state.reserved = declared
+                state.body.reserveCapacity(declared)
+            }
+            return .YES
+        }
+    }
+
+    /// One piece of the body: kept while within the request's limit and the shared budget,
+    /// dropped otherwise (the rest is still read, so the client gets a clean answer).
+    func take(_ bytes: UnsafeRawBufferPointer, into state: RequestState) {
+        guard !state.answered, state.refusal == nil else { return }
+        if state.body.count + bytes.count > state.limit {
+            drop(state, refusal: tooLargeResponse(state.limit))
+            return
+        }
+        let missing = state.body.count + bytes.count - state.reserved
+        if missing > 0 {
+            guard budget.reserve(missing) else {
+                drop(state, refusal: busyResponse())
+                return
+            }
+            state.reserved += missing
+        }
+        state.body.append(contentsOf: bytes)
+    }
+
+    private func drop(_ state: RequestState, refusal: HTTPResponse) {
+        state.refusal = refusal
+        state.body = []
+        release(state)
+    }
+
+    func release(_ state: RequestState) {
+        budget.release(state.reserved)
+        state.reserved = 0
     }
 }
 
-/// One request's upload in progress. libmicrohttpd calls back for a connection on one thread at
-/// a time, so this needs no lock; it lives from the first callback to the completion notice.
+/// The bytes of request bodies held at once, against one limit for the whole server.
+private final class BodyBudget: Sendable {
+    let limit: Int
+    private let used = Atomic<Int>(0)
+
+    init(limit: Int) { self.limit = limit }
+
+    func reserve(_ bytes: Int) -> Bool {
+        var current = used.load(ordering: .relaxed)
+        while true {
+            guard bytes <= limit - current else { return false }
+            let (exchanged, original) = used.compareExchange(expected: current, desired: current + bytes, ordering: .relaxed)
+            if exchanged { return true }
+            current = original
+        }
+    }
+
+    func release(_ bytes: Int) {
+        if bytes > 0 { used.subtract(bytes, ordering: .relaxed) }
+    }
+}
+
+/// One request in progress. libmicrohttpd calls back for a connection on one thread at a
+/// time, so this needs no lock; it lives from the first callback to the completion notice.
 private final class RequestState {
+    /// Method, path, query and header fields; the body is kept apart until it is complete.
+    let head: HTTPRequest
     var body: [UInt8] = []
-    var tooLarge = false
+    var limit = 0
+    /// Bytes of the shared budget this request holds.
+    var reserved = 0
+    /// Set when the body went over the limit or the budget: sent once the rest is read.
+    var refusal: HTTPResponse?
     var answered = false
+
+    init(head: HTTPRequest) { self.head = head }
 }
 
 /// A chunked body being sent: the producer's chunks, handed out in pieces as large as libmicrohttpd asks.
@@ -137,55 +251,53 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
     guard let cls, let connection, let uploadSize, let requestContext else { return .NO }
     let server = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
     guard let stateRaw = requestContext.pointee else {
-        // First call: headers only. A declared body over the cap is refused before it is read.
-        let state = RequestState()
+        // First call: the header only.
+        let head = HTTPRequest(
+            method: method.map { String(cString: $0) } ?? "GET",
+            path: url.map { String(cString: $0) } ?? "/",
+            query: Dictionary(connectionValues(connection, .GET_ARGUMENT_KIND).map { ($0.name, $0.value) },
+                              uniquingKeysWith: { _, last in last }),
+            headers: HTTPHeaders(connectionValues(connection, .HEADER_KIND).map { HeaderField(name: $0.name, value: $0.value) }))
+        let state = RequestState(head: head)
         requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
-        if let declared = connectionValue(connection, .HEADER_KIND, "Content-Length").flatMap(Int.init),
-           declared > server.maxBodyBytes {
-            state.answered = true
-            return queue(tooLargeResponse(server.maxBodyBytes), on: connection)
-        }
-        return .YES
+        return server.admit(state, on: connection)
     }
     let state = Unmanaged<RequestState>.fromOpaque(stateRaw).takeUnretainedValue()
     if uploadSize.pointee > 0 {
-        let count = uploadSize.pointee
-        if !state.tooLarge, !state.answered, let uploadData {
-            if state.body.count + count > server.maxBodyBytes {
-                // Keep reading (and dropping) the rest so the client gets a clean 413.
-                state.tooLarge = true
-                state.body = []
-            } else {
-                uploadData.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
-                    state.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
-                }
-            }
-        }
+        if let uploadData { server.take(UnsafeRawBufferPointer(start: uploadData, count: uploadSize.pointee), into: state) }
         uploadSize.pointee = 0
         return .YES
     }
     if state.answered { return .YES }
     state.answered = true
-    if state.tooLarge { return queue(tooLargeResponse(server.maxBodyBytes), on: connection) }
-    let request = HTTPRequest(
-        method: method.map { String(cString: $0) } ?? "GET",
-        path: url.map { String(cString: $0) } ?? "/",
-        query: Dictionary(connectionValues(connection, .GET_ARGUMENT_KIND).map { ($0.name, $0.value) },
-                          uniquingKeysWith: { _, last in last }),
-        headers: HTTPHeaders(connectionValues(connection, .HEADER_KIND).map { HeaderField(name: $0.name, value: $0.value) }),
-        body: state.body)
+    if let refusal = state.refusal { return queue(refusal, on: connection) }
+    var request = state.head
+    request.body = state.body
     state.body = []
-    return queue(server.handler(request), on: connection)
+    let response = server.handler(request)
+    server.release(state)
+    return queue(response, on: connection)
 }
 
-private let requestCompleted: MHD_RequestCompletedCallback = { _, _, requestContext, _ in
-    guard let requestContext, let raw = requestContext.pointee else { return }
-    Unmanaged<RequestState>.fromOpaque(raw).release()
-    requestContext.pointee = nil
+private let requestCompleted: MHD_RequestCompletedCallback = { cls, _, requestContext, _ in
+    guard let cls else { return }
+    let server = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
+    if let requestContext, let raw = requestContext.pointee {
+        server.release(Unmanaged<RequestState>.fromOpaque(raw).takeRetainedValue())
+        requestContext.pointee = nil
+    }
 }
 
 private func tooLargeResponse(_ limit: Int) -> HTTPResponse {
-    .text("request body is over the \(limit)-byte limit\n", status: 413)
+    limit == 0 ? .text("this address takes no request body\n", status: 413)
+        : .text("request body is over the \(limit)-byte limit\n", status: 413)
+}
+
+private func busyResponse() -> HTTPResponse {
+    var response = HTTPResponse.text("the server is receiving too many request bodies at once; send this one again in a few seconds\n",
+                                     status: 503)
+    response.headers.set("Retry-After", "5")
+    return response
 }
 
 private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {

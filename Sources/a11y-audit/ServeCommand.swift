@@ -12,13 +12,18 @@ let serveUsage = """
                        [--read-token TOKEN] [--basic-auth USER:PASSWORD] [--admin-token TOKEN]
                        [--render] [--config ORG.json]
         --render keeps the site current: a whole render at start, then the pages each finished
-        job changed. --config enables POST /hooks/github (GitHub's pull_request webhooks; the
-        secret comes from A11Y_AUDIT_WEBHOOK_SECRET).
+        job changed. --config enables POST /hooks/github (GitHub's pull_request webhooks, up to
+        4 MiB; the secret comes from A11Y_AUDIT_WEBHOOK_SECRET).
         Serves the rendered site (default ./site), /healthz, /metrics, /api/runs,
         /api/teams/<team>/trend and POST /api/admin/jobs/<id>/cancel. Secrets may come from the
         environment instead of the command line (where other users can see them):
         A11Y_AUDIT_READ_TOKEN, A11Y_AUDIT_BASIC_AUTH, A11Y_AUDIT_ADMIN_TOKEN.
     """
+
+/// The largest webhook delivery read. GitHub caps payloads at 25 MB, but the pull_request
+/// events this endpoint takes are tens of kilobytes (a description is at most 65,536
+/// characters), and every byte of a body is held in memory before its signature can be checked.
+let webhookMaxBodyBytes = 4 << 20
 
 func runServe(_ arguments: [String]) throws -> ExitCode {
     let flags = try Flags(arguments, valued: ["--site", "--host", "--port", "--threads", "--base-path", "--read-token",
@@ -49,6 +54,7 @@ func runServe(_ arguments: [String]) throws -> ExitCode {
     if flags.has("--render") {
         try FileManager.default.createDirectory(atPath: options.siteDirectory, withIntermediateDirectories: true)
     }
+    // Only the admin endpoints take a body without --config; their own limit is smaller still.
     var maxBody = 64 * 1024
     if let configPath = flags.value("--config") {
         let config = try OrgConfig.load(path: configPath)
@@ -56,13 +62,13 @@ func runServe(_ arguments: [String]) throws -> ExitCode {
             throw UsageError(description: "--config enables POST /hooks/github, which needs the webhook's secret in A11Y_AUDIT_WEBHOOK_SECRET")
         }
         let intake = WebhookIntake(secret: secret, config: config)
-        options.postEndpoints["/hooks/github"] = { request, connection in
+        options.postEndpoints["/hooks/github"] = PostEndpoint(maxBodyBytes: webhookMaxBodyBytes) { request, connection in
             var headers: [String: String] = [:]
             for field in request.headers.fields where headers[field.name.lowercased()] == nil { headers[field.name.lowercased()] = field.value }
             let answer = intake.handle(WebhookRequest(headers: headers, body: request.body), connection: connection)
             return HTTPResponse.text(answer.body + "\n", status: answer.status)
         }
-        maxBody = WebhookIntake.maxBodyBytes
+        maxBody = webhookMaxBodyBytes
     }
     let server = try DashboardServer(options: options,
                                      server: HTTPServerOptions(host: flags.value("--host") ?? "127.0.0.1", port: UInt16(port),

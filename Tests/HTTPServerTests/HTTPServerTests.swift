@@ -66,6 +66,52 @@ import Testing
         #expect(calls.load(ordering: .relaxed) == 1)
     }
 
+    @Test func anAdmissionCallbackDecidesEachBodyBeforeAnyOfItIsRead() throws {
+        let admitted = Mutex<[String]>([])
+        let server = try HTTPServer(options: HTTPServerOptions(maxBodyBytes: 1 << 20), admission: { head in
+            admitted.withLock { $0.append(head.path) }
+            if head.path == "/private", head.headers["Authorization"] != "Bearer yes" { return .refuse(.text("no", status: 401)) }
+            return .accept(maxBodyBytes: head.path == "/small" ? 10 : 1000)
+        }) { request in .text("\(request.path) took \(request.body.count)") }
+        defer { server.stop() }
+
+        let refused = try RawConnection(port: server.port)
+        refused.send("POST /private HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 500\r\n\r\n")
+        let early = refused.readResponse(seconds: 5)
+        #expect(early?.status == 401, "answered before the 500 bytes were sent")
+        #expect(refused.receive(seconds: 5) == .closed, "and the connection closed rather than read them")
+
+        let allowed = try request(server.baseURL + "/private", method: "POST", headers: ["Authorization: Bearer yes"],
+                                  body: [UInt8](repeating: 1, count: 500))
+        #expect(allowed.text == "/private took 500")
+        #expect(try request(server.baseURL + "/small", method: "POST", body: [UInt8](repeating: 1, count: 11)).status == 413)
+        #expect(try sendChunked(port: server.port, path: "/small", chunks: [[UInt8](repeating: 1, count: 11)]).hasPrefix("HTTP/1.1 413"))
+        #expect(try request(server.baseURL + "/small", method: "POST", body: [UInt8](repeating: 1, count: 10)).text == "/small took 10")
+        #expect(try request(server.baseURL + "/no-body").text == "/no-body took 0")
+        #expect(!admitted.withLock { $0 }.contains("/no-body"), "a request without a body is not put to the callback")
+    }
+
+    @Test func bodiesBeingReceivedShareOneMemoryBudget() throws {
+        let server = try HTTPServer(options: HTTPServerOptions(maxBodyBytes: 80_000, maxBufferedBodyBytes: 100_000)) { request in
+            .text("took \(request.body.count)")
+        }
+        defer { server.stop() }
+        // The first upload holds 80,000 bytes of the budget from its header on.
+        let first = try RawConnection(port: server.port)
+        first.send("POST /a HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 80000\r\n\r\n")
+        first.send([UInt8](repeating: 1, count: 10))
+        Thread.sleep(forTimeInterval: 0.2)
+        let second = try RawConnection(port: server.port)
+        second.send("POST /b HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 50000\r\n\r\n")
+        let busy = second.readResponse(seconds: 5)
+        #expect(busy?.status == 503)
+        #expect(busy?.header("Retry-After") == "5")
+        first.send([UInt8](repeating: 1, count: 79_990))
+        #expect(first.readResponse(seconds: 5)?.text == "took 80000")
+        // Released once answered.
+        #expect(try request(server.baseURL + "/b", method: "POST", body: [UInt8](repeating: 1, count: 50_000)).text == "took 50000")
+    }
+
     @Test func streamsAResponseWithoutContentLength() throws {
         let server = try HTTPServer { _ in
             let remaining = Mutex(5)
@@ -147,3 +193,4 @@ import Testing
         #expect(elapsed < 1.6, "4 requests of 0.5 s took \(elapsed) s")
     }
 }
+
