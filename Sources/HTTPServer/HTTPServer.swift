@@ -29,17 +29,39 @@ public struct HTTPServerOptions: Sendable {
     /// What the bodies being received at once may hold in memory together (never less than
     /// `maxBodyBytes`): a body that would take more is answered 503 with `Retry-After` instead.
     public var maxBufferedBodyBytes: Int
-    /// Idle connections are closed after this long.
+    /// A connection that sends nothing for this long is closed (libmicrohttpd's own timeout:
+    /// every byte restarts it, so it alone cannot stop a client that trickles).
     public var connectionTimeoutSeconds: Int
+    /// A request's whole header must arrive within this long, however steadily its bytes come:
+    /// counted from the connection's start, or on a kept-alive connection from the end of the
+    /// previous answer. Past it the connection is closed.
+    public var headerDeadlineSeconds: Double
+    /// A body must arrive within this long after its header, plus one second per
+    /// `minimumBodyBytesPerSecond` bytes it announces (its limit when it is sent chunked).
+    public var bodyDeadlineSeconds: Double
+    public var minimumBodyBytesPerSecond: Int
+    /// Connections open at once; more clients wait in the listen queue until one closes.
+    /// Capped at the process's open-file limit less what the rest of the process needs.
+    public var maxConnections: Int
+    /// Connections open at once from one IP address; more are closed as soon as they are
+    /// accepted. 0: no limit (behind a reverse proxy every client has the proxy's address).
+    public var maxConnectionsPerIP: Int
 
     public init(host: String = "127.0.0.1", port: UInt16 = 0, threads: Int = 4, maxBodyBytes: Int = 1 << 20,
-                maxBufferedBodyBytes: Int = 64 << 20, connectionTimeoutSeconds: Int = 30) {
+                maxBufferedBodyBytes: Int = 64 << 20, connectionTimeoutSeconds: Int = 30, headerDeadlineSeconds: Double = 10,
+                bodyDeadlineSeconds: Double = 10, minimumBodyBytesPerSecond: Int = 64 << 10, maxConnections: Int = 1000,
+                maxConnectionsPerIP: Int = 64) {
         self.host = host
         self.port = port
         self.threads = max(1, threads)
         self.maxBodyBytes = max(0, maxBodyBytes)
         self.maxBufferedBodyBytes = max(0, maxBufferedBodyBytes)
         self.connectionTimeoutSeconds = max(1, connectionTimeoutSeconds)
+        self.headerDeadlineSeconds = max(0.01, headerDeadlineSeconds)
+        self.bodyDeadlineSeconds = max(0.01, bodyDeadlineSeconds)
+        self.minimumBodyBytesPerSecond = max(1, minimumBodyBytesPerSecond)
+        self.maxConnections = max(1, maxConnections)
+        self.maxConnectionsPerIP = max(0, maxConnectionsPerIP)
     }
 }
 
@@ -60,6 +82,9 @@ public typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
 
 /// A small HTTP/1.1 server over libmicrohttpd: the daemon runs its own thread pool and calls
 /// `handler` once per request with the whole body read. Stops on `stop()` or when released.
+///
+/// Slow clients cannot hold it: connections are limited in all and per IP address, and a
+/// reaper thread closes every connection whose header or body is later than its deadline.
 public final class HTTPServer: @unchecked Sendable {
     public let host: String
     /// The port actually bound (the picked one when asked for port 0).
@@ -67,6 +92,7 @@ public final class HTTPServer: @unchecked Sendable {
     // Guarded by `lock`; nil once stopped.
     private var daemon: OpaquePointer?
     private let context: Unmanaged<ServerContext>
+    private let reaper: DeadlineReaper
     private let lock = NSLock()
 
     /// Without `admission`, every request may send up to `options.maxBodyBytes`.
@@ -77,18 +103,24 @@ public final class HTTPServer: @unchecked Sendable {
         let context = Unmanaged.passRetained(server)
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_AUTO.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+        // A pool thread with no share of the connections would never accept one.
+        let connections = max(options.threads, Self.connectionLimit(options.maxConnections))
         let started: OpaquePointer? = address.withPointer { sockaddrPointer in
             var items = [
                 MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: sockaddrPointer),
                 MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: options.connectionTimeoutSeconds, ptr_value: nil),
+                MHD_OptionItem(option: .CONNECTION_LIMIT, value: connections, ptr_value: nil),
             ]
+            if options.maxConnectionsPerIP > 0 {
+                items.append(MHD_OptionItem(option: .PER_IP_CONNECTION_LIMIT, value: options.maxConnectionsPerIP, ptr_value: nil))
+            }
             if options.threads > 1 {
                 items.append(MHD_OptionItem(option: .THREAD_POOL_SIZE, value: options.threads, ptr_value: nil))
             }
             items.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
             return items.withUnsafeBufferPointer { buffer in
                 a11y_mhd_start(flags, options.port, accessHandler, context.toOpaque(),
-                               requestCompleted, context.toOpaque(), buffer.baseAddress)
+                               requestCompleted, context.toOpaque(), connectionNotice, context.toOpaque(), buffer.baseAddress)
             }
         }
         guard let started else {
@@ -106,6 +138,9 @@ public final class HTTPServer: @unchecked Sendable {
         self.port = bound
         self.daemon = started
         self.context = context
+        // Checking a few times per deadline keeps the cut within a quarter of it.
+        let tick = min(0.25, min(options.headerDeadlineSeconds, options.bodyDeadlineSeconds) / 4)
+        reaper = DeadlineReaper(deadlines: server.deadlines, tick: tick)
     }
 
     /// `http://host:port`, with IPv6 hosts in brackets.
@@ -121,10 +156,22 @@ public final class HTTPServer: @unchecked Sendable {
         lock.unlock()
         guard let running else { return }
         MHD_stop_daemon(running)
+        reaper.stop()
         context.release()
     }
 
     deinit { stop() }
+
+    /// The connection limit the process can keep: past its open-file limit, accept() fails and
+    /// so does opening a page or a database connection.
+    static func connectionLimit(_ requested: Int) -> Int {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < rlim_t(Int.max) else {
+            return requested
+        }
+        // Descriptors for the rest: the listening socket, the database pool, site files, logs.
+        return max(1, min(requested, Int(limit.rlim_cur) - 64))
+    }
 }
 
 /// What every request of one server shares. Immutable apart from its thread-safe parts, so any
@@ -134,16 +181,25 @@ private final class ServerContext: Sendable {
     let admission: HTTPAdmission?
     let maxBodyBytes: Int
     let budget: BodyBudget
+    let deadlines = ConnectionDeadlines()
+    let headerDeadline: Duration
+    let bodyDeadline: Duration
+    let minimumBodyBytesPerSecond: Int
 
     init(handler: @escaping HTTPHandler, admission: HTTPAdmission?, options: HTTPServerOptions) {
         self.handler = handler
         self.admission = admission
         maxBodyBytes = options.maxBodyBytes
         budget = BodyBudget(limit: max(options.maxBufferedBodyBytes, options.maxBodyBytes))
+        headerDeadline = .seconds(options.headerDeadlineSeconds)
+        bodyDeadline = .seconds(options.bodyDeadlineSeconds)
+        minimumBodyBytesPerSecond = options.minimumBodyBytesPerSecond
     }
 
-    /// The header is in and none of the body is read: refuse, or say how much body to read.
+    /// The header is in and none of the body is read: refuse, or say how much body to read and by when.
     func admit(_ state: RequestState, on connection: OpaquePointer) -> MHD_Result {
+        // Late headers are refused even if the reaper has not got to them yet.
+        guard deadlines.move(connection, to: nil) else { return .NO }
         func answer(_ response: HTTPResponse) -> MHD_Result {
             state.answered = true
             return queue(response, on: connection)
@@ -165,7 +221,9 @@ private final class ServerContext: Sendable {
                 state.reserved = declared
                 state.body.reserveCapacity(declared)
             }
-            return .YES
+            let expected = declared ?? limit
+            let deadline = ContinuousClock.now + bodyDeadline + .seconds(Double(expected) / Double(minimumBodyBytesPerSecond))
+            return deadlines.move(connection, to: deadline) ? .YES : .NO
         }
     }
 
@@ -222,6 +280,90 @@ private final class BodyBudget: Sendable {
     }
 }
 
+/// When each open connection must have delivered what it owes (a request's header, or its
+/// body), and its socket, to shut down when it has not. libmicrohttpd only knows idle time.
+///
+/// A socket is shut down only under the lock and only while its entry exists; libmicrohttpd
+/// removes the entry (its close notice) before it closes the descriptor, so a descriptor
+/// number reused by a newer connection is never touched.
+final class ConnectionDeadlines: Sendable {
+    private struct Entry {
+        let socket: Int32
+        /// nil while the handler runs or an answer is being sent.
+        var deadline: ContinuousClock.Instant?
+        var cut = false
+    }
+
+    private let entries = Mutex<[UInt: Entry]>([:])
+
+    private static func key(_ connection: OpaquePointer) -> UInt { UInt(bitPattern: Int(bitPattern: connection)) }
+
+    func opened(_ connection: OpaquePointer, socket: Int32, deadline: ContinuousClock.Instant) {
+        guard socket >= 0 else { return }
+        entries.withLock { $0[Self.key(connection)] = Entry(socket: socket, deadline: deadline) }
+    }
+
+    func closed(_ connection: OpaquePointer) {
+        _ = entries.withLock { $0.removeValue(forKey: Self.key(connection)) }
+    }
+
+    /// Gives the connection a new deadline (nil: none). False when it is already cut or its
+    /// current deadline has passed; the caller then refuses the request.
+    func move(_ connection: OpaquePointer, to deadline: ContinuousClock.Instant?) -> Bool {
+        let now = ContinuousClock.now
+        return entries.withLock { entries in
+            let key = Self.key(connection)
+            guard var entry = entries[key] else { return true }
+            if entry.cut || entry.deadline.map({ $0 < now }) == true { return false }
+            entry.deadline = deadline
+            entries[key] = entry
+            return true
+        }
+    }
+
+    /// Shuts down every connection past its deadline; libmicrohttpd then sees the end of the
+    /// stream and closes it. Returns how many were cut.
+    @discardableResult
+    func cutExpired() -> Int {
+        let now = ContinuousClock.now
+        return entries.withLock { entries in
+            var count = 0
+            for (key, entry) in entries where !entry.cut {
+                guard let deadline = entry.deadline, deadline < now else { continue }
+                shutdown(entry.socket, Int32(SHUT_RDWR))
+                entries[key]?.cut = true
+                count += 1
+            }
+            return count
+        }
+    }
+}
+
+/// The thread that enforces the deadlines, a few times a second.
+private final class DeadlineReaper: Sendable {
+    private let stopping = Atomic<Bool>(false)
+    private let wake = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(deadlines: ConnectionDeadlines, tick: Double) {
+        let thread = Thread { [self] in
+            while !stopping.load(ordering: .acquiring) {
+                _ = wake.wait(timeout: .now() + tick)
+                deadlines.cutExpired()
+            }
+            finished.signal()
+        }
+        thread.name = "http-deadlines"
+        thread.start()
+    }
+
+    func stop() {
+        guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        wake.signal()
+        finished.wait()
+    }
+}
+
 /// One request in progress. libmicrohttpd calls back for a connection on one thread at a
 /// time, so this needs no lock; it lives from the first callback to the completion notice.
 private final class RequestState {
@@ -270,6 +412,8 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
     }
     if state.answered { return .YES }
     state.answered = true
+    // The body is complete (or there was none): no deadline while the handler runs.
+    guard server.deadlines.move(connection, to: nil) else { return .NO }
     if let refusal = state.refusal { return queue(refusal, on: connection) }
     var request = state.head
     request.body = state.body
@@ -279,12 +423,24 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
     return queue(response, on: connection)
 }
 
-private let requestCompleted: MHD_RequestCompletedCallback = { cls, _, requestContext, _ in
+private let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, requestContext, _ in
     guard let cls else { return }
     let server = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
     if let requestContext, let raw = requestContext.pointee {
         server.release(Unmanaged<RequestState>.fromOpaque(raw).takeRetainedValue())
         requestContext.pointee = nil
+    }
+    // On a kept-alive connection the next request's header is owed from now.
+    if let connection { _ = server.deadlines.move(connection, to: .now + server.headerDeadline) }
+}
+
+private let connectionNotice: MHD_NotifyConnectionCallback = { cls, connection, _, code in
+    guard let cls, let connection else { return }
+    let server = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
+    if code == .CONNECTION_NOTIFY_STARTED {
+        server.deadlines.opened(connection, socket: a11y_mhd_connection_socket(connection), deadline: .now + server.headerDeadline)
+    } else {
+        server.deadlines.closed(connection)
     }
 }
 

@@ -194,3 +194,114 @@ import Testing
     }
 }
 
+/// Issue 14, case 9: slow clients (slowloris). libmicrohttpd's own timeout counts idle time only,
+/// so a client that sends a byte every few seconds kept its connection for ever, and 1,030 of
+/// them locked every other client out.
+@Suite(.serialized) struct SlowClientTests {
+    @Test func slowHeadersAndSlowBodiesAreCutOffAtTheirDeadlineHoweverSteadilyTheyTrickle() throws {
+        let calls = Atomic<Int>(0)
+        let options = HTTPServerOptions(maxBodyBytes: 1000, connectionTimeoutSeconds: 30, headerDeadlineSeconds: 1,
+                                        bodyDeadlineSeconds: 1, minimumBodyBytesPerSecond: 1000)
+        let server = try HTTPServer(options: options) { request in
+            calls.add(1, ordering: .relaxed)
+            return .text("answered \(request.path)")
+        }
+        defer { server.stop() }
+        let slowHeader = try RawConnection(port: server.port)
+        #expect(slowHeader.send("GET /slow-header HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "))
+        let slowBody = try RawConnection(port: server.port)
+        #expect(slowBody.send("POST /slow-body HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n"))
+        // On a kept-alive connection the next request's header has its own deadline.
+        let keptAlive = try RawConnection(port: server.port)
+        #expect(keptAlive.send("GET /first HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))
+        #expect(keptAlive.readResponse(seconds: 5)?.status == 200)
+        #expect(keptAlive.send("GET /second HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "))
+
+        // One byte every 100 ms each: never idle, and 100 body bytes would take 10 s.
+        let started = Date()
+        let slow = [("header", slowHeader), ("body", slowBody), ("kept-alive", keptAlive)]
+        var closedAfter: [String: Double] = [:]
+        while Date().timeIntervalSince(started) < 6, closedAfter.count < slow.count {
+            for (name, connection) in slow where closedAfter[name] == nil {
+                if connection.isClosedByPeer || !connection.send("a") { closedAfter[name] = Date().timeIntervalSince(started) }
+            }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        for (name, _) in slow {
+            let after = closedAfter[name]
+            #expect(after != nil, "the slow \(name) connection was still open after 6 s")
+            if let after { #expect(after > 0.5 && after < 4, "the slow \(name) connection was closed after \(after) s; its deadline is about 1 s") }
+        }
+        #expect(calls.load(ordering: .relaxed) == 1, "only the complete first request reached the handler")
+        #expect(try request(server.baseURL + "/prompt").text == "answered /prompt")
+    }
+
+    @Test func aLegitimateClientIsServedWhileOneAddressHoldsHundredsOfSlowConnections() throws {
+        // The defaults, as `a11y-audit serve` runs them.
+        let server = try HTTPServer(options: HTTPServerOptions(threads: 4)) { request in .text("served \(request.path)") }
+        defer { server.stop() }
+        var slow: [RawConnection] = []
+        for _ in 0..<1100 {
+            let connection = try RawConnection(port: server.port)
+            connection.send("GET /slow HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+            slow.append(connection)
+        }
+        for _ in 0..<5 {
+            for connection in slow { connection.send("a") }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        let open = slow.filter { !$0.isClosedByPeer }.count
+        let perIP = HTTPServerOptions().maxConnectionsPerIP
+        #expect(open <= perIP, "\(open) slow connections from one address are open; the limit per address is \(perIP)")
+
+        // Another client (another loopback address) is answered at once.
+        let started = Date()
+        let legitimate = try RawConnection(port: server.port, source: "127.0.0.2")
+        #expect(legitimate.send("GET /legitimate HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"))
+        let response = legitimate.readResponse(seconds: 5)
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(response?.status == 200)
+        #expect(response?.text == "served /legitimate")
+        #expect(elapsed < 2, "the legitimate request took \(elapsed) s")
+
+        // One more connection from the crowded address is closed at once, without an answer.
+        let extra = try RawConnection(port: server.port)
+        extra.send("GET /one-more HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        #expect(extra.receive(seconds: 3) == .closed)
+        withExtendedLifetime(slow) {}
+    }
+
+    @Test func aFullServerMakesANewClientWaitNoLongerThanTheHeaderDeadline() throws {
+        // No limit per address here: the total limit is what is full.
+        let options = HTTPServerOptions(threads: 1, headerDeadlineSeconds: 1, maxConnections: 4, maxConnectionsPerIP: 0)
+        let server = try HTTPServer(options: options) { _ in .text("served") }
+        defer { server.stop() }
+        var slow: [RawConnection] = []
+        for _ in 0..<4 {
+            let connection = try RawConnection(port: server.port)
+            connection.send("GET /slow HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+            slow.append(connection)
+        }
+        Thread.sleep(forTimeInterval: 0.2)
+        let started = Date()
+        let legitimate = try RawConnection(port: server.port, source: "127.0.0.2")
+        legitimate.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        let response = legitimate.readResponse(seconds: 6)
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(response?.status == 200, "no answer within 6 s")
+        #expect(elapsed > 0.5, "answered before a connection was free: the limit of 4 did not apply")
+        #expect(elapsed < 4, "the new client waited \(elapsed) s; the slow ones are cut after 1 s")
+        #expect(slow.allSatisfy { $0.isClosedByPeer })
+    }
+
+    @Test func oneAddressGetsNoMoreThanItsConnections() throws {
+        let server = try HTTPServer(options: HTTPServerOptions(threads: 2, maxConnectionsPerIP: 3)) { _ in .text("served") }
+        defer { server.stop() }
+        let idle = try (0..<6).map { _ in try RawConnection(port: server.port) }
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(idle.filter { !$0.isClosedByPeer }.count == 3)
+        let other = try RawConnection(port: server.port, source: "127.0.0.2")
+        other.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        #expect(other.readResponse(seconds: 5)?.status == 200)
+    }
+}
