@@ -206,7 +206,7 @@ let package = Package(
         .testTarget(
             name: "DashboardServerTests",
             dependencies: ["DashboardServer", "HTTPServer", "HTTPTestSupport", "PostgresClient", "AuditStore", "AuditModel", "ColorAssets",
-                           "DatabaseTestSupport"],
+                           "DatabaseTestSupport", "OrgModel"],
             swiftSettings: importSyntax
         ),
         // Serves a fixture site with `a11y-audit serve` and runs Tests/browser/check_site.py

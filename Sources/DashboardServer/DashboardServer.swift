@@ -27,7 +27,9 @@ public struct DashboardOptions: Sendable {
     public var healthTimeout: TimeInterval
     /// POST endpoints that authenticate themselves (webhooks sign their bodies), by path under
     /// the base path: the read token does not apply to them. Each gets a pooled connection.
-    public var postEndpoints: [String: @Sendable (HTTPRequest, PostgresConnection) -> HTTPResponse] = [:]
+    public var postEndpoints: [String: PostEndpoint] = [:]
+    /// The admin endpoints take no body today; a few kilobytes leave room for a JSON argument.
+    public static let adminMaxBodyBytes = 4096
 
     public init(siteDirectory: String = "site", basePath: String = "", access: AccessPolicy = AccessPolicy(),
                 database: ConnectionSettings? = nil, healthTimeout: TimeInterval = 2) throws {
@@ -53,6 +55,18 @@ public struct DashboardOptions: Sendable {
     }
 }
 
+/// A POST route that authenticates itself, and the largest body it takes: only these routes
+/// (and the admin endpoints) have their bodies read at all.
+public struct PostEndpoint: Sendable {
+    public var maxBodyBytes: Int
+    public var handle: @Sendable (HTTPRequest, PostgresConnection) -> HTTPResponse
+
+    public init(maxBodyBytes: Int, handle: @escaping @Sendable (HTTPRequest, PostgresConnection) -> HTTPResponse) {
+        self.maxBodyBytes = maxBodyBytes
+        self.handle = handle
+    }
+}
+
 /// The dashboard's HTTP side: the rendered site, `/healthz`, `/metrics`, the JSON API and the
 /// admin endpoints, under an optional base path.
 public final class DashboardServer: Sendable {
@@ -71,7 +85,7 @@ public final class DashboardServer: Sendable {
         let box = HTTPServerBox()
         server = box
         let router = Router(options: options, site: site, pool: pool, health: health)
-        box.server = try HTTPServer(options: serverOptions) { request in router.handle(request) }
+        box.server = try HTTPServer(options: serverOptions, admission: { router.admit($0) }) { request in router.handle(request) }
     }
 
     public var port: UInt16 { server.server?.port ?? 0 }
@@ -79,15 +93,6 @@ public final class DashboardServer: Sendable {
     public var baseURL: String { (server.server?.baseURL ?? "") + options.basePath }
 
     public func stop() { server.server?.stop() }
-
-    /// The same handling without a socket (for callers embedding the dashboard in another server).
-    public static func handler(options: DashboardOptions, threads: Int = 4) throws -> HTTPHandler {
-        let site = try StaticSite(directory: options.siteDirectory)
-        let router = Router(options: options, site: site,
-                            pool: options.database.map { ConnectionPool(settings: $0, capacity: threads) },
-                            health: options.database.map { HealthProbe(settings: $0) })
-        return { router.handle($0) }
-    }
 }
 
 /// Set once during init, before any request can arrive.
@@ -106,8 +111,24 @@ struct Router: Sendable {
     static let contentSecurityPolicy =
         "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
-    func handle(_ request: HTTPRequest) -> HTTPResponse {
-        var response = route(request)
+    func handle(_ request: HTTPRequest) -> HTTPResponse { finish(route(request)) }
+
+    /// Decides a request's body from its header, before any of it is read: refused as the
+    /// request itself would be (404, 401, 405, ...), or read up to its route's limit. Called
+    /// only for requests that announce a body.
+    func admit(_ head: HTTPRequest) -> HTTPBodyAdmission {
+        switch destination(head) {
+        case .answer(let response): return .refuse(finish(response))
+        case .post(let endpoint, _): return .accept(maxBodyBytes: endpoint.maxBodyBytes)
+        case .admin: return .accept(maxBodyBytes: DashboardOptions.adminMaxBodyBytes)
+        case .health, .metrics, .api, .site:
+            return .refuse(finish(errorPage(413, title: "No request body here",
+                                            message: "\(head.method) \(head.path) takes no request body; send the request without one.")))
+        }
+    }
+
+    private func finish(_ response: HTTPResponse) -> HTTPResponse {
+        var response = response
         response.headers.set("X-Content-Type-Options", "nosniff")
         response.headers.set("Content-Security-Policy", Self.contentSecurityPolicy)
         response.headers.set("Referrer-Policy", "same-origin")
@@ -115,32 +136,61 @@ struct Router: Sendable {
         return response
     }
 
-    private func route(_ request: HTTPRequest) -> HTTPResponse {
+    /// Where a request goes, from its method, path and credentials alone, never its body.
+    private enum Destination {
+        /// Answered without going further: redirected, not found, not allowed, no credentials.
+        case answer(HTTPResponse)
+        case health
+        case post(PostEndpoint, ConnectionPool)
+        /// Credentials checked: an admin request.
+        case admin(path: String)
+        case metrics
+        case api(path: String)
+        case site(path: String)
+    }
+
+    private func destination(_ request: HTTPRequest) -> Destination {
         let base = options.basePath
         var path = request.path
         if !base.isEmpty {
-            if path == base { return redirect(to: base + "/") }
-            guard path.hasPrefix(base + "/") else { return notFound(request) }
+            if path == base { return .answer(Redirect.response(to: Redirect.location(base, directory: true), basePath: base)) }
+            guard path.hasPrefix(base + "/") else { return .answer(notFound(request)) }
             path = String(path.dropFirst(base.count))
         }
-        if path == "/healthz" { return methods(request, ["GET", "HEAD"]) ?? healthz() }
+        if path == "/healthz" { return methods(request, ["GET", "HEAD"]).map(Destination.answer) ?? .health }
         if let endpoint = options.postEndpoints[path] {
-            if let refused = methods(request, ["POST"]) { return refused }
-            guard let pool else { return jsonError(503, "no database configured") }
+            if let refused = methods(request, ["POST"]) { return .answer(refused) }
+            guard let pool else { return .answer(jsonError(503, "no database configured")) }
+            return .post(endpoint, pool)
+        }
+        if path == "/api/admin" || path.hasPrefix("/api/admin/") {
+            return adminRefusal(request).map(Destination.answer) ?? .admin(path: path)
+        }
+        if let refused = readRefusal(request) { return .answer(refused) }
+        if path == "/metrics" { return methods(request, ["GET", "HEAD"]).map(Destination.answer) ?? .metrics }
+        if path == "/api" || path.hasPrefix("/api/") { return methods(request, ["GET", "HEAD"]).map(Destination.answer) ?? .api(path: path) }
+        if let refused = methods(request, ["GET", "HEAD"]) { return .answer(refused) }
+        return .site(path: path)
+    }
+
+    private func route(_ request: HTTPRequest) -> HTTPResponse {
+        switch destination(request) {
+        case .answer(let response): return response
+        case .health: return healthz()
+        case .post(let endpoint, let pool):
             do {
-                return try pool.with { endpoint(request, $0) }
+                return try pool.with { endpoint.handle(request, $0) }
             } catch {
                 logError("post", error)
                 return jsonError(503, "database unavailable: \(error)")
             }
+        case .admin(let path): return admin(request, path: path)
+        case .metrics: return metrics()
+        case .api(let path): return api(request, path: path)
+        case .site(let path):
+            return StaticResponder(site: site, basePath: options.basePath, cacheIsPrivate: options.access.readIsRestricted)
+                .respond(path: path, headers: request.headers) ?? notFound(request)
         }
-        if path == "/api/admin" || path.hasPrefix("/api/admin/") { return admin(request, path: path) }
-        if let refused = readRefusal(request) { return refused }
-        if path == "/metrics" { return methods(request, ["GET", "HEAD"]) ?? metrics() }
-        if path == "/api" || path.hasPrefix("/api/") { return methods(request, ["GET", "HEAD"]) ?? api(request, path: path) }
-        if let refused = methods(request, ["GET", "HEAD"]) { return refused }
-        return StaticResponder(site: site, basePath: base, cacheIsPrivate: options.access.readIsRestricted)
-            .respond(path: path, headers: request.headers) ?? notFound(request)
     }
 
     private func readRefusal(_ request: HTTPRequest) -> HTTPResponse? {
@@ -227,11 +277,12 @@ struct Router: Sendable {
 
     // MARK: Admin
 
-    private func admin(_ request: HTTPRequest, path: String) -> HTTPResponse {
+    private func adminRefusal(_ request: HTTPRequest) -> HTTPResponse? {
         // Without an admin token there are no admin endpoints at all.
         guard options.access.adminIsEnabled else { return jsonError(404, "not found") }
         switch options.access.adminDecision(authorization: request.headers["Authorization"]) {
-        case .allowed: break
+        case .allowed:
+            return nil
         case .unauthorized:
             var response = jsonError(401, "admin endpoints need Authorization: Bearer <admin token>")
             response.headers.set("WWW-Authenticate", "Bearer realm=\"a11y-audit admin\"")
@@ -239,6 +290,10 @@ struct Router: Sendable {
         case .forbidden:
             return jsonError(403, "these credentials may read the dashboard but not use admin endpoints")
         }
+    }
+
+    /// An authenticated admin request.
+    private func admin(_ request: HTTPRequest, path: String) -> HTTPResponse {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         // ["", "api", "admin", "jobs", id, "cancel"]
         guard parts.count == 6, parts[3] == "jobs", parts[5] == "cancel" else {
@@ -294,12 +349,6 @@ struct Router: Sendable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let body = (try? encoder.encode(["error": message])).map(Array.init) ?? Array("{\"error\":\"error\"}".utf8)
         return HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: body + [0x0A])
-    }
-
-    private func redirect(to location: String) -> HTTPResponse {
-        var response = errorPage(301, title: "Moved", message: "This page is at \(location).")
-        response.headers.set("Location", location)
-        return response
     }
 
     private func notFound(_ request: HTTPRequest) -> HTTPResponse {

@@ -14,11 +14,8 @@ struct StaticResponder {
         switch site.lookup(path) {
         case .notFound: return nil
         case .directoryWithoutSlash:
-            // The path arrived percent-decoded: encode it again for the header (no raw spaces or line breaks).
-            let location = (basePath + path + "/").addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? basePath + "/"
-            var response = ErrorPage(basePath: basePath).response(status: 301, title: "Moved", message: "This page is at \(location).")
-            response.headers.set("Location", location)
-            return response
+            // Rebuilt from the components, not echoed: `//teams` must not become `Location: //teams/`.
+            return Redirect.response(to: Redirect.location(basePath + path, directory: true), basePath: basePath)
         case .file(let found): realPath = found
         }
         let type = ContentType.forPath(realPath)

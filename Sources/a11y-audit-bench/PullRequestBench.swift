@@ -53,7 +53,7 @@ extension PipelineBench {
             var dashboard = try DashboardOptions(siteDirectory: root.path, database: settings)
             let secret = "bench-secret"
             let intake = WebhookIntake(secret: secret, config: config)
-            dashboard.postEndpoints["/hooks/github"] = { request, connection in
+            dashboard.postEndpoints["/hooks/github"] = PostEndpoint(maxBodyBytes: 1 << 20) { request, connection in
                 var headers: [String: String] = [:]
                 for field in request.headers.fields { headers[field.name.lowercased()] = field.value }
                 let answer = intake.handle(WebhookRequest(headers: headers, body: request.body), connection: connection)

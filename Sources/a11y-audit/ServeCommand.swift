@@ -10,19 +10,29 @@ let serveUsage = """
     Dashboard:
       a11y-audit serve [--site DIR] [--host ADDRESS] [--port N] [--threads N] [--base-path /PREFIX]
                        [--read-token TOKEN] [--basic-auth USER:PASSWORD] [--admin-token TOKEN]
-                       [--render] [--config ORG.json]
+                       [--render] [--config ORG.json] [--max-connections N] [--max-connections-per-ip N]
         --render keeps the site current: a whole render at start, then the pages each finished
-        job changed. --config enables POST /hooks/github (GitHub's pull_request webhooks; the
-        secret comes from A11Y_AUDIT_WEBHOOK_SECRET).
+        job changed. --config enables POST /hooks/github (GitHub's pull_request webhooks, up to
+        4 MiB; the secret comes from A11Y_AUDIT_WEBHOOK_SECRET).
+        --max-connections (default 1000) and --max-connections-per-ip (default 64; 0 turns it
+        off, as behind a reverse proxy, where every client has the proxy's address) limit the
+        connections open at once; a header must arrive within 10 s, a body within 10 s plus
+        1 s per 64 KiB (docs/operations.md).
         Serves the rendered site (default ./site), /healthz, /metrics, /api/runs,
         /api/teams/<team>/trend and POST /api/admin/jobs/<id>/cancel. Secrets may come from the
         environment instead of the command line (where other users can see them):
         A11Y_AUDIT_READ_TOKEN, A11Y_AUDIT_BASIC_AUTH, A11Y_AUDIT_ADMIN_TOKEN.
     """
 
+/// The largest webhook delivery read. GitHub caps payloads at 25 MB, but the pull_request
+/// events this endpoint takes are tens of kilobytes (a description is at most 65,536
+/// characters), and every byte of a body is held in memory before its signature can be checked.
+let webhookMaxBodyBytes = 4 << 20
+
 func runServe(_ arguments: [String]) throws -> ExitCode {
     let flags = try Flags(arguments, valued: ["--site", "--host", "--port", "--threads", "--base-path", "--read-token",
-                                              "--basic-auth", "--admin-token", "--config"], switches: ["--render"])
+                                              "--basic-auth", "--admin-token", "--config", "--max-connections",
+                                              "--max-connections-per-ip"], switches: ["--render"])
     let environment = ProcessInfo.processInfo.environment
     func secret(_ flag: String, _ variable: String) -> String? {
         (flags.value(flag) ?? environment[variable]).flatMap { $0.isEmpty ? nil : $0 }
@@ -49,6 +59,7 @@ func runServe(_ arguments: [String]) throws -> ExitCode {
     if flags.has("--render") {
         try FileManager.default.createDirectory(atPath: options.siteDirectory, withIntermediateDirectories: true)
     }
+    // Only the admin endpoints take a body without --config; their own limit is smaller still.
     var maxBody = 64 * 1024
     if let configPath = flags.value("--config") {
         let config = try OrgConfig.load(path: configPath)
@@ -56,17 +67,21 @@ func runServe(_ arguments: [String]) throws -> ExitCode {
             throw UsageError(description: "--config enables POST /hooks/github, which needs the webhook's secret in A11Y_AUDIT_WEBHOOK_SECRET")
         }
         let intake = WebhookIntake(secret: secret, config: config)
-        options.postEndpoints["/hooks/github"] = { request, connection in
+        options.postEndpoints["/hooks/github"] = PostEndpoint(maxBodyBytes: webhookMaxBodyBytes) { request, connection in
             var headers: [String: String] = [:]
             for field in request.headers.fields where headers[field.name.lowercased()] == nil { headers[field.name.lowercased()] = field.value }
             let answer = intake.handle(WebhookRequest(headers: headers, body: request.body), connection: connection)
             return HTTPResponse.text(answer.body + "\n", status: answer.status)
         }
-        maxBody = WebhookIntake.maxBodyBytes
+        maxBody = webhookMaxBodyBytes
     }
+    let defaults = HTTPServerOptions()
+    let maxConnections = try flags.integer("--max-connections", default: defaults.maxConnections)
+    let maxPerIP = try flags.integer("--max-connections-per-ip", default: defaults.maxConnectionsPerIP, minimum: 0)
     let server = try DashboardServer(options: options,
                                      server: HTTPServerOptions(host: flags.value("--host") ?? "127.0.0.1", port: UInt16(port),
-                                                               threads: threads, maxBodyBytes: maxBody))
+                                                               threads: threads, maxBodyBytes: maxBody, maxConnections: maxConnections,
+                                                               maxConnectionsPerIP: maxPerIP))
     var renderer: LiveRenderer?
     if flags.has("--render") {
         let live = LiveRenderer(settings: ConnectionSettings.fromEnvironment(), output: options.siteDirectory) { standardError("a11y-audit: \($0)") }

@@ -123,6 +123,42 @@ import Testing
         #expect(missing.text.contains("<html lang=\"en\">") && missing.text.contains("<main id=\"main\">"))
     }
 
+    /// Issue 14, case 8: `GET //teams` answered `Location: //teams/`, which a browser reads as
+    /// the host `teams`. Every redirect must stay on this origin.
+    @Test func redirectsStayOnThisOriginWhateverSlashesThePathHas() throws {
+        let folder = try SiteFolder()
+        let root = try serve(folder)
+        let prefixed = try serve(folder, basePath: "/a11y")
+        defer { root.stop(); prefixed.stop() }
+        let cases: [(server: DashboardServer, path: String, expected: String)] = [
+            (root, "//teams", "/teams/"),
+            (root, "///teams", "/teams/"),
+            (root, "//teams//payments/regressions", "/teams/payments/regressions/"),
+            (root, "/teams//payments///regressions", "/teams/payments/regressions/"),
+            (root, "/%2Fteams", "/teams/"),
+            (prefixed, "/a11y//teams", "/a11y/teams/"),
+            (prefixed, "/a11y///teams//payments/regressions", "/a11y/teams/payments/regressions/"),
+        ]
+        let origin = { (server: DashboardServer) in server.baseURL.replacingOccurrences(of: "/a11y", with: "") }
+        for (server, path, expected) in cases {
+            let response = try request(origin(server) + path)
+            #expect(response.status == 301, "\(path)")
+            #expect(response.header("Location") == expected, "\(path) redirected to \(response.header("Location") ?? "nothing")")
+        }
+        // Whatever else a path holds, no answer names another host.
+        let probes = ["//teams", "/\\teams", "/%5Cteams", "//%5Cteams", "/%09/teams", "//example.com", "//example.com/",
+                      "/%2F%2Fexample.com", "/./teams", "/teams/payments/regressions//", "/a11y", "//a11y", "/a11y//"]
+        for server in [root, prefixed] {
+            for path in probes {
+                let response = try request(origin(server) + path)
+                guard let location = response.header("Location") else { continue }
+                #expect(location.hasPrefix("/") && !location.hasPrefix("//") && !location.hasPrefix("/\\"),
+                        "\(path) redirected off-site to \(location)")
+                #expect(!location.contains("\\") && !location.contains("\t"), "\(path) redirected to \(location)")
+            }
+        }
+    }
+
     @Test func nothingOutsideTheSiteFolderIsReachable() throws {
         let folder = try SiteFolder()
         let secret = folder.root + "/secret.txt"
