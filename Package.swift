@@ -193,6 +193,12 @@ let package = Package(
         .testTarget(name: "OrgModelTests", dependencies: ["OrgModel"]),
         // deploy/ parsed and cross-checked (no container engine or systemd runs here).
         .testTarget(name: "DeployTests", dependencies: ["OrgModel", "DatabaseTestSupport"], swiftSettings: importSyntax),
+        // libpq's errors without secrets, in the library and in the real binary's output.
+        .testTarget(
+            name: "PostgresClientTests",
+            dependencies: ["PostgresClient", "DatabaseTestSupport", "HTTPTestSupport"],
+            swiftSettings: importSyntax
+        ),
         .testTarget(
             name: "WebhookTests",
             dependencies: ["AuditModel", "AuditStore", "DatabaseTestSupport", "OrgModel", "PostgresClient", "Webhooks"],

@@ -112,7 +112,7 @@ struct JobAudit {
     }
 
     static func looksLikeCommit(_ ref: String) -> Bool {
-        ref.count == 40 && ref.allSatisfy { $0.isHexDigit }
+        ASCII.isCommitSHA(ref)
     }
 }
 

@@ -373,7 +373,9 @@ public struct JobQueue {
         return rows.compactMap { $0.int("id") }
     }
 
-    /// Marks a run finished once none of its jobs can still run.
+    /// Marks a run finished once none of its jobs can still run: `failed` when a job is dead,
+    /// `cancelled` when every job was cancelled (nothing was audited, so it did not succeed),
+    /// else `succeeded` (a run with no jobs too).
     ///
     /// Fast path, taken by every job but the last few of a run: share-lock one other unfinished
     /// job of the run that no transaction is changing (SKIP LOCKED). Whoever finishes that job
@@ -400,7 +402,10 @@ public struct JobQueue {
         let rows = try connection.query("""
             WITH finished AS (
                 UPDATE runs SET finished_at = now(), counts_rolled_up = true,
-                    state = CASE WHEN EXISTS (SELECT 1 FROM jobs WHERE run_id = $1 AND state = 'dead') THEN 'failed' ELSE 'succeeded' END,
+                    state = CASE WHEN EXISTS (SELECT 1 FROM jobs WHERE run_id = $1 AND state = 'dead') THEN 'failed'
+                                 WHEN EXISTS (SELECT 1 FROM jobs WHERE run_id = $1 AND state = 'cancelled')
+                                      AND NOT EXISTS (SELECT 1 FROM jobs WHERE run_id = $1 AND state = 'succeeded') THEN 'cancelled'
+                                 ELSE 'succeeded' END,
                     totals = (SELECT jsonb_build_object(
                                  'jobs', (SELECT coalesce(jsonb_object_agg(state, n), '{}')
                                           FROM (SELECT state, count(*) AS n FROM jobs WHERE run_id = $1 GROUP BY state) j),

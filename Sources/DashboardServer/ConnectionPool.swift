@@ -91,10 +91,14 @@ final class HealthProbe: @unchecked Sendable {
                 lock.unlock()
                 let (result, kept) = probe(previous)
                 lock.lock()
+                let changed = result != last
                 last = result
                 connection = kept
                 inFlight = nil
                 lock.unlock()
+                // /healthz answers anyone, so the reason goes to the operator's log instead, once
+                // per change rather than once per probe.
+                if changed, case .unhealthy(let reason) = result { logHealth(reason) }
                 group.leave()
             }
         }
@@ -120,4 +124,8 @@ final class HealthProbe: @unchecked Sendable {
             return (.unhealthy(String(describing: error)), nil)
         }
     }
+
+    private struct Unhealthy: Error, CustomStringConvertible { let description: String }
+
+    private func logHealth(_ reason: String) { logError("healthz", Unhealthy(description: reason)) }
 }

@@ -182,7 +182,7 @@ struct Router: Sendable {
                 return try pool.with { endpoint.handle(request, $0) }
             } catch {
                 logError("post", error)
-                return jsonError(503, "database unavailable: \(error)")
+                return jsonError(503, "database unavailable")
             }
         case .admin(let path): return admin(request, path: path)
         case .metrics: return metrics()
@@ -215,7 +215,7 @@ struct Router: Sendable {
         guard let health else { return .text("no database configured\n", status: 503) }
         switch health.check(timeout: options.healthTimeout) {
         case .healthy: return .text("ok\n")
-        case .unhealthy(let reason): return .text("database unavailable: \(reason)\n", status: 503)
+        case .unhealthy: return .text("database unavailable\n", status: 503)
         }
     }
 

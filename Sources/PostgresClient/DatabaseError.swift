@@ -47,7 +47,8 @@ public enum DatabaseError: Error, CustomStringConvertible, Equatable {
 }
 
 /// Where to connect: `DATABASE_URL` (a libpq URI or key=value string) or, when empty, libpq's own
-/// PG* variables and defaults.
+/// PG* variables and defaults. Printed, it shows the string with its password masked
+/// (ConnectionSecrets.swift).
 public struct ConnectionSettings: Sendable, Equatable {
     public let conninfo: String
 
@@ -72,10 +73,11 @@ public struct ConnectionSettings: Sendable, Equatable {
             option = option.advanced(by: 1)
         }
         let environment = ProcessInfo.processInfo.environment
-        let host = fields["host"] ?? environment["PGHOST"] ?? "localhost"
-        let port = fields["port"] ?? environment["PGPORT"] ?? "5432"
-        let user = fields["user"] ?? environment["PGUSER"] ?? "(default user)"
-        let database = fields["dbname"] ?? environment["PGDATABASE"] ?? user
+        // A password with an unencoded "@" or "/" spills into the host or port field.
+        let host = fields["host"].map(redactedField) ?? environment["PGHOST"] ?? "localhost"
+        let port = fields["port"].map(redactedField) ?? environment["PGPORT"] ?? "5432"
+        let user = fields["user"].map(redactedField) ?? environment["PGUSER"] ?? "(default user)"
+        let database = fields["dbname"].map(redactedField) ?? environment["PGDATABASE"] ?? user
         return "\(user)@\(host):\(port)/\(database)"
     }
 

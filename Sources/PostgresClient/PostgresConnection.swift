@@ -36,7 +36,7 @@ public final class PostgresConnection {
         if let handle { PQfinish(handle); self.handle = nil }
         let connection = PQconnectdb(settings.conninfo)
         guard let connection, PQstatus(connection) == CONNECTION_OK else {
-            let reason = connection.map { Self.trimmedMessage(PQerrorMessage($0)) } ?? "out of memory"
+            let reason = connection.map { errorMessage($0) } ?? "out of memory"
             if let connection { PQfinish(connection) }
             throw DatabaseError.connectionFailed(target: settings.redactedTarget, reason: reason)
         }
@@ -101,7 +101,7 @@ public final class PostgresConnection {
             PQexecParams(handle, sql, Int32(encoded.count), nil, values, lengths, formats, 0)
         }
         guard let result else {
-            throw DatabaseError.connectionLost(purpose: purpose, reason: Self.trimmedMessage(PQerrorMessage(handle)))
+            throw DatabaseError.connectionLost(purpose: purpose, reason: errorMessage(handle))
         }
         defer { PQclear(result) }
         switch PQresultStatus(result) {
@@ -110,7 +110,7 @@ public final class PostgresConnection {
         default:
             let sqlState = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
             let message = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
-                ?? Self.trimmedMessage(PQerrorMessage(handle))
+                ?? errorMessage(handle)
             let detail = PQresultErrorField(result, Int32(UInt8(ascii: "D"))).map { String(cString: $0) }
             if PQstatus(handle) != CONNECTION_OK || DatabaseError.connectionLossStates.contains(where: { sqlState?.hasPrefix($0) == true }) {
                 throw DatabaseError.connectionLost(purpose: purpose, reason: message)
@@ -123,13 +123,13 @@ public final class PostgresConnection {
     public func executeScript(_ sql: String, purpose: String) throws {
         guard let handle else { throw DatabaseError.connectionLost(purpose: purpose, reason: "not connected") }
         guard let result = PQexec(handle, sql) else {
-            throw DatabaseError.connectionLost(purpose: purpose, reason: Self.trimmedMessage(PQerrorMessage(handle)))
+            throw DatabaseError.connectionLost(purpose: purpose, reason: errorMessage(handle))
         }
         defer { PQclear(result) }
         let status = PQresultStatus(result)
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY else {
             let sqlState = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-            let message = Self.trimmedMessage(PQerrorMessage(handle))
+            let message = errorMessage(handle)
             if PQstatus(handle) != CONNECTION_OK { throw DatabaseError.connectionLost(purpose: purpose, reason: message) }
             throw DatabaseError.statementFailed(purpose: purpose, sqlState: sqlState, message: message, detail: nil)
         }
@@ -151,8 +151,12 @@ public final class PostgresConnection {
     // MARK: LISTEN / NOTIFY
 
     public func listen(_ channel: String) throws {
-        guard channel.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }), !channel.isEmpty else {
-            throw DatabaseError.invalidParameter(purpose: "listen", reason: "channel name \(channel) must be letters, digits and _")
+        // ASCII only: Character.isLetter and isNumber take every script's letters and digits.
+        func allowed(_ byte: UInt8) -> Bool {
+            byte == UInt8(ascii: "_") || (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+        }
+        guard !channel.isEmpty, channel.utf8.allSatisfy(allowed) else {
+            throw DatabaseError.invalidParameter(purpose: "listen", reason: "channel name \(channel.debugDescription) must be ASCII letters, digits and _")
         }
         // LISTEN takes an identifier, not a parameter; the name was checked above.
         try query("LISTEN \(channel)", purpose: "listen on \(channel)")
@@ -174,7 +178,7 @@ public final class PostgresConnection {
         let ready = poll(&descriptor, 1, Int32(max(0, timeout) * 1000))
         if ready > 0 {
             guard PQconsumeInput(handle) == 1 else {
-                throw DatabaseError.connectionLost(purpose: "wait for notifications", reason: Self.trimmedMessage(PQerrorMessage(handle)))
+                throw DatabaseError.connectionLost(purpose: "wait for notifications", reason: errorMessage(handle))
             }
             notifications = drainNotifications(handle)
         }
@@ -192,9 +196,11 @@ public final class PostgresConnection {
         return notifications
     }
 
-    static func trimmedMessage(_ message: UnsafePointer<CChar>?) -> String {
-        guard let message else { return "unknown error" }
-        return String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
+    /// libpq's last error on `handle`. It can quote the connection string, password and all, so
+    /// it is redacted here, the one place every libpq error passes through.
+    private func errorMessage(_ handle: OpaquePointer) -> String {
+        guard let message = PQerrorMessage(handle) else { return "unknown error" }
+        return settings.redact(String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }
 

@@ -49,10 +49,15 @@ public struct WebhookIntake: Sendable {
         guard Digest.constantTimeEqual(Array(signature.lowercased().utf8), Array(expected.utf8)) else {
             return WebhookResponse(status: 401, body: "signature does not match: check the webhook secret")
         }
-        guard let delivery = request.headers["x-github-delivery"], !delivery.isEmpty, delivery.count <= 200 else {
-            return WebhookResponse(status: 400, body: "missing X-GitHub-Delivery")
+        // Headers are not covered by the signature: both are checked before they reach a log,
+        // a message or the database.
+        guard let delivery = request.headers["x-github-delivery"], delivery.utf8.count <= 200, ASCII.isToken(delivery, extra: "-_.") else {
+            return WebhookResponse(status: 400, body: "X-GitHub-Delivery must be GitHub's delivery GUID (ASCII letters, digits, - _ and ., at most 200 bytes)")
         }
         let event = request.headers["x-github-event"] ?? ""
+        guard event.isEmpty || (event.utf8.count <= 100 && ASCII.isToken(event, extra: "_")) else {
+            return WebhookResponse(status: 400, body: "X-GitHub-Event must be an event name such as pull_request")
+        }
         guard let payload = Self.payload(request) else {
             return WebhookResponse(status: 400, body: "body is neither JSON nor a form with a payload field")
         }
@@ -99,14 +104,23 @@ public struct WebhookIntake: Sendable {
 
     private func pullRequest(_ payload: [String: Any], action: String, connection: PostgresConnection,
                              finish: (String, Int, String, Int?) throws -> WebhookResponse) throws -> WebhookResponse {
-        guard let pull = payload["pull_request"] as? [String: Any], let number = pull["number"] as? Int,
+        guard let pull = payload["pull_request"] as? [String: Any],
               let head = pull["head"] as? [String: Any], let headSHA = head["sha"] as? String,
               let base = pull["base"] as? [String: Any], let baseSHA = base["sha"] as? String, let baseRef = base["ref"] as? String,
               let repositoryName = (payload["repository"] as? [String: Any])?["full_name"] as? String else {
             return try finish("malformed", 400, "pull_request payload lacks number, head.sha, base.sha, base.ref or repository.full_name", nil)
         }
+        guard let number = Self.integer(pull["number"], in: Self.pullRequestNumbers) else {
+            return try finish("malformed", 400, "pull_request.number must be a whole number from 1 to \(Self.pullRequestNumbers.upperBound)", nil)
+        }
         guard Self.isCommit(headSHA), Self.isCommit(baseSHA) else {
-            return try finish("malformed", 400, "head.sha and base.sha must be 40 hexadecimal characters", nil)
+            return try finish("malformed", 400, "head.sha and base.sha must be 40 ASCII hexadecimal digits", nil)
+        }
+        guard Self.isBranchName(baseRef) else {
+            return try finish("malformed", 400, "base.ref must be a branch name (1 to 255 bytes, no spaces, control characters or ~^:?*[\\)", nil)
+        }
+        guard Self.isRepositoryFullName(repositoryName) else {
+            return try finish("malformed", 400, "repository.full_name must be owner/name in GitHub's characters (ASCII letters, digits, - _ .)", nil)
         }
         if pull["draft"] as? Bool == true, config.pullRequests?.includeDrafts != true {
             return try finish("ignored", 202, "pull request #\(number) is a draft; drafts are not checked (pullRequests.includeDrafts)", nil)
@@ -160,7 +174,35 @@ public struct WebhookIntake: Sendable {
         return try finish("queued", 202, body, job)
     }
 
-    static func isCommit(_ sha: String) -> Bool { sha.count == 40 && sha.allSatisfy(\.isHexDigit) }
+    static func isCommit(_ sha: String) -> Bool { ASCII.isCommitSHA(sha) }
+
+    /// The pull-request number column is a PostgreSQL `integer`.
+    static let pullRequestNumbers = 1...Int(Int32.max)
+
+    /// A JSON integer in `range`. Foundation hands every JSON number and Boolean over as an
+    /// NSNumber, and `as? Int` turns `true` into 1 and `2.0` into 2, so the number's own type
+    /// decides: an integer type, not a Boolean (`c`) or a floating-point one.
+    static func integer(_ value: Any?, in range: ClosedRange<Int>) -> Int? {
+        guard let number = value as? NSNumber, "silqSILQ".utf8.contains(UInt8(truncatingIfNeeded: number.objCType.pointee)),
+              let integer = value as? Int, range.contains(integer) else { return nil }
+        return integer
+    }
+
+    /// What git's check-ref-format allows of a branch name, roughly: no spaces, control
+    /// characters or the characters git reserves. Non-ASCII letters are allowed, as in git.
+    static func isBranchName(_ ref: String) -> Bool {
+        !ref.isEmpty && ref.utf8.count <= 255
+            && ref.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F && !"~^:?*[\\".unicodeScalars.contains($0) }
+    }
+
+    /// `owner/name` as GitHub spells them: ASCII letters, digits and `-` in the owner (39 at
+    /// most), also `_` and `.` in the name (100 at most), which is never `.` or `..`. The name
+    /// becomes a repository row and a path in an archive URL.
+    static func isRepositoryFullName(_ fullName: String) -> Bool {
+        let parts = fullName.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 2, parts[0].utf8.count <= 39, parts[1].utf8.count <= 100, parts[1] != ".", parts[1] != ".." else { return false }
+        return ASCII.isToken(parts[0], extra: "-") && ASCII.isToken(parts[1], extra: "-_.")
+    }
 
     /// The JSON payload: the body itself, or the `payload` field of a form-encoded body.
     static func payload(_ request: WebhookRequest) -> [String: Any]? {

@@ -207,15 +207,18 @@ func runWorker(_ arguments: [String]) throws -> ExitCode {
 
 func runStatus(_ arguments: [String]) throws -> ExitCode {
     let flags = try Flags(arguments, valued: ["--run"], switches: [])
+    // A mistyped --run is an error, not a quiet report of the latest run instead.
+    let runID = flags.value("--run") == nil ? nil : try flags.integer("--run", default: 0)
     let connection = try connect()
-    let report = try PipelineStatus(connection: connection).render(runID: flags.value("--run").flatMap { Int($0) })
+    let report = try PipelineStatus(connection: connection).render(runID: runID)
     print(report, terminator: "")
     return .clean
 }
 
 func runCancel(_ arguments: [String]) throws -> ExitCode {
     let flags = try Flags(arguments, valued: [], switches: [], positional: 1)
-    guard let text = flags.positional.first, let id = Int(text) else { throw UsageError(description: "cancel needs a job id") }
+    guard let text = flags.positional.first else { throw UsageError(description: "cancel needs a job id") }
+    guard let id = Int(text), id > 0 else { throw UsageError(description: "cancel needs a job id (a whole number from 1), got \"\(text)\"") }
     switch try JobQueue(connection: try connect()).cancel(jobID: id) {
     case .running?: print("job \(id) is running: its worker stops it at the next heartbeat")
     case .some: print("job \(id) cancelled")

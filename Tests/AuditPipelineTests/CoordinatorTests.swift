@@ -40,6 +40,23 @@ import Testing
         }
     }
 
+    @Test func statusAndCancelRefuseIDsThatAreNotWholeNumbersFromOne() throws {
+        try TestDatabase.with { database in
+            func cli(_ arguments: [String]) throws -> (status: Int32, output: String) {
+                try ChildProcess.run(Executable.path, arguments, environment: ["DATABASE_URL": database.settings.conninfo])
+            }
+            for run in ["abc", "0", "-1", "\u{FF11}", "1.5"] {
+                let status = try cli(["status", "--run", run])
+                #expect(status.status == 2 && status.output.contains("--run needs a whole number of at least 1"), "--run \(run): \(status.output)")
+            }
+            for job in ["abc", "0", "\u{0663}"] {
+                let cancel = try cli(["cancel", job])
+                #expect(cancel.status == 2 && cancel.output.contains("cancel needs a job id"), "cancel \(job): \(cancel.output)")
+            }
+            #expect(try cli(["status", "--run", "7"]).output.contains("no run 7"))
+        }
+    }
+
     @Test func theCommandLineMigratesSchedulesAndReports() throws {
         try TestDatabase.with(migrated: false) { database in
             let workspace = try Workspace()

@@ -46,18 +46,6 @@ func waitFor(_ what: String, timeout: Double = 30, _ condition: () throws -> Boo
     throw TestFailure("timed out waiting for \(what)")
 }
 
-enum Executable {
-    static var path: String {
-        let bundle = Bundle.main.bundleURL
-        for candidate in [bundle.appendingPathComponent("a11y-audit"), bundle.deletingLastPathComponent().appendingPathComponent("a11y-audit"),
-                          URL(fileURLWithPath: TestDatabase.repositoryRoot + "/.build/debug/a11y-audit")]
-        where FileManager.default.isExecutableFile(atPath: candidate.path) {
-            return candidate.path
-        }
-        return TestDatabase.repositoryRoot + "/.build/debug/a11y-audit"
-    }
-}
-
 @Suite(.serialized) struct FaultTests {
     @Test func aWorkerKilledMidJobIsReplacedAfterItsLeaseAndTheJobCompletesOnce() throws {
         try TestDatabase.with { database in

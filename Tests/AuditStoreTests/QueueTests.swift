@@ -190,7 +190,7 @@ let fastRetries = QueuePolicy(leaseSeconds: 30, backoffBaseSeconds: 0.001, backo
             #expect(try queue.complete(running) { _ in Issue.record("a cancelled job must not write results") } == .cancelled)
             #expect(try jobState(connection, running.id).state == "cancelled")
             #expect(try queue.cancel(jobID: running.id) == nil, "already finished")
-            #expect(try runState(connection, runID) == "succeeded")
+            #expect(try runState(connection, runID) == "cancelled", "both jobs were cancelled: the run audited nothing")
         }
     }
 
@@ -221,7 +221,8 @@ let fastRetries = QueuePolicy(leaseSeconds: 30, backoffBaseSeconds: 0.001, backo
             #expect(try jobState(connection, job.id).state == "cancelled")
             #expect(try jobState(connection, twin).state == "queued")
             let run = try connection.query("SELECT state, finished_at IS NOT NULL AS done FROM runs WHERE id = $1", [.int(runID)], purpose: "read").first
-            #expect(run?.string("state") == "succeeded" && run?.bool("done") == true, "the run's last job is settled, so the run is")
+            // The twin audits the commit, but outside this run, which audited nothing.
+            #expect(run?.string("state") == "cancelled" && run?.bool("done") == true, "the run's last job is settled, so the run is")
         }
     }
 
@@ -346,6 +347,56 @@ let fastRetries = QueuePolicy(leaseSeconds: 30, backoffBaseSeconds: 0.001, backo
             guard case .created(let runID, let jobs) = try schedule(connection, config) else { Issue.record("not created"); return }
             #expect(jobs == 0)
             #expect(try runState(connection, runID) == "succeeded")
+        }
+    }
+
+    /// A run none of whose jobs succeeded or died, because they were cancelled, audited nothing:
+    /// it is `cancelled`, not `succeeded`. Mixed outcomes keep their meaning: any dead job makes
+    /// the run `failed`, otherwise one success makes it `succeeded`.
+    @Test func aRunWhoseJobsWereAllCancelledIsCancelled() throws {
+        try TestDatabase.with { database in
+            let connection = try database.connect()
+            let queue = JobQueue(connection: connection)
+            func run(_ date: String, repositories: Int) throws -> Int {
+                let config = try makeOrg(connection, repositories: repositories, maxAttempts: 1)
+                guard case .created(let runID, _) = try schedule(connection, config, date: date) else { throw TestFailure("no run of \(date)") }
+                return runID
+            }
+            func jobs(_ runID: Int) throws -> [Int] {
+                try connection.query("SELECT id FROM jobs WHERE run_id = $1 ORDER BY id", [.int(runID)], purpose: "read").compactMap { $0.int("id") }
+            }
+
+            let only = try run("2026-11-01", repositories: 1)
+            #expect(try queue.cancel(jobID: try #require(try jobs(only).first)) == .queued)
+            let finished = try #require(try connection.query("SELECT state, finished_at IS NOT NULL AS done FROM runs WHERE id = $1",
+                                                             [.int(only)], purpose: "read").first)
+            #expect(finished.string("state") == "cancelled" && finished.bool("done") == true)
+            let status = try PipelineStatus(connection: connection).render(runID: only)
+            #expect(status.contains("run \(only) (acme nightly 2026-11-01): cancelled"), "\(status)")
+            #expect(status.contains("jobs: cancelled 1"), "\(status)")
+
+            // A running job cancelled at its heartbeat, and one whose worker vanished after the
+            // cancel was asked for: both settle as cancelled, and so does their run.
+            let both = try run("2026-11-02", repositories: 2)
+            let stopped = try #require(try queue.claim(worker: "w"))
+            let vanished = try #require(try JobQueue(connection: connection, policy: QueuePolicy(leaseSeconds: 0.1)).claim(worker: "gone"))
+            #expect(try queue.cancel(jobID: stopped.id) == .running && queue.cancel(jobID: vanished.id) == .running)
+            #expect(try queue.complete(stopped) { _ in Issue.record("a cancelled job writes nothing") } == .cancelled)
+            Thread.sleep(forTimeInterval: 0.2)
+            #expect(try queue.rescueExpiredLeases() == [vanished.id])
+            #expect(try runState(connection, both) == "cancelled")
+
+            let mixed = try run("2026-11-03", repositories: 2)
+            let done = try #require(try queue.claim(worker: "w"))
+            #expect(try queue.complete(done) { _ in } == .completed)
+            _ = try queue.cancel(jobID: try #require(try jobs(mixed).last))
+            #expect(try runState(connection, mixed) == "succeeded", "one repository audited, one cancelled")
+
+            let failed = try run("2026-11-04", repositories: 2)
+            let dying = try #require(try queue.claim(worker: "w"))
+            #expect(try queue.fail(dying, error: "HTTP 404 from the archive host", retryable: false) == .dead)
+            _ = try queue.cancel(jobID: try #require(try jobs(failed).last))
+            #expect(try runState(connection, failed) == "failed", "a dead job is never hidden behind a cancelled one")
         }
     }
 }

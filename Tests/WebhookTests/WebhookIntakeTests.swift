@@ -156,4 +156,68 @@ func count(_ connection: PostgresConnection, _ sql: String) throws -> Int {
             #expect(intake.handle(signed(Array("not json".utf8), event: "pull_request"), connection: connection).status == 400)
         }
     }
+
+    /// A pull_request payload with one field of the real fixture replaced.
+    func opened(_ field: String, of object: String, _ value: Any) throws -> [UInt8] {
+        try rewritten("pull_request.opened.payload.json") { payload in
+            var pull = payload["pull_request"] as? [String: Any] ?? [:]
+            switch object {
+            case "pull_request": pull[field] = value
+            case "repository":
+                var repository = payload["repository"] as? [String: Any] ?? [:]
+                repository[field] = value
+                payload["repository"] = repository
+            default:
+                var part = pull[object] as? [String: Any] ?? [:]
+                part[field] = value
+                pull[object] = part
+            }
+            payload["pull_request"] = pull
+        }
+    }
+
+    // Swift's Character.isHexDigit and isNumber accept other scripts' digits: 40 fullwidth "ａ"
+    // were a commit to the old check, and Foundation turns JSON `true` into the number 1.
+    @Test func shasNumbersAndNamesOutsideASCIIOrRangeAreRefusedAsMalformed() throws {
+        try TestDatabase.with { database in
+            let connection = try setUp(database)
+            var discovering = config
+            discovering.discovery = .init(githubOrg: "Codertocat", team: "Hello")
+            let intake = WebhookIntake(secret: secret, config: discovering)
+            let malformed: [(String, [UInt8])] = [
+                ("fullwidth head sha", try opened("sha", of: "head", String(repeating: "\u{FF41}", count: 40))),
+                ("Arabic-Indic base sha", try opened("sha", of: "base", String(repeating: "\u{0663}", count: 40))),
+                ("head sha of 39 hex digits and a fullwidth one", try opened("sha", of: "head", String(repeating: "a", count: 39) + "\u{FF41}")),
+                ("head sha with a combining mark", try opened("sha", of: "head", String(repeating: "a", count: 39) + "a\u{0301}")),
+                ("negative number", try opened("number", of: "pull_request", -2)),
+                ("number 0", try opened("number", of: "pull_request", 0)),
+                ("number true", try opened("number", of: "pull_request", true)),
+                ("fractional number", try opened("number", of: "pull_request", 2.5)),
+                ("number as a string", try opened("number", of: "pull_request", "2")),
+                ("number beyond the integer column", try opened("number", of: "pull_request", 3_000_000_000)),
+                ("empty base ref", try opened("ref", of: "base", "")),
+                ("base ref with a newline", try opened("ref", of: "base", "main\nforged")),
+                ("repository name with a fullwidth letter", try opened("full_name", of: "repository", "Codertocat/\u{FF28}ello")),
+                ("repository name with a dot-dot", try opened("full_name", of: "repository", "Codertocat/..")),
+                ("repository name with three parts", try opened("full_name", of: "repository", "Codertocat/Hello/World")),
+            ]
+            for (name, body) in malformed {
+                let response = intake.handle(signed(body, event: "pull_request"), connection: connection)
+                #expect(response.status == 400, "\(name): \(response.status) \(response.body)")
+            }
+            for delivery in ["delivery\nforged: 1", "\u{FF41}-delivery", "delivery with spaces"] {
+                let response = intake.handle(signed(try fixture("pull_request.opened.payload.json"), event: "pull_request", delivery: delivery),
+                                             connection: connection)
+                #expect(response.status == 400, "delivery \(delivery.debugDescription): \(response.status) \(response.body)")
+            }
+            #expect(try count(connection, "SELECT count(*) AS n FROM jobs") == 0)
+            #expect(try count(connection, "SELECT count(*) AS n FROM repositories") == 1, "no repository row from a malformed name")
+            #expect(try count(connection, "SELECT count(*) AS n FROM webhook_deliveries WHERE outcome = 'malformed'") == malformed.count)
+
+            // GitHub's own values still pass: the fixture as it is, and an upper-case SHA.
+            #expect(intake.handle(signed(try fixture("pull_request.opened.payload.json"), event: "pull_request"), connection: connection).status == 202)
+            let upper = try opened("sha", of: "head", "EC26C3E57CA3A959CA5AAD62DE7213C562F8C821")
+            #expect(intake.handle(signed(upper, event: "pull_request"), connection: connection).status == 202)
+        }
+    }
 }

@@ -1,0 +1,22 @@
+/// Character classes of ASCII alone, for identifiers that come from outside (a webhook's commit
+/// SHA, a repository name). Swift's `Character.isHexDigit`, `isNumber` and `isLetter` follow
+/// Unicode: 40 fullwidth "ａ" pass `isHexDigit`, and Arabic-Indic digits pass `isNumber`.
+/// Everything here reads UTF-8 bytes, so a combining mark cannot hide behind a letter either.
+public enum ASCII {
+    public static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
+
+    public static func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
+
+    public static func isHexDigit(_ byte: UInt8) -> Bool {
+        isDigit(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
+    }
+
+    /// A full git commit id: 40 hexadecimal digits, either case.
+    public static func isCommitSHA(_ text: String) -> Bool { text.utf8.count == 40 && text.utf8.allSatisfy(isHexDigit) }
+
+    /// Letters, digits and the bytes in `extra`, at least one of them.
+    public static func isToken(_ text: String, extra: String = "") -> Bool {
+        let extra = Array(extra.utf8)
+        return !text.isEmpty && text.utf8.allSatisfy { isLetter($0) || isDigit($0) || extra.contains($0) }
+    }
+}
