@@ -106,6 +106,10 @@ final class WorkerFleet {
                 """.write(toFile: folder + "/Sources/Badge.swift", atomically: true, encoding: .utf8)
             let archive = try workspace.archive(folder, as: "tiny.tar.gz")
             let config = try workspace.writeConfig((0..<Self.jobs).map { ("acme/repo-\($0)", archive) })
+            // A rescued job whose scan child is then killed still has attempts left.
+            var object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: config))) as? [String: Any] ?? [:]
+            object["limits"] = ["maxAttempts": 5]
+            try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: config))
             let run = try scheduleNight(database, config: config, date: "2026-12-01")
             let connection = try database.connect()
             #expect(try value(connection, "SELECT count(*) FROM jobs WHERE state = 'queued'") == String(Self.jobs))
@@ -120,6 +124,7 @@ final class WorkerFleet {
 
             let thresholds = (0..<Self.kills).map { _ in Int.random(in: 20...(Self.jobs * 3 / 4), using: &random) }.sorted()
             var heldByVictims: [(victim: String, job: Int)] = []
+            var childKills = 0
             for (index, threshold) in thresholds.enumerated() {
                 try waitFor("\(threshold) jobs to succeed", timeout: 40) {
                     Int(try value(connection, "SELECT count(*) FROM jobs WHERE state = 'succeeded'") ?? "") ?? 0 >= threshold
@@ -137,6 +142,13 @@ final class WorkerFleet {
                 heldByVictims += held.map { (victim, $0) }
                 print("fault loop: kill \(index + 1) at \(threshold) succeeded: \(victim), holding jobs \(held)")
                 try fleet.start("w\(5 + index)")
+                // And a live worker's scan child, in the middle of its checks: that job alone
+                // fails its attempt ("crashed (signal 9)") and is retried; the worker goes on.
+                if let (child, arguments) = ChildSaboteur.scanChildren().filter({ $0.1.contains { $0.hasPrefix(workspace.workDirectory) } })
+                    .randomElement(using: &random), kill(child, SIGKILL) == 0 {
+                    print("fault loop: killed the scan child \(child) of \(arguments.drop { $0 != "--root" }.dropFirst().first ?? "?")")
+                    childKills += 1
+                }
             }
             try waitFor("the run to finish", timeout: 45) {
                 try value(connection, "SELECT state FROM runs WHERE id = $1", [.int(run)]) != "running"
@@ -176,11 +188,22 @@ final class WorkerFleet {
                 #expect(row.string("state") == "succeeded" && (row.int("attempt") ?? 0) >= 2, "job \(job) of \(victim)")
                 #expect(row.bool("rescued") == true && row.string("locked_by") != victim, "job \(job) rescued from \(victim)")
             }
-            // Every repeated attempt is a rescue (nothing else failed). A live worker stalled past
-            // its 2 s lease on a loaded machine is rescued too, so those are printed, not refused.
+            // Every repeated attempt is a rescue or a killed scan child (nothing else failed). A
+            // live worker stalled past its 2 s lease on a loaded machine is rescued too, so those
+            // are printed, not refused.
+            let crashed = Int(try value(connection, """
+                SELECT count(*) FROM jobs WHERE errors::text LIKE '%a11y-audit crashed (signal 9) while %'
+                """) ?? "") ?? -1
+            // (A child killed as it exited is not a crash: at most one failed attempt per kill.)
+            #expect(crashed <= childKills && (childKills == 0 || crashed >= 1), "killed scan children: \(childKills), crashed attempts: \(crashed)")
             #expect(try value(connection, """
                 SELECT count(*) FROM jobs WHERE attempt > 1 AND NOT errors @> '[{"error": "lease expired"}]'
+                AND errors::text NOT LIKE '%a11y-audit crashed (signal 9) while %'
                 """) == "0")
+            // A killed worker's scan children see their lifeline close and exit with it.
+            try waitFor("the scan children of killed workers to exit", timeout: 10) {
+                !ChildSaboteur.scanChildren().contains { $0.1.contains { $0.hasPrefix(workspace.workDirectory) } }
+            }
             let victims = Set(heldByVictims.map(\.job))
             let others = try connection.query("SELECT id FROM jobs WHERE attempt > 1 ORDER BY id", purpose: "repeated jobs")
                 .compactMap { $0.int("id") }.filter { !victims.contains($0) }

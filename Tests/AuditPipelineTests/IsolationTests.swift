@@ -36,6 +36,14 @@ final class ChildSaboteur: Sendable {
 
     var signalled: Int { handled.withLock { $0.count } }
 
+    /// Scan children checking one of `repositories` (other suites run their own in parallel).
+    static func scanChildren(of repositories: Set<String>) -> [Int32] {
+        scanChildren().filter { _, arguments in
+            guard let index = arguments.firstIndex(of: "--root"), index + 1 < arguments.count else { return false }
+            return repositories.contains(arguments[index + 1])
+        }.map(\.0)
+    }
+
     static func scanChildren() -> [(Int32, [String])] {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
         return entries.compactMap { entry in
@@ -74,7 +82,7 @@ final class ChildSaboteur: Sendable {
             repositories += [("acme/crash", slow), ("acme/hang", slow), ("acme/heavy", heavy)]
             let configPath = try workspace.writeConfig(repositories)
             var config = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: configPath))) as? [String: Any] ?? [:]
-            config["limits"] = ["maxAttempts": 2, "jobSeconds": 6, "jobMemoryMB": 150]
+            config["limits"] = ["maxAttempts": 2, "jobSeconds": 12, "jobMemoryMB": 120]
             try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: configPath))
             let run = try scheduleNight(database, config: configPath, date: "2026-11-28")
 
@@ -99,10 +107,10 @@ final class ChildSaboteur: Sendable {
                     #expect(error.hasPrefix("a11y-audit crashed (signal 11) while "), "\(error)")
                 case "acme/hang":
                     #expect(row.string("state") == "dead" && row.int("attempt") == 2)
-                    #expect(error.contains("after the 6 s time limit (limits.jobSeconds) while "), "\(error)")
+                    #expect(error.contains("after the 12 s time limit (limits.jobSeconds) while "), "\(error)")
                 case "acme/heavy":
                     #expect(row.string("state") == "dead" && row.int("attempt") == 2)
-                    #expect(error.contains("over the 150 MB memory limit (limits.jobMemoryMB) while checking Heavy.swift"), "\(error)")
+                    #expect(error.contains("over the 120 MB memory limit (limits.jobMemoryMB) while checking Heavy.swift"), "\(error)")
                 default:
                     #expect(row.string("state") == "succeeded" && row.int("attempt") == 1, "\(name): \(error)")
                 }
@@ -110,7 +118,7 @@ final class ChildSaboteur: Sendable {
             #expect(try value(connection, "SELECT state FROM runs WHERE id = $1", [.int(run)]) == "failed")
             #expect(try value(connection, "SELECT finished_at IS NOT NULL FROM runs WHERE id = $1", [.int(run)]) == "t")
             #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.workDirectory).isEmpty)
-            #expect(ChildSaboteur.scanChildren().isEmpty, "no scan child outlives its job")
+            #expect(ChildSaboteur.scanChildren(of: ["acme/crash", "acme/hang", "acme/heavy"]).isEmpty, "no scan child outlives its job")
         }
     }
 
@@ -127,7 +135,7 @@ final class ChildSaboteur: Sendable {
             let saboteur = ChildSaboteur(["acme/stuck": (SIGSTOP, 0)])
             defer { saboteur.stop() }
             let canceller = Thread {
-                while ChildSaboteur.scanChildren().isEmpty { Thread.sleep(forTimeInterval: 0.05) }
+                while ChildSaboteur.scanChildren(of: ["acme/stuck"]).isEmpty { Thread.sleep(forTimeInterval: 0.05) }
                 if let connection = try? database.connect() {
                     _ = try? connection.query("UPDATE jobs SET cancel_requested = true WHERE state = 'running'", purpose: "cancel")
                 }
@@ -141,7 +149,7 @@ final class ChildSaboteur: Sendable {
             #expect(Date().timeIntervalSince(started) < 30)
             let connection = try database.connect()
             #expect(try value(connection, "SELECT state FROM jobs") == "cancelled")
-            #expect(ChildSaboteur.scanChildren().isEmpty)
+            #expect(ChildSaboteur.scanChildren(of: ["acme/stuck"]).isEmpty)
         }
     }
 }

@@ -117,7 +117,7 @@ func samples(_ text: String) -> [String: Double] {
         }
         let unreachable = ConnectionSettings(conninfo: "postgresql://audit:hunter2secret@127.0.0.1:1/a11y")
         var options = try DashboardOptions(siteDirectory: site.site, database: unreachable)
-        options.postEndpoints["/hooks/github"] = { _, _ in .text("handled\n") }
+        options.postEndpoints["/hooks/github"] = PostEndpoint(maxBodyBytes: 1 << 20) { _, _ in .text("handled\n") }
         let server = try DashboardServer(options: options, server: HTTPServerOptions(threads: 2))
         defer { server.stop() }
         let hook = try request(server.baseURL + "/hooks/github", method: "POST", body: Array("{}".utf8))
