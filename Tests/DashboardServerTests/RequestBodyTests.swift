@@ -94,7 +94,8 @@ import Testing
             #expect(response.status == 200)
             #expect(response.text == "took 60000 bytes")
             #expect(try sendChunked(port: server.port, path: "/hooks/github", chunks: [body]).hasPrefix("HTTP/1.1 200"))
-            let over = try answerBeforeTheBody(server, "POST", "/hooks/github", length: 1_000_000)
+            // Larger than loopback socket buffers can absorb, so "not read" shows as "not sent".
+            let over = try answerBeforeTheBody(server, "POST", "/hooks/github", length: 20_000_000)
             #expect(over?.status == 413, "over the route's limit, though under the server's 25 MB ceiling")
             let overChunked = try sendChunked(port: server.port, path: "/hooks/github", chunks: Array(repeating: body, count: 2))
             #expect(overChunked.hasPrefix("HTTP/1.1 413"), "\(overChunked)")
