@@ -17,10 +17,12 @@ enum QueueDrainBench {
         var workers: Int
         var kills: Int
         var seed: UInt64
+        var workerFlags: [String] = []
     }
 
-    static func run(jobs: Int, workers: Int, kills: Int, seed: UInt64?) throws {
-        let settings = Settings(jobs: jobs, workers: workers, kills: kills, seed: seed ?? UInt64.random(in: 1...UInt64.max))
+    static func run(jobs: Int, workers: Int, kills: Int, seed: UInt64?, workerFlags: [String] = []) throws {
+        let settings = Settings(jobs: jobs, workers: workers, kills: kills, seed: seed ?? UInt64.random(in: 1...UInt64.max),
+                                workerFlags: workerFlags)
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("a11y-audit").path
         guard FileManager.default.isExecutableFile(atPath: binary) else { throw BenchFailure("\(binary) not built") }
         if ProcessInfo.processInfo.environment["DATABASE_URL"].map({ !$0.isEmpty }) == true {
@@ -88,7 +90,7 @@ enum QueueDrainBench {
         let fleet = Fleet(binary: binary, environment: environment, logDirectory: logs, arguments: [
             "worker", "--until-idle", "--lease", String(lease), "--poll", "0.5", "--retry-backoff", "0.1", "--scan-jobs", "1",
             "--work-dir", work,
-        ])
+        ] + settings.workerFlags)
         defer { fleet.killAll() }
 
         let startedAt = try connection.query("SELECT extract(epoch FROM clock_timestamp())::float8 AS t", purpose: "read the clock")

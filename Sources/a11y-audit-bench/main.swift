@@ -34,6 +34,9 @@ struct Options {
     var workers = 32
     var kills = 0
     var seed: UInt64?
+    /// `--only drain`: more flags for every worker (`--worker-flag --no-isolation` measures the
+    /// cost of isolating each job's checks in a child process).
+    var workerFlags: [String] = []
 }
 
 func parseOptions() -> Options {
@@ -55,8 +58,9 @@ func parseOptions() -> Options {
         case "--workers": options.workers = iterator.next().flatMap(Int.init) ?? options.workers
         case "--kills": options.kills = iterator.next().flatMap(Int.init) ?? options.kills
         case "--seed": options.seed = iterator.next().flatMap { UInt64($0) }
+        case "--worker-flag": options.workerFlags += iterator.next().map { [$0] } ?? []
         default:
-            FileHandle.standardError.write(Data("usage: a11y-audit-bench [--files N] [--rounds R] [--corpus DIR] [--only parse|scan|setup|layout-off|colors|colors-plain|colors-setup|colors-wall|queue|org|render|pr|drain|dashboard-sql|sim-render|sim-night] [--repositories N] [--nights N] [--write-color-corpus DIR] [--jobs N] [--workers W] [--kills K] [--seed S] [--explain] [--out DIR] [--incremental-only]\n".utf8))
+            FileHandle.standardError.write(Data("usage: a11y-audit-bench [--files N] [--rounds R] [--corpus DIR] [--only parse|scan|setup|layout-off|colors|colors-plain|colors-setup|colors-wall|queue|org|render|pr|drain|dashboard-sql|sim-render|sim-night] [--repositories N] [--nights N] [--write-color-corpus DIR] [--jobs N] [--workers W] [--kills K] [--seed S] [--worker-flag FLAG] [--explain] [--out DIR] [--incremental-only]\n".utf8))
             exit(2)
         }
     }
@@ -119,7 +123,8 @@ if options.only == "queue" {
     exit(0)
 }
 if options.only == "drain" {
-    try QueueDrainBench.run(jobs: options.jobs, workers: options.workers, kills: options.kills, seed: options.seed)
+    try QueueDrainBench.run(jobs: options.jobs, workers: options.workers, kills: options.kills, seed: options.seed,
+                            workerFlags: options.workerFlags)
     exit(0)
 }
 if options.only == "pr" {

@@ -8,15 +8,7 @@ import Testing
 
 /// `a11y-audit serve` as a child process, on a free port, stopped (SIGTERM, then waited for) on deinit.
 final class ServeProcess {
-    static var executable: String {
-        let bundle = Bundle.main.bundleURL
-        for candidate in [bundle.appendingPathComponent("a11y-audit"), bundle.deletingLastPathComponent().appendingPathComponent("a11y-audit"),
-                          URL(fileURLWithPath: TestDatabase.repositoryRoot + "/.build/debug/a11y-audit")]
-        where FileManager.default.isExecutableFile(atPath: candidate.path) {
-            return candidate.path
-        }
-        return TestDatabase.repositoryRoot + "/.build/debug/a11y-audit"
-    }
+    static var executable: String { Executable.path }
 
     let pid: pid_t
     let baseURL: String
