@@ -335,6 +335,43 @@ private func rejection(_ body: () throws -> ScanInput) -> ArchiveRejection? {
         #expect(try ScanInput.archive(bytes: bytes, name: "a", limits: ArchiveLimits(maxKeptBytes: 160_000)).files.count == 3)
     }
 
+    @Test func projectFilesOverTheirLimitsAreStreamedPastAndNoted() throws {
+        let work = try TemporaryRepository()
+        let archive = try makeArchive(addFile + """
+        with tarfile.open(out, "w:gz") as t:
+            add(t, "repo/App.swift", view)
+            add(t, "repo/App.xcodeproj/project.pbxproj", b"SDKROOT = macosx;\\n" * 1000)
+            add(t, "repo/en.lproj/Localizable.strings", b'"a" = "b";\\n' * 1000)
+            add(t, "repo/CODEOWNERS", b"* @org/ios\\n" * 1000)
+        """, in: work)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: archive)))
+        let limits = ArchiveLimits(projectFiles: ProjectFileLimits(xcodeProject: 1000, strings: 1000, other: 1000))
+        let input = try ScanInput.archive(bytes: bytes, name: "repo.tar.gz", limits: limits)
+        #expect(input.files.map(\.path) == ["App.swift"])
+        #expect(input.oversized.map(\.path) == ["App.xcodeproj/project.pbxproj", "CODEOWNERS", "en.lproj/Localizable.strings"])
+        let report = try Scanner().scan(input, root: "repo.tar.gz")
+        let notes = Dictionary(report.notes.filter { $0.kind == .skipped }.map { ($0.file, $0.message) }, uniquingKeysWith: { a, _ in a })
+        #expect(notes == [
+            "App.xcodeproj/project.pbxproj": "file is 18000 bytes, over the 1000-byte limit for Xcode project files; its platforms and colour build settings were not read",
+            "en.lproj/Localizable.strings": "file is 11000 bytes, over the 1000-byte limit for .strings files; its localisation keys were not read",
+            "CODEOWNERS": "file is 11000 bytes, over the 1000-byte limit for CODEOWNERS files; findings are not attributed to owners by it",
+        ])
+        #expect(report.statistics.filesChecked == 1)
+
+        // A configuration too large to read stops the scan rather than being ignored.
+        let config = try makeArchive(addFile + """
+        with tarfile.open(out, "w:gz") as t:
+            add(t, "repo/App.swift", view)
+            add(t, "repo/.a11y-audit.json", b"{" + b" " * 2_000 + b"}")
+        """, in: work, name: "config.tar.gz")
+        do {
+            _ = try ScanInput.archive(config, maxFileBytes: 2_000_000, limits: limits)
+            Issue.record("an archive with an oversized configuration was scanned")
+        } catch let error as ScanError {
+            #expect(error.description == "\(config): .a11y-audit.json: cannot be read (it is 2002 bytes, over the 1000-byte limit for configuration files; nothing was scanned)")
+        }
+    }
+
     @Test func theCommandLineAppliesItsConfigFileLimitWhileReadingAnArchive() throws {
         let work = try TemporaryRepository()
         let archive = try makeArchive(addFile + """
