@@ -20,3 +20,16 @@ struct AuditConfigMessageTests {
         }
     }
 }
+
+struct InputExcerptTests {
+    @Test func capsAtEightyScalarsAndEscapesWhatCouldForgeOrReorderText() {
+        #expect(InputExcerpt.of("Brand") == "Brand")
+        #expect(InputExcerpt.of(String(repeating: "a", count: 80)) == String(repeating: "a", count: 80))
+        #expect(InputExcerpt.of(String(repeating: "a", count: 81)) == String(repeating: "a", count: 80) + "…")
+        // One character of a million combining marks is still capped.
+        #expect(InputExcerpt.of("e" + String(repeating: "\u{301}", count: 1_000_000)).unicodeScalars.count == 81)
+        #expect(InputExcerpt.of("a\nb\u{202E}c\u{1B}[2J") == "a\\u{A}b\\u{202E}c\\u{1B}[2J")
+        #expect(InputExcerpt.of(utf8: Array(repeating: UInt8(ascii: "x"), count: 10_000)) == String(repeating: "x", count: 80) + "…")
+        #expect(InputExcerpt.of(utf8: [0x61, 0xC3]) == "a\u{FFFD}")
+    }
+}

@@ -158,7 +158,7 @@ struct InterfaceBuilderDocumentTests {
         let started = Date()
         #expect(Self.refusal(Array(text.utf8), path: "Laughs.storyboard")
             == .declarationNotAllowed(path: "Laughs.storyboard", declaration: "<!DOCTYPE", line: 3))
-        #expect(Date().timeIntervalSince(started) < 1, "refusing took \(Date().timeIntervalSince(started)) s")
+        #expect(Date().timeIntervalSince(started) < 5, "refusing took \(Date().timeIntervalSince(started)) s")
     }
 
     @Test func quotesAtMostEightyCharactersOfWhatTheFileSays() throws {
