@@ -9,13 +9,13 @@ public enum AuditConfigError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .malformed(let file, let reason):
-            "\(file): not valid JSON (\(reason))"
+            "\(file): not valid JSON (\(InputExcerpt.of(reason, limit: 200)))"
         case .unknownKey(let file, let key):
-            "\(file): unknown key \"\(key)\"; allowed: \(AuditConfig.allowedKeys.sorted().joined(separator: ", "))"
+            "\(file): unknown key \"\(InputExcerpt.of(key))\"; allowed: \(AuditConfig.allowedKeys.sorted().joined(separator: ", "))"
         case .unknownRule(let file, let ruleID, let key):
-            "\(file): \"\(key)\" names unknown rule \"\(ruleID)\"; `a11y-audit rules` lists the catalog"
+            "\(file): \"\(InputExcerpt.of(key))\" names unknown rule \"\(InputExcerpt.of(ruleID))\"; `a11y-audit rules` lists the catalog"
         case .badValue(let file, let key, let value, let expected):
-            "\(file): \"\(key)\" has \(value); expected \(expected)"
+            "\(file): \"\(InputExcerpt.of(key))\" has \(InputExcerpt.of(value)); expected \(expected)"
         }
     }
 }

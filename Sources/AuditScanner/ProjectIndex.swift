@@ -17,53 +17,79 @@ struct ProjectIndex: Sendable {
     /// Colour set names used outside Swift: Interface Builder files and build settings.
     private(set) var colorNamesUsedByProjectFiles: Set<String> = []
 
-    /// `isScanned` says whether a path is in scope (config excludes, vendored folders).
-    init(input: ScanInput, config: AuditConfig, notes: inout [ScanNote], isScanned: (String) -> Bool = { _ in true }) {
+    /// `isScanned` says whether a path is in scope (config excludes, vendored folders). Each
+    /// project file over its limit in `limits` is a note and is not read; Interface Builder files
+    /// over `maxFileBytes` are skipped silently here (the scanner notes them).
+    init(input: ScanInput, config: AuditConfig, notes: inout [ScanNote], isScanned: (String) -> Bool = { _ in true },
+         limits: ProjectFileLimits = ProjectFileLimits()) {
         configPlatforms = config.platforms
         var keys: Set<String> = []
         var assetFiles: [(path: String, bytes: [UInt8])] = []
+        /// Whether a file too large to read deserves a note: Info.plist files and asset catalogs
+        /// are read only in scope, the configuration is the scanner's, and CODEOWNERS is read
+        /// only from archives (by the worker), where the reader has already measured it.
+        func notesWhenTooLarge(_ kind: ProjectFileKind, _ path: String, inArchive: Bool) -> Bool {
+            switch kind {
+            case .infoPlist, .assetContents: isScanned(path)
+            case .config: false
+            case .codeOwners: inArchive
+            case .packageManifest, .xcodeProject, .strings, .stringCatalog: true
+            }
+        }
+        for file in input.oversized {
+            guard let kind = ProjectFileKind.of(file.path), notesWhenTooLarge(kind, file.path, inArchive: true) else { continue }
+            let own = limits.limit(for: kind)
+            notes.append(kind.note(file: file.path, size: file.size, limit: file.size > own ? own : file.limit))
+        }
         for file in input.files {
-            if file.path.contains(".xcassets/"), file.path.hasSuffix("/Contents.json") {
-                guard isScanned(file.path) else { continue }
-                do { assetFiles.append((file.path, try file.bytes())) } catch {
-                    notes.append(ScanNote(kind: .skipped, file: file.path, message: "\(error)"))
+            let kind = ProjectFileKind.of(file.path)
+            if let kind, file.size > limits.limit(for: kind) {
+                if notesWhenTooLarge(kind, file.path, inArchive: false) {
+                    notes.append(kind.note(file: file.path, size: file.size, limit: limits.limit(for: kind)))
                 }
                 continue
             }
             let name = file.path.split(separator: "/").last.map(String.init) ?? file.path
             let directory = Self.directory(of: file.path)
             do {
-                if name == "Package.swift" {
+                switch kind {
+                case .assetContents?:
+                    guard isScanned(file.path) else { continue }
+                    assetFiles.append((file.path, try file.bytes()))
+                case .packageManifest?:
                     let text = String(decoding: try file.bytes(), as: UTF8.self)
                     if let set = ProjectFiles.platforms(fromPackageManifest: text) {
                         platformsByDirectory[directory, default: PlatformSet()].formUnion(set)
                     }
-                } else if name.hasSuffix("Info.plist") {
+                case .infoPlist?:
                     guard isScanned(file.path) else { continue }
-                    colorNamesUsedByProjectFiles.formUnion(Self.colorNames(inInfoPlist: String(decoding: try file.bytes(), as: UTF8.self)))
-                } else if name.hasSuffix(".storyboard") || name.hasSuffix(".xib") {
-                    guard isScanned(file.path) else { continue }
-                    colorNamesUsedByProjectFiles.formUnion(Self.namedColors(inInterfaceBuilder: try file.bytes()))
-                } else if file.path.hasSuffix(".xcodeproj/project.pbxproj") {
+                    colorNamesUsedByProjectFiles.formUnion(Self.colorNames(inInfoPlist: try file.bytes()))
+                case .xcodeProject?:
                     // The project's sources sit beside the .xcodeproj folder.
-                    let text = String(decoding: try file.bytes(), as: UTF8.self)
-                    colorNamesUsedByProjectFiles.formUnion(Self.colorBuildSettings(text))
-                    if let set = ProjectFiles.platforms(fromXcodeProject: text) {
+                    let bytes = try file.bytes()
+                    colorNamesUsedByProjectFiles.formUnion(Self.colorBuildSettings(bytes))
+                    if let set = ProjectFiles.platforms(fromXcodeProject: bytes) {
                         platformsByDirectory[Self.directory(of: directory), default: PlatformSet()].formUnion(set)
                     }
-                } else if name.hasSuffix(".strings") {
+                case .strings?:
                     let bytes = try file.bytes()
                     // .strings files are often UTF-16; Foundation detects the encoding from the BOM.
                     let text = String(validating: bytes, as: UTF8.self)
                         ?? String(data: Data(bytes), encoding: .utf16) ?? ""
                     keys.formUnion(ProjectFiles.localizedKeys(fromStrings: text))
-                } else if name.hasSuffix(".xcstrings") {
+                case .stringCatalog?:
                     if let catalog = ProjectFiles.localizedKeys(fromStringCatalog: Data(try file.bytes())) {
                         keys.formUnion(catalog)
                     } else {
                         notes.append(ScanNote(kind: .skipped, file: file.path,
                                               message: "string catalog is not valid JSON with a \"strings\" object; its keys are ignored"))
                     }
+                case .codeOwners?, .config?:
+                    continue
+                case nil:
+                    guard name.hasSuffix(".storyboard") || name.hasSuffix(".xib"), isScanned(file.path),
+                          file.size <= config.maxFileBytes else { continue }
+                    colorNamesUsedByProjectFiles.formUnion(Self.namedColors(inInterfaceBuilder: try file.bytes()))
                 }
             } catch {
                 notes.append(ScanNote(kind: .skipped, file: file.path, message: "\(error)"))
@@ -105,9 +131,12 @@ struct ProjectIndex: Sendable {
                 ? "two of them are in the same catalog, where which one the app gets is not defined: rename or delete one"
                 : "each Swift file is judged against the set in the catalog nearest to it in the folder tree "
                     + "(target membership is not read)"
+            // Names and paths are the repository's to choose: a few of them, each excerpted.
+            let listed = paths.prefix(5).map { InputExcerpt.of($0) }.joined(separator: ", ")
+                + (paths.count > 5 ? " and \(paths.count - 5) more" : "")
             return ScanNote(kind: .duplicateColorName, file: paths[0],
-                            message: "colour set name \"\(duplicate.name)\" is defined \(paths.count) times "
-                                + "(\(paths.joined(separator: ", "))); \(consequence)")
+                            message: "colour set name \"\(InputExcerpt.of(duplicate.name))\" is defined \(paths.count) times "
+                                + "(\(listed)); \(consequence)")
         }
     }
 
@@ -161,34 +190,51 @@ struct ProjectIndex: Sendable {
     }
 
     /// The launch screen's background (`UILaunchScreen` › `UIColorName`) and the accent colour
-    /// (`NSAccentColorName`) named in an XML Info.plist.
-    static func colorNames(inInfoPlist text: String) -> Set<String> {
+    /// (`NSAccentColorName`) named in an XML Info.plist. One pass per key (the substring
+    /// search it replaces copied the rest of the file at every match: quadratic).
+    static func colorNames<Bytes: RandomAccessCollection<UInt8>>(inInfoPlist bytes: Bytes) -> Set<String> where Bytes.Index == Int {
         var names: Set<String> = []
-        for key in ["<key>UIColorName</key>", "<key>NSAccentColorName</key>"] {
-            var rest = Substring(text)
-            while let range = rest.range(of: key) {
-                rest = rest[range.upperBound...]
-                let afterKey = rest.drop { $0.isWhitespace }
-                guard afterKey.hasPrefix("<string>"), let end = afterKey.range(of: "</string>") else { continue }
-                names.insert(String(afterKey[afterKey.index(afterKey.startIndex, offsetBy: 8)..<end.lowerBound]))
+        let open = Array("<string>".utf8), close = Array("</string>".utf8)
+        for key in [BytePattern("<key>UIColorName</key>"), BytePattern("<key>NSAccentColorName</key>")] {
+            key.forEachMatch(in: bytes) { afterKey in
+                var index = afterKey
+                while index < bytes.endIndex, BytePattern.isXMLSpace(bytes[index]) { index += 1 }
+                guard BytePattern.matches(open, in: bytes, at: index) else { return index }
+                let start = index + open.count
+                // A string's text holds no `<`: its end is the first one.
+                var end = start
+                while end < bytes.endIndex, bytes[end] != UInt8(ascii: "<") { end += 1 }
+                if BytePattern.matches(close, in: bytes, at: end) {
+                    names.insert(String(decoding: bytes[start..<end], as: UTF8.self))
+                }
+                return end
             }
         }
         return names
     }
 
-    /// The global accent and widget background colours named in build settings.
-    static func colorBuildSettings(_ text: String) -> Set<String> {
+    static func colorNames(inInfoPlist text: String) -> Set<String> { colorNames(inInfoPlist: Array(text.utf8)) }
+
+    /// The global accent and widget background colours named in build settings, in one pass per
+    /// key; a value runs to its `;` or the end of its line.
+    static func colorBuildSettings<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes) -> Set<String> where Bytes.Index == Int {
         var names: Set<String> = []
         for key in ["ASSETCATALOG_COMPILER_GLOBAL_ACCENT_COLOR_NAME", "ASSETCATALOG_COMPILER_WIDGET_BACKGROUND_COLOR_NAME"] {
-            var rest = Substring(text)
-            while let range = rest.range(of: key + " = ") {
-                let value = rest[range.upperBound...].prefix { $0 != ";" && $0 != "\n" }
-                names.insert(value.trimmingCharacters(in: CharacterSet(charactersIn: "\" ")))
-                rest = rest[range.upperBound...]
+            BytePattern(key + " = ").forEachMatch(in: bytes) { start in
+                var end = start
+                while end < bytes.endIndex, bytes[end] != UInt8(ascii: ";"), bytes[end] != UInt8(ascii: "\n") { end += 1 }
+                var first = start, last = end
+                let trimmed: (UInt8) -> Bool = { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: " ") }
+                while first < last, trimmed(bytes[first]) { first += 1 }
+                while last > first, trimmed(bytes[last - 1]) { last -= 1 }
+                names.insert(String(decoding: bytes[first..<last], as: UTF8.self))
+                return end
             }
         }
         return names
     }
+
+    static func colorBuildSettings(_ text: String) -> Set<String> { colorBuildSettings(Array(text.utf8)) }
 
     static func directory(of path: String) -> String {
         guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }

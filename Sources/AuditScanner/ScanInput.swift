@@ -52,6 +52,10 @@ public struct InputFile: Sendable {
 public struct ScanInput: Sendable {
     public var files: [InputFile]
     public var notes: [ScanNote]
+    /// Files of an archive over their size limit: streamed past, never held, and reported by
+    /// the scan with their sizes (a directory's files are all listed in `files`, with sizes,
+    /// and read only when checked).
+    public var oversized: [OversizedFile] = []
     /// Read from an archive rather than a directory on disk.
     public var isArchive = false
 
@@ -109,7 +113,7 @@ public struct ScanInput: Sendable {
                     }
                     guard resolved == realRoot || resolved.hasPrefix(realRoot + "/") else {
                         input.notes.append(ScanNote(kind: .skipped, file: path,
-                                                    message: "symbolic link points outside the scanned root, to \(resolved)"))
+                                                    message: "symbolic link points outside the scanned root, to \(InputExcerpt.of(resolved, limit: 200))"))
                         continue
                     }
                     kind = targetInfo.st_mode & S_IFMT
@@ -140,13 +144,15 @@ public struct ScanInput: Sendable {
         return input
     }
 
-    /// Entries larger than this are not read into memory at all; the configured
-    /// `maxFileBytes` (smaller by default) is applied by the scanner.
+    /// No entry larger than this is held in memory, whatever a configuration says.
     public static let archiveEntryCap = 64 << 20
 
     /// Reads a tar archive (plain, gzip, bzip2, xz, zstd) or a zip straight from the file,
     /// without extracting to disk. A single top-level folder shared by every entry (as in
-    /// GitHub's tarballs) is stripped, so paths match a checkout's.
+    /// GitHub's tarballs) is stripped, so paths match a checkout's. `maxFileBytes` is a ceiling:
+    /// the files held are those within the `maxFileBytes` the scan will apply (the archive's own
+    /// `.a11y-audit.json`, or `limits.configuredMaxFileBytes`, or the default) and within the
+    /// project-file limits; larger ones are skipped while streaming and listed in `oversized`.
     public static func archive(_ path: String, maxFileBytes: Int, limits: ArchiveLimits = ArchiveLimits()) throws -> ScanInput {
         guard FileManager.default.fileExists(atPath: path) else { throw ScanError.notFound(path) }
         var limits = limits

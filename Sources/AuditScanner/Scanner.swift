@@ -103,7 +103,9 @@ public struct Scanner: Sendable {
 
         // Choose the Swift and Interface Builder files to read; both go through the same workers.
         var candidates: [InputFile] = []
-        for file in input.files where file.path.hasSuffix(".swift") || DocumentChecker.handles(file.path) {
+        // An archive's files over the limit were never held; their sizes give the same notes.
+        for file in input.files + input.oversized.map(\.placeholder)
+        where file.path.hasSuffix(".swift") || DocumentChecker.handles(file.path) {
             let isSwift = file.path.hasSuffix(".swift")
             if isSwift { statistics.swiftFiles += 1 } else { statistics.interfaceBuilderFiles += 1 }
             // The skip counts and their summary notes are about Swift files.

@@ -253,7 +253,8 @@ public enum ColorSetParser {
         }
         let spaceName = try string(color, "color-space", path: path, required: true) ?? ""
         guard let space = ColorSpace(rawValue: spaceName) else {
-            throw ColorSetError(path: path, line: color["color-space"]?.line ?? color.line, reason: .unknownColorSpace(spaceName))
+            throw ColorSetError(path: path, line: color["color-space"]?.line ?? color.line,
+                                reason: .unknownColorSpace(InputExcerpt.of(spaceName)))
         }
         var nodes: [JSONNode] = []
         for name in space.componentNames {
@@ -374,8 +375,9 @@ private struct ComponentNotation {
                                 reason: .wrongType(key: name, expected: "a number or a numeric string", found: node.kind))
         }
         func bad(_ detail: String) -> ColorSetError {
-            // As written: a string in its quotes, a number bare.
-            let written = if case .string(let string) = node.value { "\"\(string)\"" } else { text }
+            // As written, a string in its quotes and a number bare, and excerpted here rather than
+            // in the message: a finding's snippet shows the reason too.
+            let written = if case .string(let string) = node.value { "\"\(InputExcerpt.of(string))\"" } else { InputExcerpt.of(text) }
             return ColorSetError(path: path, line: node.line, reason: .badComponent(name: name, value: written, detail: detail))
         }
         // Almost every component Xcode writes is a short ASCII decimal ("0.502", "1", "128"):

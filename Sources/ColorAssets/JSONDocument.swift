@@ -1,3 +1,5 @@
+import AuditModel
+
 /// A small JSON reader over bytes that remembers the line each value starts on, so a message
 /// about a colour set can point at the entry in its `Contents.json`. It keeps numbers as their
 /// source text (asset catalogs write components as strings or numbers, and "1" and "1.000" must
@@ -142,7 +144,7 @@ struct JSONReader {
                 let key = try parseString()
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-                    throw error("expected ':' after key \"\(key)\", found \(describeCurrent())")
+                    throw error("expected ':' after key \"\(InputExcerpt.of(key))\", found \(describeCurrent())")
                 }
                 index += 1
                 skipWhitespace()

@@ -17,7 +17,7 @@ public struct InterfaceBuilderDocument: Sendable {
     public init(bytes: [UInt8], path: String, limits: InterfaceBuilderLimits = InterfaceBuilderLimits()) throws(InterfaceBuilderError) {
         let tree = try XMLTree.parse(bytes, path: path, limits: limits)
         guard let root = tree.elements.first, root.name == "document" else {
-            throw .notInterfaceBuilder(path: path, root: tree.elements.first?.name ?? "")
+            throw .notInterfaceBuilder(path: path, root: InputExcerpt.of(tree.elements.first?.name ?? ""))
         }
         self.path = path
         self.tree = tree

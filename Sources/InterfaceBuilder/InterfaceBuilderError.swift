@@ -5,6 +5,10 @@ public enum InterfaceBuilderError: Error, CustomStringConvertible, Equatable, Se
     /// `<!DOCTYPE` or `<!ENTITY`: Xcode never writes them, and entity expansion is how a small
     /// file becomes gigabytes in memory (the "billion laughs" attack).
     case declarationNotAllowed(path: String, declaration: String, line: Int)
+    /// Not UTF-8 (`encoding` says what it is instead). libxml2 decodes UTF-16, UTF-32, UTF-7,
+    /// EBCDIC and whatever the XML declaration names, and a DTD in any of them reads as plain
+    /// bytes to a check that looks for `<!DOCTYPE`; Xcode writes only UTF-8.
+    case notUTF8(path: String, encoding: String)
     case tooDeep(path: String, limit: Int, line: Int)
     case tooManyElements(path: String, limit: Int, line: Int)
     case malformed(path: String, line: Int, column: Int, reason: String)
@@ -13,7 +17,7 @@ public enum InterfaceBuilderError: Error, CustomStringConvertible, Equatable, Se
 
     public var path: String {
         switch self {
-        case .tooLarge(let path, _, _), .declarationNotAllowed(let path, _, _), .tooDeep(let path, _, _),
+        case .tooLarge(let path, _, _), .declarationNotAllowed(let path, _, _), .notUTF8(let path, _), .tooDeep(let path, _, _),
              .tooManyElements(let path, _, _), .malformed(let path, _, _, _), .notInterfaceBuilder(let path, _):
             path
         }
@@ -25,7 +29,7 @@ public enum InterfaceBuilderError: Error, CustomStringConvertible, Equatable, Se
         case .declarationNotAllowed(_, _, let line), .tooDeep(_, _, let line), .tooManyElements(_, _, let line),
              .malformed(_, let line, _, _):
             line
-        case .tooLarge, .notInterfaceBuilder:
+        case .tooLarge, .notUTF8, .notInterfaceBuilder:
             nil
         }
     }
@@ -44,6 +48,8 @@ public enum InterfaceBuilderError: Error, CustomStringConvertible, Equatable, Se
             "Interface Builder file is \(bytes) bytes, over the \(limit)-byte limit; it was not checked"
         case .declarationNotAllowed(_, let declaration, _):
             "\(declaration) declaration in an Interface Builder file; Xcode never writes one and entity expansion can exhaust memory, so the file was not checked"
+        case .notUTF8(_, let encoding):
+            "encoded as \(encoding), not UTF-8; Xcode writes Interface Builder files in UTF-8 and only UTF-8 is read, so that no encoding can hide a DTD from the check for one. The file was not checked"
         case .tooDeep(_, let limit, _):
             "elements nested more than \(limit) deep; Xcode documents are far shallower, so the file was not checked"
         case .tooManyElements(_, let limit, _):

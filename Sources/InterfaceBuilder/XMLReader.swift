@@ -1,3 +1,4 @@
+import AuditModel
 import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
@@ -23,11 +24,15 @@ public struct XMLTree: Sendable {
     public let text: TextLines
 
     /// Reads `bytes` with Foundation's XMLParser, external entities off, after refusing any
-    /// DTD declaration, and within `limits`.
+    /// encoding but UTF-8 and any DTD declaration, and within `limits`.
     public static func parse(_ bytes: [UInt8], path: String, limits: InterfaceBuilderLimits) throws(InterfaceBuilderError) -> XMLTree {
         guard bytes.count <= limits.maxBytes else {
             throw .tooLarge(path: path, bytes: bytes.count, limit: limits.maxBytes)
         }
+        // The checks below are the guard, not the delegate: swift-corelibs-foundation's XMLParser
+        // reports no internal entity declaration and expands the entities (measured with this
+        // toolchain), whatever `shouldResolveExternalEntities` says.
+        if let encoding = nonUTF8Encoding(of: bytes) { throw .notUTF8(path: path, encoding: encoding) }
         let text = TextLines(bytes)
         if let declaration = firstDeclaration(in: bytes) {
             throw .declarationNotAllowed(path: path, declaration: declaration.name,
@@ -50,23 +55,101 @@ public struct XMLTree: Sendable {
         return XMLTree(elements: collector.elements, text: text)
     }
 
-    /// The first `<!…>` that is neither a comment nor CDATA: DOCTYPE, ENTITY, ELEMENT, ATTLIST.
-    static func firstDeclaration(in bytes: [UInt8]) -> (name: String, offset: Int)? {
-        let comment = Array("<!--".utf8), commentEnd = Array("-->".utf8)
-        let cdata = Array("<![CDATA[".utf8), cdataEnd = Array("]]>".utf8)
-        var index = 0
-        while index + 1 < bytes.count {
-            guard bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "!") else {
+    /// What the document is encoded in when that is not UTF-8, as libxml2 would decide it: a
+    /// byte-order mark, the first bytes of `<?xml` in a wide encoding, NUL bytes, bytes that are
+    /// not UTF-8, or an XML declaration naming another encoding. nil for UTF-8.
+    static func nonUTF8Encoding(of bytes: [UInt8]) -> String? {
+        let marks: [(prefix: [UInt8], name: String)] = [
+            ([0x00, 0x00, 0xFE, 0xFF], "UTF-32 BE (byte-order mark)"), ([0xFF, 0xFE, 0x00, 0x00], "UTF-32 LE (byte-order mark)"),
+            ([0xFE, 0xFF], "UTF-16 BE (byte-order mark)"), ([0xFF, 0xFE], "UTF-16 LE (byte-order mark)"),
+            ([0x00, 0x00, 0x00, 0x3C], "UTF-32 BE (no byte-order mark)"), ([0x3C, 0x00, 0x00, 0x00], "UTF-32 LE (no byte-order mark)"),
+            ([0x00, 0x3C, 0x00, 0x3F], "UTF-16 BE (no byte-order mark)"), ([0x3C, 0x00, 0x3F, 0x00], "UTF-16 LE (no byte-order mark)"),
+            ([0x4C, 0x6F, 0xA7, 0x94], "EBCDIC"),
+        ]
+        if let mark = marks.first(where: { bytes.starts(with: $0.prefix) }) { return mark.name }
+        if bytes.contains(0) { return "a form with NUL bytes (UTF-16 or UTF-32 without a byte-order mark, or binary)" }
+        guard String(validating: bytes, as: UTF8.self) != nil else { return "bytes that are not valid UTF-8" }
+        guard let declared = declaredEncoding(in: bytes) else { return nil }
+        let name = declared.lowercased()
+        return name == "utf-8" || name == "utf8" ? nil : "\"\(InputExcerpt.of(declared))\" (as its XML declaration says)"
+    }
+
+    /// The `encoding` pseudo-attribute of the XML declaration, which is only ever at the very
+    /// start (after a UTF-8 byte-order mark).
+    static func declaredEncoding(in bytes: [UInt8]) -> String? {
+        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        guard bytes[start...].starts(with: Array("<?xml".utf8)), start + 5 < bytes.count,
+              isSpace(bytes[start + 5]) else { return nil }
+        let end = find(Array("?>".utf8), in: bytes, from: start + 5).map { $0 - 2 } ?? bytes.count
+        let declaration = bytes[(start + 5)..<end]
+        let key = Array("encoding".utf8)
+        var index = declaration.startIndex
+        while index < declaration.endIndex {
+            guard declaration[index...].starts(with: key), isSpace(declaration[index - 1]) else {
                 index += 1
                 continue
             }
-            if bytes[index...].starts(with: comment) {
-                index = find(commentEnd, in: bytes, from: index + comment.count) ?? bytes.count
-            } else if bytes[index...].starts(with: cdata) {
-                index = find(cdataEnd, in: bytes, from: index + cdata.count) ?? bytes.count
-            } else {
-                let name = bytes[(index + 2)...].prefix { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
-                return ("<!" + String(decoding: name, as: UTF8.self), index)
+            var cursor = index + key.count
+            while cursor < end, isSpace(bytes[cursor]) { cursor += 1 }
+            guard cursor < end, bytes[cursor] == UInt8(ascii: "=") else { return nil }
+            cursor += 1
+            while cursor < end, isSpace(bytes[cursor]) { cursor += 1 }
+            guard cursor < end, bytes[cursor] == UInt8(ascii: "\"") || bytes[cursor] == UInt8(ascii: "'") else { return nil }
+            let quote = bytes[cursor]
+            let valueStart = cursor + 1
+            var valueEnd = valueStart
+            while valueEnd < end, bytes[valueEnd] != quote { valueEnd += 1 }
+            return String(decoding: bytes[valueStart..<valueEnd], as: UTF8.self)
+        }
+        return nil
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    /// The first `<!…>` that is neither a comment nor CDATA: DOCTYPE, ENTITY, ELEMENT, ATTLIST,
+    /// NOTATION. A small tokenizer rather than a search for `<!--`: a processing instruction
+    /// runs to its `?>` and a tag to its `>` whatever they hold (a `<!--` in `<?x <!-- ?>` opens
+    /// no comment), so nothing before a DOCTYPE can hide it.
+    static func firstDeclaration(in bytes: [UInt8]) -> (name: String, offset: Int)? {
+        let comment = Array("<!--".utf8), commentEnd = Array("-->".utf8)
+        let cdata = Array("<![CDATA[".utf8), cdataEnd = Array("]]>".utf8)
+        let instructionEnd = Array("?>".utf8)
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "<"), index + 1 < bytes.count else {
+                index += 1
+                continue
+            }
+            switch bytes[index + 1] {
+            case UInt8(ascii: "?"):
+                index = find(instructionEnd, in: bytes, from: index + 2) ?? bytes.count
+            case UInt8(ascii: "!"):
+                if bytes[index...].starts(with: comment) {
+                    index = find(commentEnd, in: bytes, from: index + comment.count) ?? bytes.count
+                } else if bytes[index...].starts(with: cdata) {
+                    index = find(cdataEnd, in: bytes, from: index + cdata.count) ?? bytes.count
+                } else {
+                    let name = bytes[(index + 2)...].prefix { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
+                    return ("<!" + InputExcerpt.of(utf8: name, limit: 16), index)
+                }
+            default:
+                // A start or end tag: a quoted attribute value may hold `>`.
+                index += 1
+                var quote: UInt8?
+                while index < bytes.count {
+                    let byte = bytes[index]
+                    if let open = quote {
+                        if byte == open { quote = nil }
+                    } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                        quote = byte
+                    } else if byte == UInt8(ascii: ">") {
+                        break
+                    }
+                    index += 1
+                }
+                index += 1
             }
         }
         return nil
@@ -131,9 +214,29 @@ private final class Collector: NSObject, XMLParserDelegate {
                                 reason: Self.reason(code)))
     }
 
-    // Declarations are refused before parsing; these stop the parser should one get through.
+    // Declarations are refused before parsing; these stop the parser should one get through,
+    // where XMLParser reports them (Apple's does; swift-corelibs-foundation's reports no internal
+    // entity, which is why the pre-check is the guard).
     func parser(_ parser: XMLParser, foundInternalEntityDeclarationWithName name: String, value: String?) {
         stop(parser, .declarationNotAllowed(path: path, declaration: "<!ENTITY", line: max(parser.lineNumber, 1)))
+    }
+
+    func parser(_ parser: XMLParser, foundUnparsedEntityDeclarationWithName name: String, publicID: String?, systemID: String?,
+                notationName: String?) {
+        stop(parser, .declarationNotAllowed(path: path, declaration: "<!ENTITY", line: max(parser.lineNumber, 1)))
+    }
+
+    func parser(_ parser: XMLParser, foundElementDeclarationWithName elementName: String, model: String) {
+        stop(parser, .declarationNotAllowed(path: path, declaration: "<!ELEMENT", line: max(parser.lineNumber, 1)))
+    }
+
+    func parser(_ parser: XMLParser, foundAttributeDeclarationWithName attributeName: String, forElement elementName: String,
+                type: String?, defaultValue: String?) {
+        stop(parser, .declarationNotAllowed(path: path, declaration: "<!ATTLIST", line: max(parser.lineNumber, 1)))
+    }
+
+    func parser(_ parser: XMLParser, foundNotationDeclarationWithName name: String, publicID: String?, systemID: String?) {
+        stop(parser, .declarationNotAllowed(path: path, declaration: "<!NOTATION", line: max(parser.lineNumber, 1)))
     }
 
     func parser(_ parser: XMLParser, foundExternalEntityDeclarationWithName name: String, publicID: String?, systemID: String?) {

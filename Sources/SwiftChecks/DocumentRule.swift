@@ -95,7 +95,7 @@ public struct DocumentChecker: Sendable {
                     location: SourceLocation(file: path, line: view.line, column: view.column), message: item.message,
                     fix: description.fix, citation: description.citation, platforms: platforms,
                     // Interface Builder's object ids survive edits elsewhere in the document.
-                    snippet: "<\(view.kind) id=\"\(view.id)\">" + (item.detail.isEmpty ? "" : " " + item.detail),
+                    snippet: "<\(InputExcerpt.of(view.kind)) id=\"\(InputExcerpt.of(view.id))\">" + (item.detail.isEmpty ? "" : " " + item.detail),
                     sourceLine: document.text(ofLine: view.line)))
             }
         }

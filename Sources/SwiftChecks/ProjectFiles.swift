@@ -17,15 +17,32 @@ public enum ProjectFiles {
 
     /// Platforms from an Xcode project's build settings: `SDKROOT` and `SUPPORTED_PLATFORMS`.
     public static func platforms(fromXcodeProject text: String) -> PlatformSet? {
+        platforms(fromXcodeProject: Array(text.utf8))
+    }
+
+    /// The same from the file's bytes, in one pass: a line is looked at only when it starts
+    /// (after indentation) with one of the two keys.
+    public static func platforms<Bytes: RandomAccessCollection<UInt8>>(fromXcodeProject bytes: Bytes) -> PlatformSet?
+    where Bytes.Index == Int {
+        let keys = [Array("SDKROOT =".utf8), Array("SUPPORTED_PLATFORMS =".utf8)]
+        func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D }
+        func isValueEdge(_ byte: UInt8) -> Bool { isBlank(byte) || byte == UInt8(ascii: ";") || byte == UInt8(ascii: "\"") }
         var found = PlatformSet()
-        for rawLine in text.split(separator: "\n") {
-            let line = rawLine.trimmingCharacters(in: .whitespaces)
-            for key in ["SDKROOT", "SUPPORTED_PLATFORMS"] where line.hasPrefix(key + " =") {
-                let value = line.dropFirst(key.count + 2).trimmingCharacters(in: CharacterSet(charactersIn: " ;\""))
-                for word in value.split(separator: " ") {
-                    if let platform = Platform(spelling: String(word)) { found.insert(PlatformSet(platform)) }
+        var lineStart = bytes.startIndex
+        while lineStart < bytes.endIndex {
+            var lineEnd = lineStart
+            while lineEnd < bytes.endIndex, bytes[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
+            var start = lineStart
+            while start < lineEnd, isBlank(bytes[start]) { start += 1 }
+            if let key = keys.first(where: { key in lineEnd - start >= key.count && key.indices.allSatisfy { bytes[start + $0] == key[$0] } }) {
+                var first = start + key.count, last = lineEnd
+                while first < last, isValueEdge(bytes[first]) { first += 1 }
+                while last > first, isValueEdge(bytes[last - 1]) { last -= 1 }
+                for word in bytes[first..<last].split(separator: UInt8(ascii: " ")) {
+                    if let platform = Platform(spelling: String(decoding: word, as: UTF8.self)) { found.insert(PlatformSet(platform)) }
                 }
             }
+            lineStart = lineEnd + 1
         }
         return found.isEmpty ? nil : found
     }
@@ -72,7 +89,8 @@ public enum ProjectFiles {
         let pattern = Array(needle.unicodeScalars)
         var index = haystack.startIndex
         while index + pattern.count <= haystack.endIndex {
-            if Array(haystack[index..<(index + pattern.count)]) == pattern { return index }
+            // Compared in place: a copy of the window at every position made a long file slow.
+            if haystack[index..<(index + pattern.count)].elementsEqual(pattern) { return index }
             index += 1
         }
         return nil

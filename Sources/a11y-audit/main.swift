@@ -101,12 +101,6 @@ func runScan(_ arguments: [String]) throws -> ExitCode {
     guard FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory) else {
         throw ScanError.notFound(target)
     }
-    // The archive's own config is inside it, so entries are read up to a hard cap and the
-    // scanner applies the configured `maxFileBytes` afterwards.
-    var input = isDirectory.boolValue
-        ? try ScanInput.directory(target, maxFileBytes: AuditConfig().maxFileBytes)
-        : try ScanInput.archive(target, maxFileBytes: ScanInput.archiveEntryCap)
-
     var config: AuditConfig?
     if let configPath {
         guard let data = FileManager.default.contents(atPath: configPath) else { throw ScanError.notFound(configPath) }
@@ -114,6 +108,12 @@ func runScan(_ arguments: [String]) throws -> ExitCode {
             config = try AuditConfig(data: data, file: configPath, knownRules: Set(RuleCatalog.allRuleIDs))
         } catch let error as AuditConfigError { throw ScanError.config(error) }
     }
+    // An archive's files over `maxFileBytes` are skipped while it streams: the limit is the
+    // --config file's when there is one, else the reader takes it from the archive's own.
+    var input = isDirectory.boolValue
+        ? try ScanInput.directory(target, maxFileBytes: AuditConfig().maxFileBytes)
+        : try ScanInput.archive(target, maxFileBytes: ScanInput.archiveEntryCap,
+                                limits: ArchiveLimits(configuredMaxFileBytes: config?.maxFileBytes))
     if let platforms {
         if config == nil { config = try Scanner.loadConfig(from: input) }
         config?.platforms = platforms

@@ -211,17 +211,182 @@ private func rejection(_ body: () throws -> ScanInput) -> ArchiveRejection? {
         """, in: work)
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: archive)))
         let input = try ScanInput.archive(bytes: bytes, name: "repo.tar.gz")
-        #expect(input.files.map(\.path) == [".github/CODEOWNERS", "App.swift", "Huge.swift", "Latin1.swift"])
+        // The huge file is streamed past, not held: only its size is kept.
+        #expect(input.files.map(\.path) == [".github/CODEOWNERS", "App.swift", "Latin1.swift"])
+        #expect(input.oversized == [OversizedFile(path: "Huge.swift", size: 10_800_015, limit: 2_000_000)])
         let report = try Scanner().scan(input, root: "repo.tar.gz")
         let skipped = Dictionary(report.notes.filter { $0.kind == .skipped }.map { ($0.file, $0.message) }, uniquingKeysWith: { a, _ in a })
         #expect(skipped["Huge.swift"] == "file is 10800015 bytes, over the 2000000-byte limit (maxFileBytes)")
         #expect(skipped["Latin1.swift"] == "not valid UTF-8; Swift source must be UTF-8")
         #expect(report.statistics.filesChecked == 1)
 
-        // With a smaller archive-level limit the huge file is not even held in memory.
+        // A smaller archive-level ceiling wins over the configured limit.
         let small = try ScanInput.archive(bytes: bytes, name: "repo.tar.gz", limits: ArchiveLimits(maxFileBytes: 1_000_000))
         #expect(!small.files.map(\.path).contains("Huge.swift"))
-        #expect(small.notes.contains { $0.file == "Huge.swift" && $0.message.contains("over the 1000000-byte limit") })
+        #expect(small.oversized == [OversizedFile(path: "Huge.swift", size: 10_800_015, limit: 1_000_000)])
+    }
+
+    @Test func entriesOverTheFileLimitAreNeverHeldInMemory() throws {
+        let work = try TemporaryRepository()
+        // Sixteen Swift files of 5 MB: each over the default maxFileBytes (2 MB) but under the
+        // 64 MB entry cap, 80 MB together, compressing about 5 times (far from a "bomb").
+        let big = try makeArchive(addFile + """
+        import os
+        block = os.urandom(8192).hex().encode()
+        body = b"import SwiftUI\\n" + block * (5_000_000 // len(block))
+        with tarfile.open(out, "w:gz", compresslevel=1) as t:
+            add(t, "repo/App.swift", view)
+            for i in range(16): add(t, "repo/Generated/Big%d.swift" % i, body)
+        """, in: work, name: "big.tar.gz")
+        let small = try makeArchive(addFile + """
+        with tarfile.open(out, "w:gz") as t:
+            add(t, "repo/App.swift", view)
+        """, in: work, name: "small.tar.gz")
+        let baseline = try runMeasuringPeakMemory(Paths.executable, ["scan", small, "--fail-on", "none"])
+        let measured = try runMeasuringPeakMemory(Paths.executable, ["scan", big, "--fail-on", "none"])
+        #expect(baseline.status == 0 && measured.status == 0)
+        // Holding the entries costs 80 MB more; streaming past them costs libarchive's buffers.
+        let extra = measured.peakKilobytes - baseline.peakKilobytes
+        #expect(extra < 20_000, "peak memory \(measured.peakKilobytes) KB against \(baseline.peakKilobytes) KB for one small file")
+    }
+
+    @Test func entriesOverTheFileLimitAreReportedWithTheirSizeAndNotKept() throws {
+        let work = try TemporaryRepository()
+        let archive = try makeArchive(addFile + """
+        big = b"import SwiftUI\\n" + b"// padding\\n" * 272_726
+        with tarfile.open(out, "w:gz") as t:
+            add(t, "repo/App.swift", view)
+            add(t, "repo/Big.swift", big)
+            add(t, "repo/Big.storyboard", big)
+            add(t, "repo/Pods/Kit/Vendored.swift", big)
+        """, in: work)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: archive)))
+        let input = try ScanInput.archive(bytes: bytes, name: "repo.tar.gz")
+        #expect(input.files.map(\.path) == ["App.swift"])
+        let report = try Scanner().scan(input, root: "repo.tar.gz")
+        let skipped = Dictionary(report.notes.filter { $0.kind == .skipped }.map { ($0.file, $0.message) }, uniquingKeysWith: { a, _ in a })
+        #expect(skipped == ["Big.swift": "file is 3000001 bytes, over the 2000000-byte limit (maxFileBytes)",
+                            "Big.storyboard": "file is 3000001 bytes, over the 2000000-byte limit (maxFileBytes)"])
+        // Vendored code is counted as vendored, as in a checkout, not listed as too large.
+        #expect(report.statistics.swiftFiles == 3 && report.statistics.skippedVendored == 1)
+        #expect(report.statistics.skippedUnreadable == 2 && report.statistics.filesChecked == 1)
+    }
+
+    @Test func aConfigRaisingTheLimitAppliesWhereverItSitsInTheArchive() throws {
+        let work = try TemporaryRepository()
+        // The config comes after the entry it lets in: the reader reads the archive again.
+        let archive = try makeArchive(addFile + """
+        big = b"import SwiftUI\\nstruct V: View { var body: some View { Text(\\"x\\") } }\\n" + b"// padding\\n" * 272_726
+        with tarfile.open(out, "w:gz") as t:
+            add(t, "repo/App.swift", view)
+            add(t, "repo/Big.swift", big)
+            add(t, "repo/Bigger.swift", big + big)
+            add(t, "repo/.a11y-audit.json", b'{"maxFileBytes": 4000000}')
+        """, in: work)
+        let input = try ScanInput.archive(archive, maxFileBytes: ScanInput.archiveEntryCap)
+        #expect(input.files.map(\.path) == [".a11y-audit.json", "App.swift", "Big.swift"])
+        let report = try Scanner().scan(input, root: archive)
+        #expect(report.statistics.filesChecked == 2)
+        #expect(report.notes.contains { $0.file == "Bigger.swift" && $0.message == "file is 6000108 bytes, over the 4000000-byte limit (maxFileBytes)" })
+    }
+
+    @Test func notesAndRefusalsQuoteAtMostEightyCharactersOfAnEntryName() throws {
+        let work = try TemporaryRepository()
+        let longTarget = "Sources/" + String(repeating: "t", count: 20_000) + ".swift"
+        let links = try makeArchive(addFile + """
+        with tarfile.open(out, "w:gz", format=tarfile.PAX_FORMAT) as t:
+            add(t, "repo/App.swift", view)
+            link(t, "repo/Alias.swift", "\(longTarget)", tarfile.SYMTYPE)
+        """, in: work, name: "links.tar.gz")
+        let input = try ScanInput.archive(links, maxFileBytes: 2_000_000)
+        let note = try #require(input.notes.first { $0.file == "Alias.swift" })
+        #expect(note.message.count < 200 && note.message.contains(String(longTarget.prefix(80)) + "…"), "\(note.message.prefix(200))")
+
+        let longName = "repo/" + String(repeating: "n", count: 20_000) + "/../../escape.swift"
+        let traversal = try makeArchive(addFile + """
+        with tarfile.open(out, "w:gz", format=tarfile.PAX_FORMAT) as t:
+            add(t, "\(longName)", view)
+        """, in: work, name: "traversal.tar.gz")
+        do {
+            _ = try ScanInput.archive(traversal, maxFileBytes: 2_000_000)
+            Issue.record("a traversal archive was accepted")
+        } catch let error as ScanError {
+            #expect(error.description.count < traversal.count + 200, "\(error.description.prefix(300))")
+            #expect(error.description.contains(String(longName.prefix(80)) + "…"))
+        }
+    }
+
+    @Test func refusesMoreBytesToCheckThanTheJobCap() throws {
+        let work = try TemporaryRepository()
+        // Three files to check of 50 KB each; 200 KB of other files are read and not held.
+        let archive = try makeArchive(addFile + """
+        with tarfile.open(out, "w:gz") as t:
+            for i in range(3): add(t, "repo/F%d.swift" % i, view + b"// x\\n" * 10_000)
+            add(t, "repo/asset.bin", bytes(200_000))
+        """, in: work)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: archive)))
+        let capped = ArchiveLimits(maxKeptBytes: 100_000)
+        #expect(rejection { try ScanInput.archive(bytes: bytes, name: "a", limits: capped) } == .tooMuchToCheck(limit: 100_000))
+        do {
+            _ = try ScanInput.archive(bytes: bytes, name: "repo.tar.gz", limits: capped)
+        } catch let error as ScanError {
+            #expect(error.description.hasPrefix("repo.tar.gz: archive refused, the files to check hold more than 100000 bytes"))
+        }
+        #expect(try ScanInput.archive(bytes: bytes, name: "a", limits: ArchiveLimits(maxKeptBytes: 160_000)).files.count == 3)
+    }
+
+    @Test func projectFilesOverTheirLimitsAreStreamedPastAndNoted() throws {
+        let work = try TemporaryRepository()
+        let archive = try makeArchive(addFile + """
+        with tarfile.open(out, "w:gz") as t:
+            add(t, "repo/App.swift", view)
+            add(t, "repo/App.xcodeproj/project.pbxproj", b"SDKROOT = macosx;\\n" * 1000)
+            add(t, "repo/en.lproj/Localizable.strings", b'"a" = "b";\\n' * 1000)
+            add(t, "repo/CODEOWNERS", b"* @org/ios\\n" * 1000)
+        """, in: work)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: archive)))
+        let limits = ArchiveLimits(projectFiles: ProjectFileLimits(xcodeProject: 1000, strings: 1000, other: 1000))
+        let input = try ScanInput.archive(bytes: bytes, name: "repo.tar.gz", limits: limits)
+        #expect(input.files.map(\.path) == ["App.swift"])
+        #expect(input.oversized.map(\.path) == ["App.xcodeproj/project.pbxproj", "CODEOWNERS", "en.lproj/Localizable.strings"])
+        let report = try Scanner().scan(input, root: "repo.tar.gz")
+        let notes = Dictionary(report.notes.filter { $0.kind == .skipped }.map { ($0.file, $0.message) }, uniquingKeysWith: { a, _ in a })
+        #expect(notes == [
+            "App.xcodeproj/project.pbxproj": "file is 18000 bytes, over the 1000-byte limit for Xcode project files; its platforms and colour build settings were not read",
+            "en.lproj/Localizable.strings": "file is 11000 bytes, over the 1000-byte limit for .strings files; its localisation keys were not read",
+            "CODEOWNERS": "file is 11000 bytes, over the 1000-byte limit for CODEOWNERS files; findings are not attributed to owners by it",
+        ])
+        #expect(report.statistics.filesChecked == 1)
+
+        // A configuration too large to read stops the scan rather than being ignored.
+        let config = try makeArchive(addFile + """
+        with tarfile.open(out, "w:gz") as t:
+            add(t, "repo/App.swift", view)
+            add(t, "repo/.a11y-audit.json", b"{" + b" " * 2_000 + b"}")
+        """, in: work, name: "config.tar.gz")
+        do {
+            _ = try ScanInput.archive(config, maxFileBytes: 2_000_000, limits: limits)
+            Issue.record("an archive with an oversized configuration was scanned")
+        } catch let error as ScanError {
+            #expect(error.description == "\(config): .a11y-audit.json: cannot be read (it is 2002 bytes, over the 1000-byte limit for configuration files; nothing was scanned)")
+        }
+    }
+
+    @Test func theCommandLineAppliesItsConfigFileLimitWhileReadingAnArchive() throws {
+        let work = try TemporaryRepository()
+        let archive = try makeArchive(addFile + """
+        big = view + b"// padding\\n" * 272_726
+        with tarfile.open(out, "w:gz") as t:
+            add(t, "repo/App.swift", view)
+            add(t, "repo/Big.swift", big)
+        """, in: work)
+        let config = try work.write("config.json", #"{"maxFileBytes": 4000000}"#).path
+        let output = work.root.appendingPathComponent("report.json").path
+        let result = try runProcess(Paths.executable, ["scan", archive, "--config", config, "--format", "json", "--output", output, "--fail-on", "none"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output))) as? [String: Any]
+        let statistics = report?["statistics"] as? [String: Any]
+        #expect(statistics?["filesChecked"] as? Int == 2)
     }
 
     @Test func refusesTraversalInZipArchives() throws {

@@ -84,4 +84,18 @@ struct InterfaceBuilderScanTests {
         #expect(Set(before.keys) == Set(after.keys))
         #expect(before.allSatisfy { after[$0.key] == $0.value + 2 })
     }
+
+    @Test func hiddenDTDsAndWideEncodingsAreNotesNamingTheFileAndWhy() throws {
+        let repository = try TemporaryRepository()
+        let storyboard = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<?x <!-- ?>\n<!DOCTYPE document [<!ENTITY e \"Injected\">]>\n<!-- -->\n"
+            + "<document targetRuntime=\"iOS.CocoaTouch\"><objects><label text=\"&e;\" id=\"L\"/></objects></document>\n"
+        try repository.write("App/Hidden.storyboard", storyboard)
+        try repository.write("App/Wide.xib", bytes: [0xFF, 0xFE] + Array(storyboard.replacingOccurrences(of: "UTF-8", with: "UTF-16")
+            .data(using: .utf16LittleEndian)!))
+        let report = try scan(repository)
+        let notes = Dictionary(report.notes.filter { $0.kind == .skipped }.map { ($0.file, $0) }, uniquingKeysWith: { a, _ in a })
+        #expect(notes["App/Hidden.storyboard"]?.line == 3 && notes["App/Hidden.storyboard"]?.message.hasPrefix("<!DOCTYPE declaration") == true)
+        #expect(notes["App/Wide.xib"]?.message.hasPrefix("encoded as UTF-16 LE (byte-order mark), not UTF-8") == true)
+        #expect(report.findings.isEmpty && report.statistics.skippedUnreadable == 2)
+    }
 }

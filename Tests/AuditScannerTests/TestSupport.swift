@@ -68,3 +68,28 @@ enum Paths {
         return FileManager.default.fileExists(atPath: candidate.appendingPathComponent("reference").path) ? candidate : nil
     }
 }
+
+/// Runs a program to its end with its output discarded and returns its exit status and peak
+/// resident memory. wait4 reports the one child's own peak, where getrusage(RUSAGE_CHILDREN)
+/// would report the largest of every child the test process has ever waited for.
+func runMeasuringPeakMemory(_ executable: String, _ arguments: [String]) throws -> (status: Int32, peakKilobytes: Int) {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var pid: pid_t = 0
+    let started = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+    guard started == 0 else { throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "cannot start \(executable): error \(started)"]) }
+    var status: Int32 = 0
+    var usage = rusage()
+    var waited: pid_t
+    repeat { waited = wait4(pid, &status, 0, &usage) } while waited < 0 && errno == EINTR
+    // Another waiter reaping the child would leave a zeroed usage: a silent pass, so refuse it.
+    guard waited == pid else { throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "wait4 failed: errno \(errno)"]) }
+    let exited = (status & 0x7F) == 0
+    // Linux reports ru_maxrss in kilobytes.
+    return (exited ? (status >> 8) & 0xFF : -1, Int(usage.ru_maxrss))
+}

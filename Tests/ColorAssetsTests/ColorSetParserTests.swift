@@ -304,4 +304,24 @@ func hexes(_ set: ColorSet, platform: Platform? = nil) -> [String?] {
             #expect(error.reason == .notJSON("a string is not valid UTF-8"))
         }
     }
+
+    @Test func quotesAtMostEightyCharactersOfWhatTheFileSays() throws {
+        let huge = String(repeating: "9", count: 5_000_000)
+        let long = String(repeating: "x", count: 5_000_000)
+        let cases = [
+            // A component, as a string and as a bare number.
+            #"{"colors": [{"idiom": "universal", "color": {"color-space": "srgb", "components": {"red": "\#(long)", "green": "0", "blue": "0"}}}]}"#,
+            #"{"colors": [{"idiom": "universal", "color": {"color-space": "srgb", "components": {"red": \#(huge), "green": "0", "blue": "0"}}}]}"#,
+            // A colour space, and a key the JSON reader names in its syntax error.
+            #"{"colors": [{"idiom": "universal", "color": {"color-space": "\#(long)", "components": {"red": "0", "green": "0", "blue": "0"}}}]}"#,
+            #"{"\#(long)" 1}"#,
+        ]
+        for json in cases {
+            let error = try #require(parseError(json))
+            // The message and the reason (a finding's snippet) quote 80 characters and an ellipsis.
+            #expect(error.description.count < 400, "\(error.description.prefix(200))")
+            #expect(String(describing: error.reason).count < 400)
+            #expect(error.message.contains(String(repeating: error.message.contains("999") ? "9" : "x", count: 80) + "…"))
+        }
+    }
 }

@@ -97,6 +97,79 @@ struct InterfaceBuilderDocumentTests {
         #expect(document.views.isEmpty && document.runtimePlatforms == PlatformSet([.iOS, .visionOS]))
     }
 
+    /// A storyboard whose one label's text is the internal entity `e`, declared in a DTD that
+    /// `prefix` (placed between the XML declaration and the DOCTYPE) may hide from a naive check.
+    static func entityStoryboard(prefix: String, encoding: String = "UTF-8", entityValue: String = "Injected",
+                                 labels: Int = 1) -> String {
+        "<?xml version=\"1.0\" encoding=\"\(encoding)\"?>\n\(prefix)<!DOCTYPE document [<!ENTITY e \"\(entityValue)\">]>\n<!-- -->\n"
+            + "<document type=\"com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB\" targetRuntime=\"iOS.CocoaTouch\"><objects>\n"
+            + (0..<labels).map { "<label text=\"&e;\" id=\"L\($0)\"><rect key=\"frame\" x=\"0\" y=\"0\" width=\"10\" height=\"10\"/></label>\n" }.joined()
+            + "</objects></document>\n"
+    }
+
+    /// The error reading `bytes` gives; records an issue (with what was read) when it parses.
+    static func refusal(_ bytes: [UInt8], path: String) -> InterfaceBuilderError? {
+        do {
+            let document = try InterfaceBuilderDocument(bytes: bytes, path: path)
+            Issue.record("\(path) was read: label texts \(document.views.compactMap { document.element($0)["text"]?.prefix(20) })")
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func refusesADoctypeBehindACommentOpenerInsideAProcessingInstruction() throws {
+        // `<?x <!-- ?>` is a processing instruction, not a comment: the DOCTYPE after it is real.
+        let text = Self.entityStoryboard(prefix: "<?x <!-- ?>\n")
+        #expect(Self.refusal(Array(text.utf8), path: "PI.storyboard")
+            == .declarationNotAllowed(path: "PI.storyboard", declaration: "<!DOCTYPE", line: 3))
+        // The same trick with the quote characters and `>` a tag or PI may hold.
+        let quoted = Self.entityStoryboard(prefix: "<?x a='<!--' b=\">\" ?>\n")
+        #expect(Self.refusal(Array(quoted.utf8), path: "Q.storyboard")
+            == .declarationNotAllowed(path: "Q.storyboard", declaration: "<!DOCTYPE", line: 3))
+    }
+
+    @Test func refusesDocumentsNotInUTF8WhateverTheyHide() throws {
+        let text = Self.entityStoryboard(prefix: "", encoding: "UTF-16")
+        let encodings: [(name: String, bytes: [UInt8])] = [
+            ("UTF-16 LE", [0xFF, 0xFE] + Array(text.data(using: .utf16LittleEndian)!)),
+            ("UTF-16 BE", [0xFE, 0xFF] + Array(text.data(using: .utf16BigEndian)!)),
+            ("UTF-32 LE", [0xFF, 0xFE, 0x00, 0x00] + Array(Self.entityStoryboard(prefix: "", encoding: "UTF-32").data(using: .utf32LittleEndian)!)),
+            // Without a byte-order mark libxml2 still detects UTF-16 from `<?` and its NULs.
+            ("UTF-16 LE", Array(text.data(using: .utf16LittleEndian)!)),
+        ]
+        for (name, bytes) in encodings {
+            let error = try #require(Self.refusal(bytes, path: "Wide.storyboard"), "\(name)")
+            #expect(error.path == "Wide.storyboard" && error.reason.contains(name) && error.reason.contains("UTF-8"), "\(name): \(error)")
+        }
+        // ASCII bytes that declare UTF-7: libxml2 would decode `+ADw-!DOCTYPE` as `<!DOCTYPE`.
+        let utf7 = "<?xml version=\"1.0\" encoding=\"UTF-7\"?>\n+ADw-!DOCTYPE document +AFs-+ADw-!ENTITY e +ACI-Injected+ACI-+AD4-+AF0-+AD4-\n"
+            + "<document targetRuntime=\"iOS.CocoaTouch\"><objects><label text=\"&e;\" id=\"L\"/></objects></document>\n"
+        let error = try #require(Self.refusal(Array(utf7.utf8), path: "Seven.xib"))
+        #expect(error.reason.contains("UTF-7") && error.reason.contains("UTF-8"), "\(error)")
+        // Invalid UTF-8 is refused before parsing too.
+        #expect(Self.refusal(Array("<document targetRuntime=\"iOS.CocoaTouch\">".utf8) + [0xC3, 0x28] + Array("</document>".utf8),
+                             path: "Latin.xib")?.reason.contains("UTF-8") == true)
+    }
+
+    @Test func refusesAMegabyteEntityBlowUpQuicklyAndWithoutExpandingIt() throws {
+        // 1 MB of entity text used by 100 labels: 100 MB once expanded.
+        let text = Self.entityStoryboard(prefix: "<?x <!-- ?>\n", entityValue: String(repeating: "lol ", count: 250_000), labels: 100)
+        let started = Date()
+        #expect(Self.refusal(Array(text.utf8), path: "Laughs.storyboard")
+            == .declarationNotAllowed(path: "Laughs.storyboard", declaration: "<!DOCTYPE", line: 3))
+        #expect(Date().timeIntervalSince(started) < 5, "refusing took \(Date().timeIntervalSince(started)) s")
+    }
+
+    @Test func quotesAtMostEightyCharactersOfWhatTheFileSays() throws {
+        let root = String(repeating: "r", count: 40_000)
+        let error = try #require(Self.refusal(Array("<\(root)/>".utf8), path: "Root.xib"))
+        #expect(error.reason.count < 300 && error.reason.contains(String(root.prefix(80)) + "…"), "\(error.reason.prefix(300))")
+        let declaration = String(repeating: "D", count: 40_000)
+        let declared = try #require(Self.refusal(Array("<!\(declaration)>\n<document/>".utf8), path: "Decl.xib"))
+        #expect(declared.reason.count < 300, "\(declared.reason.prefix(300))")
+    }
+
     @Test func reportsMalformedXMLWithItsLine() throws {
         do {
             _ = try InterfaceBuilderDocument(bytes: try Self.bytes("Malformed.storyboard"), path: "Malformed.storyboard")
