@@ -113,8 +113,11 @@ struct IsolatedScan {
         let progressPipe = Pipe()
         process.standardInput = lifeline
         process.standardOutput = progressPipe
-        FileManager.default.createFile(atPath: stderrPath, contents: nil)
-        process.standardError = FileHandle(forWritingAtPath: stderrPath)
+        guard FileManager.default.createFile(atPath: stderrPath, contents: nil),
+              let errorOutput = FileHandle(forWritingAtPath: stderrPath) else {
+            throw JobFailure("cannot create \(stderrPath) for the checks' error output", retryable: true)
+        }
+        process.standardError = errorOutput
 
         let progress = ProgressBox()
         let readerDone = DispatchSemaphore(value: 0)

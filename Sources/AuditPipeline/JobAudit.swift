@@ -17,8 +17,12 @@ struct JobAudit {
     let useCache: Bool
     /// nil: the checks run in this process (tests that need no isolation, embedding).
     let isolation: ScanIsolation?
-    /// When the job's time limit runs out (with isolation).
-    let deadline: Date
+    /// When the job was claimed: its time limit counts from here (with isolation).
+    let started: Date
+
+    /// The job's limits: its organisation's, else the worker's defaults.
+    private var timeLimitSeconds: Int { job.timeLimitSeconds ?? isolation?.defaultTimeLimitSeconds ?? 0 }
+    private var memoryLimitMB: Int { job.memoryLimitMB ?? isolation?.defaultMemoryLimitMB ?? 0 }
 
     struct Outcome {
         var results: JobResults
@@ -90,9 +94,9 @@ struct JobAudit {
         let result: SnapshotResult
         do {
             if let isolation {
-                let limit = job.timeLimitSeconds ?? isolation.defaultTimeLimitSeconds
-                result = try IsolatedScan(isolation: isolation, timeLimitSeconds: limit, deadline: deadline,
-                                          memoryLimitMB: job.memoryLimitMB ?? isolation.defaultMemoryLimitMB, directory: directory)
+                result = try IsolatedScan(isolation: isolation, timeLimitSeconds: timeLimitSeconds,
+                                          deadline: started.addingTimeInterval(Double(timeLimitSeconds)),
+                                          memoryLimitMB: memoryLimitMB, directory: directory)
                     .run(archive: archive, root: job.repositoryName, jobs: scanJobs, cache: cache, wantDigests: job.kind == .pr,
                          cancelled: cancelled)
             } else {

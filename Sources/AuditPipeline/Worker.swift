@@ -222,10 +222,9 @@ public final class Worker: @unchecked Sendable {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
-            let timeLimit = Double(job.timeLimitSeconds ?? options.isolation?.defaultTimeLimitSeconds ?? 0)
             let audit = try JobAudit(job: job, connection: connection, source: source, directory: directory,
                                      scanJobs: options.scanJobs, useCache: options.useCache, isolation: options.isolation,
-                                     deadline: started.addingTimeInterval(timeLimit))
+                                     started: started)
                 .run(cancelled: { [state] in control.shouldStop || state.abandonRequested })
             if control.lost {
                 log.event("job.lost", .warn, [("job", job.id), ("repo", job.repositoryName), ("attempt", job.attempt),

@@ -42,11 +42,21 @@ enum FileProcessor {
         guard isUI else {
             return FileOutcome(status: .withoutUIImport(imports: header.imports), reexportedModules: reexported)
         }
+        return checkCached(file, bytes, project, cache, reexported: reexported) {
+            checker.check(path: file.path, source: source, context: project.context(for: file.path))
+        }
+    }
+
+    /// The file's cached result, or `check()` run and its result cached. A file the checker
+    /// refused whole (a Swift shape the parser cannot take, an unreadable document) is a skipped
+    /// file with its notes, and is not cached: refusing it again costs less than a lookup.
+    private static func checkCached(_ file: InputFile, _ bytes: [UInt8], _ project: ProjectIndex, _ cache: ScanCache?,
+                                    reexported: [String] = [], check: () -> FileResult) -> FileOutcome {
         let key = cache?.key(path: file.path, bytes: bytes, contextDigest: project.digest(for: file.path))
         if let cache, let key, let cached = cache.load(key) {
             return FileOutcome(status: .checked(cached, parsedBytes: nil), reexportedModules: reexported)
         }
-        let result = checker.check(path: file.path, source: source, context: project.context(for: file.path))
+        let result = check()
         if result.findings.isEmpty, result.notes.contains(where: { $0.kind == .skipped }) {
             return FileOutcome(status: .unreadable, notes: result.notes, reexportedModules: reexported)
         }
@@ -60,16 +70,9 @@ extension FileProcessor {
     /// cached like a Swift file. One that cannot be read is a note, and the scan goes on.
     static func processInterfaceBuilder(_ file: InputFile, _ bytes: [UInt8], _ checker: DocumentChecker,
                                         _ project: ProjectIndex, _ cache: ScanCache?) -> FileOutcome {
-        let key = cache?.key(path: file.path, bytes: bytes, contextDigest: project.digest(for: file.path))
-        if let cache, let key, let cached = cache.load(key) {
-            return FileOutcome(status: .checked(cached, parsedBytes: nil))
+        checkCached(file, bytes, project, cache) {
+            checker.check(path: file.path, bytes: bytes, context: project.context(for: file.path))
         }
-        let result = checker.check(path: file.path, bytes: bytes, context: project.context(for: file.path))
-        if result.findings.isEmpty, result.notes.contains(where: { $0.kind == .skipped }) {
-            return FileOutcome(status: .unreadable, notes: result.notes)
-        }
-        if let cache, let key { cache.store(result, for: key) }
-        return FileOutcome(status: .checked(result, parsedBytes: bytes.count))
     }
 }
 

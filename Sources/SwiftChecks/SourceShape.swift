@@ -1,3 +1,5 @@
+import AuditModel
+
 /// The shape of a Swift file's nesting, measured from its bytes before SwiftParser sees it.
 ///
 /// SwiftParser recurses once per nesting level in places its `maximumNestingLevel` does not reach
@@ -48,7 +50,7 @@ public struct SourceShape: Sendable, Equatable {
 
         public var description: String {
             switch self {
-            case .nesting(let depth, let line, let limit):
+            case .nesting(_, let line, let limit):
                 "nested more than \(limit) levels deep (brackets, braces, strings) at line \(line); checking it could crash the parser"
             case .squareBrackets(let depth, let line, let limit):
                 "\(depth) `[` open at once at line \(line), over the \(limit) the parser handles in reasonable time"
@@ -100,8 +102,8 @@ private struct ShapeScanner {
 
     /// Keywords that take what follows as their operand: a line break after one continues the
     /// expression, and a run of them nests in the parser.
-    private static let prefixKeywords: Set<[UInt8]> = Set(["try", "await", "any", "some", "each", "inout", "consume", "copy",
-                                                            "borrow", "repeat", "throws", "rethrows", "async", "as", "is"].map { Array($0.utf8) })
+    private static let prefixKeywords: [[UInt8]] = (["try", "await", "any", "some", "each", "inout", "consume", "copy",
+                                                            "borrow", "repeat", "throws", "rethrows", "async", "as", "is"] as [String]).map { Array($0.utf8) }
 
     let limits: SourceShape.Limits
     var shape = SourceShape()
@@ -187,12 +189,12 @@ private struct ShapeScanner {
                 index = skipWord(bytes, from: index + 1)
             case _ where Self.isOperatorByte(byte):
                 index = operatorRun(bytes, from: index)
-            case _ where Self.isDigit(byte):
+            case _ where ASCII.isDigit(byte):
                 term(continuing: false)
                 previousWordWasElse = false
                 index += 1
                 while index < count, Self.isWordByte(bytes[index])
-                        || (bytes[index] == UInt8(ascii: ".") && index + 1 < count && Self.isDigit(bytes[index + 1])) { index += 1 }
+                        || (bytes[index] == UInt8(ascii: ".") && index + 1 < count && ASCII.isDigit(bytes[index + 1])) { index += 1 }
             case _ where Self.isWordStart(byte):
                 let end = skipWord(bytes, from: index)
                 word(bytes, index..<end)
@@ -287,7 +289,7 @@ private struct ShapeScanner {
         }
         term(continuing: false)
         previousWordWasElse = text.elementsEqual("else".utf8)
-        if range.count <= 8, Self.prefixKeywords.contains(Array(text)) { expectsOperand = true }
+        if range.count <= 8, Self.prefixKeywords.contains(where: { text.elementsEqual($0) }) { expectsOperand = true }
     }
 
     private mutating func push(_ open: Open) {
@@ -413,8 +415,6 @@ private struct ShapeScanner {
         return index
     }
 
-    static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
-
     static func isSpace(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
     }
@@ -431,9 +431,8 @@ private struct ShapeScanner {
 
     /// Letters, `_`, `$`, `` ` `` and any non-ASCII byte (identifiers may be Unicode).
     static func isWordStart(_ byte: UInt8) -> Bool {
-        (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z")) || byte == UInt8(ascii: "_")
-            || byte == UInt8(ascii: "$") || byte == UInt8(ascii: "`") || byte >= 0x80
+        ASCII.isLetter(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "$") || byte == UInt8(ascii: "`") || byte >= 0x80
     }
 
-    static func isWordByte(_ byte: UInt8) -> Bool { isWordStart(byte) || isDigit(byte) }
+    static func isWordByte(_ byte: UInt8) -> Bool { isWordStart(byte) || ASCII.isDigit(byte) }
 }
