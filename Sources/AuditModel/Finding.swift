@@ -18,6 +18,14 @@ public enum Severity: String, Codable, Sendable, CaseIterable, Comparable {
     public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
 }
 
+/// Whether the rule is sure. A violation is a claim the code and the app model settle; a
+/// finding that needs review is one a person must look at (axe-core's "needs review"): it is
+/// reported at note severity in its own section and never fails `--fail-on` or a pull-request
+/// gate unless asked.
+public enum Certainty: String, Codable, Sendable, CaseIterable {
+    case violation, review
+}
+
 public enum RuleCategory: String, Codable, Sendable, CaseIterable {
     case source
     case colorAsset = "color-asset"
@@ -57,6 +65,7 @@ public struct Finding: Codable, Sendable, Hashable {
     public var ruleID: String
     public var kind: RuleKind
     public var severity: Severity
+    public var certainty: Certainty
     public var location: SourceLocation
     /// Specific: the value found and the threshold it misses.
     public var message: String
@@ -71,12 +80,13 @@ public struct Finding: Codable, Sendable, Hashable {
     /// The whole source line the finding points into, for a caret display.
     public var sourceLine: String
 
-    public init(ruleID: String, kind: RuleKind, severity: Severity, location: SourceLocation,
-                message: String, fix: String, citation: Citation, platforms: PlatformSet,
+    public init(ruleID: String, kind: RuleKind, severity: Severity, certainty: Certainty = .violation,
+                location: SourceLocation, message: String, fix: String, citation: Citation, platforms: PlatformSet,
                 fingerprint: String = "", snippet: String, sourceLine: String = "") {
         self.ruleID = ruleID
         self.kind = kind
         self.severity = severity
+        self.certainty = certainty
         self.location = location
         self.message = message
         self.fix = fix
@@ -85,6 +95,33 @@ public struct Finding: Codable, Sendable, Hashable {
         self.fingerprint = fingerprint
         self.snippet = snippet
         self.sourceLine = sourceLine
+    }
+}
+
+extension Finding {
+    private enum CodingKeys: String, CodingKey {
+        case ruleID, kind, severity, certainty, location, message, fix, citation, platforms, fingerprint, snippet, sourceLine
+    }
+
+    /// Reports written before certainty existed hold violations only.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(ruleID: try container.decode(String.self, forKey: .ruleID), kind: try container.decode(RuleKind.self, forKey: .kind),
+                  severity: try container.decode(Severity.self, forKey: .severity),
+                  certainty: try container.decodeIfPresent(Certainty.self, forKey: .certainty) ?? .violation,
+                  location: try container.decode(SourceLocation.self, forKey: .location),
+                  message: try container.decode(String.self, forKey: .message), fix: try container.decode(String.self, forKey: .fix),
+                  citation: try container.decode(Citation.self, forKey: .citation),
+                  platforms: try container.decode(PlatformSet.self, forKey: .platforms),
+                  fingerprint: try container.decode(String.self, forKey: .fingerprint),
+                  snippet: try container.decode(String.self, forKey: .snippet),
+                  sourceLine: try container.decodeIfPresent(String.self, forKey: .sourceLine) ?? "")
+    }
+
+    /// Whether `--fail-on` and pull-request gates count it: violations always, findings that
+    /// need review only when asked.
+    public func counts(atLeast threshold: Severity, includingReview: Bool = false) -> Bool {
+        (certainty == .violation || includingReview) && severity >= threshold
     }
 }
 

@@ -25,6 +25,8 @@ public struct RuleDescription: Sendable {
     public var platforms: PlatformSet
     public var kind: RuleKind
     public var severity: Severity
+    /// `.review` for a rule that can only point a person at code (every finding needs review).
+    public var certainty: Certainty
     /// What the rule looks for and why it matters.
     public var rationale: String
     public var citations: [Citation]
@@ -35,7 +37,7 @@ public struct RuleDescription: Sendable {
     public var nonTriggering: [RuleExample]
 
     public init(id: String, title: String, category: RuleCategory = .source, platforms: PlatformSet = .all,
-                kind: RuleKind, severity: Severity? = nil, rationale: String, citations: [Citation],
+                kind: RuleKind, severity: Severity? = nil, certainty: Certainty = .violation, rationale: String, citations: [Citation],
                 fix: String, limitations: String, triggering: [RuleExample], nonTriggering: [RuleExample]) {
         self.id = id
         self.title = title
@@ -43,6 +45,7 @@ public struct RuleDescription: Sendable {
         self.platforms = platforms
         self.kind = kind
         self.severity = severity ?? kind.defaultSeverity
+        self.certainty = certainty
         self.rationale = rationale
         self.citations = citations
         self.fix = fix
@@ -52,6 +55,16 @@ public struct RuleDescription: Sendable {
     }
 
     public var citation: Citation { citations[0] }
+}
+
+extension RuleDescription {
+    /// A reported finding's certainty and severity. A rule whose every finding needs a person
+    /// says so in its description; any other rule may hand one case to a person. Review findings are notes whatever the
+    /// configured severity, which applies to violations.
+    public func verdict(_ reported: Certainty?, severityOverride: Severity?) -> (certainty: Certainty, severity: Severity) {
+        let certainty: Certainty = self.certainty == .review ? .review : reported ?? .violation
+        return (certainty, certainty == .review ? .note : severityOverride ?? severity)
+    }
 }
 
 extension RuleKind {

@@ -33,6 +33,9 @@ public enum SARIFReport {
                 "properties": [
                     "kind": finding.kind.rawValue,
                     "platforms": finding.platforms.platforms.map(\.rawValue),
+                    // A finding that needs review is a note a person must look at, as axe-core's
+                    // "needs review"; code-scanning tools filter on the property.
+                    "review": finding.certainty == .review,
                 ],
             ]
             if let index = ruleIndex[finding.ruleID] { result["ruleIndex"] = index }

@@ -5,22 +5,13 @@ import AuditScanner
 public enum TextReport {
     public static func render(_ report: ScanReport, verbose: Bool = false) -> String {
         var out = ""
-        var currentFile: String?
-        for finding in report.findings {
-            if finding.location.file != currentFile {
-                currentFile = finding.location.file
-                out += (out.isEmpty ? "" : "\n") + finding.location.file + "\n"
-            }
-            let where_ = "\(finding.location.line):\(finding.location.column)"
-            out += "  \(where_)  \(finding.severity.rawValue)  [\(finding.ruleID)] \(finding.message)"
-            out += " (\(finding.kind.rawValue); \(finding.platforms))\n"
-            if !finding.sourceLine.isEmpty {
-                let line = finding.sourceLine.replacingOccurrences(of: "\t", with: " ")
-                out += "    | \(line)\n"
-                out += "    | " + String(repeating: " ", count: max(0, finding.location.column - 1)) + "^\n"
-            }
-            out += "    fix: \(finding.fix)\n"
-            if verbose { out += "    why: \(finding.citation.source): \"\(finding.citation.quote)\"\n" }
+        let violations = report.findings.filter { $0.certainty == .violation }
+        let review = report.findings.filter { $0.certainty == .review }
+        render(violations, verbose: verbose, into: &out)
+        if !review.isEmpty {
+            // Claims a person must decide, apart from the violations so they are never mistaken for them.
+            out += (out.isEmpty ? "" : "\n") + "Needs review (\(review.count)): the code cannot settle these; a person must look.\n\n"
+            render(review, verbose: verbose, into: &out)
         }
         let notes = report.notes.filter { verbose || $0.kind != .summary }
         if !notes.isEmpty {
@@ -34,13 +25,36 @@ public enum TextReport {
         return out
     }
 
+    private static func render(_ findings: [Finding], verbose: Bool, into out: inout String) {
+        var currentFile: String?
+        for finding in findings {
+            if finding.location.file != currentFile {
+                currentFile = finding.location.file
+                out += (out.isEmpty || out.hasSuffix("\n\n") ? "" : "\n") + finding.location.file + "\n"
+            }
+            let where_ = "\(finding.location.line):\(finding.location.column)"
+            let label = finding.certainty == .review ? "review" : finding.severity.rawValue
+            out += "  \(where_)  \(label)  [\(finding.ruleID)] \(finding.message)"
+            out += " (\(finding.kind.rawValue); \(finding.platforms))\n"
+            if !finding.sourceLine.isEmpty {
+                let line = finding.sourceLine.replacingOccurrences(of: "\t", with: " ")
+                out += "    | \(line)\n"
+                out += "    | " + String(repeating: " ", count: max(0, finding.location.column - 1)) + "^\n"
+            }
+            out += "    fix: \(finding.fix)\n"
+            if verbose { out += "    why: \(finding.citation.source): \"\(finding.citation.quote)\"\n" }
+        }
+    }
+
     public static func summary(_ report: ScanReport) -> String {
         let stats = report.statistics
         var counts: [String] = []
         for severity in Severity.allCases.reversed() {
-            let count = report.findings.filter { $0.severity == severity }.count
+            let count = report.findings.filter { $0.severity == severity && $0.certainty == .violation }.count
             if count > 0 { counts.append("\(count) \(severity.rawValue)\(count == 1 ? "" : "s")") }
         }
+        let review = report.findings.filter { $0.certainty == .review }.count
+        if review > 0 { counts.append("\(review) to review") }
         let found = counts.isEmpty ? "no findings" : counts.joined(separator: ", ")
         var skipped: [String] = []
         if stats.skippedWithoutUIImport > 0 { skipped.append("\(stats.skippedWithoutUIImport) without UI imports") }

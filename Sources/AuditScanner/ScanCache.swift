@@ -123,12 +123,12 @@ struct ScanCache: Sendable {
     /// already holds (each rule's fix and citation). JSON decoding of the same data took most
     /// of a warm scan's time.
     enum Entry {
-        static let header = "a11y-audit cache 3"
+        static let header = "a11y-audit cache 4"
 
         static func encode(_ result: FileResult) -> String {
             var out = header + "\n"
             for finding in result.findings {
-                out += (["F", finding.ruleID, finding.kind.rawValue, finding.severity.rawValue, finding.location.file,
+                out += (["F", finding.ruleID, finding.kind.rawValue, finding.severity.rawValue, finding.certainty.rawValue, finding.location.file,
                          String(finding.location.line), String(finding.location.column), String(finding.platforms.rawValue),
                          finding.fingerprint, finding.message, finding.snippet, finding.sourceLine]
                     .map(escape).joined(separator: "\t")) + "\n"
@@ -155,14 +155,14 @@ struct ScanCache: Sendable {
                 let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false).map(unescape)
                 switch fields.first {
                 case "F":
-                    guard fields.count == 12, let rule = rules[fields[1]], let kind = RuleKind(rawValue: fields[2]),
-                          let severity = Severity(rawValue: fields[3]), let lineNumber = Int(fields[5]),
-                          let column = Int(fields[6]), let platforms = UInt8(fields[7]) else { return nil }
+                    guard fields.count == 13, let rule = rules[fields[1]], let kind = RuleKind(rawValue: fields[2]),
+                          let severity = Severity(rawValue: fields[3]), let certainty = Certainty(rawValue: fields[4]),
+                          let lineNumber = Int(fields[6]), let column = Int(fields[7]), let platforms = UInt8(fields[8]) else { return nil }
                     result.findings.append(Finding(
-                        ruleID: fields[1], kind: kind, severity: severity,
-                        location: SourceLocation(file: fields[4], line: lineNumber, column: column), message: fields[9],
+                        ruleID: fields[1], kind: kind, severity: severity, certainty: certainty,
+                        location: SourceLocation(file: fields[5], line: lineNumber, column: column), message: fields[10],
                         fix: rule.fix, citation: rule.citation, platforms: PlatformSet(rawValue: platforms),
-                        fingerprint: fields[8], snippet: fields[10], sourceLine: fields[11]))
+                        fingerprint: fields[9], snippet: fields[11], sourceLine: fields[12]))
                 case "N":
                     guard fields.count == 5, let kind = ScanNote.Kind(rawValue: fields[1]) else { return nil }
                     result.notes.append(ScanNote(kind: kind, file: fields[2], line: Int(fields[3]), message: fields[4]))

@@ -63,8 +63,10 @@ public struct ScanReport: Codable, Sendable {
     public var statistics: ScanStatistics
     public var toolVersion: String
 
-    /// The most severe finding, for `--fail-on`.
-    public var highestSeverity: Severity? { findings.map(\.severity).max() }
+    /// The most severe violation, for `--fail-on`; findings that need review count only when asked.
+    public func highestSeverity(includingReview: Bool = false) -> Severity? {
+        findings.filter { includingReview || $0.certainty == .violation }.map(\.severity).max()
+    }
 }
 
 /// Audits one repository snapshot: picks the files that matter, checks them in parallel with

@@ -1,3 +1,4 @@
+import AuditModel
 import Foundation
 import PostgresClient
 
@@ -53,6 +54,7 @@ public struct DashboardQueries {
         public var ruleID: String
         public var kind: String
         public var severity: String
+        public var certainty: Certainty
         public var path: String
         public var line: Int
         public var column: Int
@@ -64,7 +66,8 @@ public struct DashboardQueries {
 
         public init(id: Int, repositoryID: Int, repository: String, teamID: Int?, ruleID: String, kind: String, severity: String,
                     path: String, line: Int, column: Int, message: String, snippet: String, sourceLine: String, firstSeenRun: Int,
-                    fixedInRun: Int?) {
+                    fixedInRun: Int?, certainty: Certainty = .violation) {
+            self.certainty = certainty
             self.id = id; self.repositoryID = repositoryID; self.repository = repository; self.teamID = teamID; self.ruleID = ruleID
             self.kind = kind; self.severity = severity; self.path = path; self.line = line; self.column = column; self.message = message
             self.snippet = snippet; self.sourceLine = sourceLine; self.firstSeenRun = firstSeenRun; self.fixedInRun = fixedInRun
@@ -251,7 +254,7 @@ public struct DashboardQueries {
 
     static let findingColumns = """
         f.id, f.repository_id, p.name AS repository, f.team_id, f.rule_id, f.kind, f.severity, f.path, f.line, f.column_number,
-        f.message, f.snippet, f.source_line, f.first_seen_run, f.fixed_in_run
+        f.message, f.snippet, f.source_line, f.first_seen_run, f.fixed_in_run, f.certainty
         """
 
     func findings(_ rows: PostgresRows) -> [Finding] {
@@ -261,7 +264,8 @@ public struct DashboardQueries {
                     severity: row.string("severity") ?? "", path: row.string("path") ?? "", line: row.int("line") ?? 0,
                     column: row.int("column_number") ?? 0, message: row.string("message") ?? "", snippet: row.string("snippet") ?? "",
                     sourceLine: row.string("source_line") ?? "", firstSeenRun: row.int("first_seen_run") ?? 0,
-                    fixedInRun: row.int("fixed_in_run"))
+                    fixedInRun: row.int("fixed_in_run"),
+                    certainty: row.string("certainty").flatMap(Certainty.init(rawValue:)) ?? .violation)
         }
     }
 

@@ -78,7 +78,7 @@ public struct HistoryWriter {
                 try connection.query("""
                     UPDATE repositories SET last_run_id = $2, open_findings = $3, open_requirements = $4 WHERE id = $1
                     """, [.int(job.repositoryID), .int(runID), .int(results.findings.count),
-                          .int(results.findings.filter { $0.finding.kind == .requirement }.count)],
+                          .int(results.findings.filter { $0.finding.kind == .requirement && $0.finding.certainty == .violation }.count)],
                     purpose: "record the newest run of \(job.repositoryName)")
             }
         }
@@ -98,7 +98,7 @@ public struct HistoryWriter {
     private func applyHistory(_ results: JobResults, repositoryID: Int, runID: Int,
                               previousRun: Int?) throws -> (Set<String>, [CountKey: Int], [String: String]) {
         let open = try connection.query("""
-            SELECT id, fingerprint, team_id, rule_id, kind, severity, path, line, column_number, message, snippet, source_line
+            SELECT id, fingerprint, team_id, rule_id, kind, severity, certainty, path, line, column_number, message, snippet, source_line
             FROM findings WHERE repository_id = $1 AND fixed_in_run IS NULL
             """, [.int(repositoryID)], purpose: "read the open findings of repository \(repositoryID)")
         var openByFingerprint: [String: PostgresRow] = [:]
@@ -118,7 +118,7 @@ public struct HistoryWriter {
                 || row.string("severity") != finding.severity.rawValue || row.int("team_id") != item.teamID
                 || row.string("snippet") != HistoryWriter.storable(finding.snippet)
                 || row.string("source_line") != HistoryWriter.storable(finding.sourceLine)
-                || row.string("kind") != finding.kind.rawValue,
+                || row.string("kind") != finding.kind.rawValue || row.string("certainty") != finding.certainty.rawValue,
                let id = row.int("id") {
                 changed.append((id, item))
             }
@@ -138,11 +138,12 @@ public struct HistoryWriter {
             // A fingerprint fixed earlier and seen again is reopened as new in this run.
             try connection.query("""
                 INSERT INTO findings (repository_id, fingerprint, rule_id, kind, severity, team_id, path, line, column_number,
-                                      message, snippet, source_line, first_seen_run)
-                SELECT $1, * , $13 FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::text[],
-                                          $8::int[], $9::int[], $10::text[], $11::text[], $12::text[])
+                                      message, snippet, source_line, certainty, first_seen_run)
+                SELECT $1, * , $14 FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::text[],
+                                          $8::int[], $9::int[], $10::text[], $11::text[], $12::text[], $13::text[])
                 ON CONFLICT (repository_id, fingerprint) DO UPDATE SET
                     rule_id = EXCLUDED.rule_id, kind = EXCLUDED.kind, severity = EXCLUDED.severity, team_id = EXCLUDED.team_id,
+                    certainty = EXCLUDED.certainty,
                     path = EXCLUDED.path, line = EXCLUDED.line, column_number = EXCLUDED.column_number,
                     message = EXCLUDED.message, snippet = EXCLUDED.snippet, source_line = EXCLUDED.source_line,
                     first_seen_run = EXCLUDED.first_seen_run, first_seen_at = now(),
@@ -153,17 +154,19 @@ public struct HistoryWriter {
         if !changed.isEmpty {
             try connection.query("""
                 UPDATE findings f SET severity = u.severity, kind = u.kind, team_id = u.team_id, path = u.path, line = u.line,
-                    column_number = u.column_number, message = u.message, snippet = u.snippet, source_line = u.source_line
+                    column_number = u.column_number, message = u.message, snippet = u.snippet, source_line = u.source_line,
+                    certainty = u.certainty
                 FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::int[], $6::int[], $7::text[], $8::text[], $9::text[],
-                            $10::text[])
-                     AS u (id, severity, team_id, path, line, column_number, message, snippet, source_line, kind)
+                            $10::text[], $11::text[])
+                     AS u (id, severity, team_id, path, line, column_number, message, snippet, source_line, kind, certainty)
                 WHERE f.id = u.id
                 """, [.intArray(changed.map(\.0)), .textArray(changed.map { $0.1.finding.severity.rawValue }),
                       .optionalIntArray(changed.map { $0.1.teamID }), .textArray(changed.map { $0.1.finding.location.file }),
                       .intArray(changed.map { $0.1.finding.location.line }), .intArray(changed.map { $0.1.finding.location.column }),
                       .textArray(changed.map { HistoryWriter.storable($0.1.finding.message) }),
                       .textArray(changed.map { HistoryWriter.storable($0.1.finding.snippet) }),
-                      .textArray(changed.map { HistoryWriter.storable($0.1.finding.sourceLine) }), .textArray(changed.map { $0.1.finding.kind.rawValue })],
+                      .textArray(changed.map { HistoryWriter.storable($0.1.finding.sourceLine) }), .textArray(changed.map { $0.1.finding.kind.rawValue }),
+                      .textArray(changed.map { $0.1.finding.certainty.rawValue })],
                 purpose: "update \(changed.count) moved or reworded findings")
         }
         if !fixedIDs.isEmpty {
@@ -255,7 +258,7 @@ public struct HistoryWriter {
          .optionalIntArray(items.map(\.teamID)), .textArray(items.map { storable($0.finding.location.file) }),
          .intArray(items.map(\.finding.location.line)), .intArray(items.map(\.finding.location.column)),
          .textArray(items.map { storable($0.finding.message) }), .textArray(items.map { storable($0.finding.snippet) }),
-         .textArray(items.map { storable($0.finding.sourceLine) })]
+         .textArray(items.map { storable($0.finding.sourceLine) }), .textArray(items.map(\.finding.certainty.rawValue))]
     }
 
     /// PostgreSQL text cannot hold NUL; a file with one past the binary check's first 8 KiB must

@@ -6,15 +6,20 @@ import PostgresClient
 public enum PullRequestGate: String, Sendable, Codable, CaseIterable {
     /// New requirement-level findings (Apple states an obligation) fail the check.
     case requirements
-    /// Any new finding fails it.
+    /// Any new violation fails it.
     case any
+    /// Any new finding fails it, those that need review too.
+    case anyIncludingReview = "any-including-review"
     /// Report only.
     case never
 
+    /// Findings that need review fail a check only when the gate asks for them: a person has
+    /// to decide them, and a gate that fails on guesses gets turned off.
     public func fails(new: [Finding]) -> Bool {
         switch self {
-        case .requirements: new.contains { $0.kind == .requirement }
-        case .any: !new.isEmpty
+        case .requirements: new.contains { $0.kind == .requirement && $0.certainty == .violation }
+        case .any: new.contains { $0.certainty == .violation }
+        case .anyIncludingReview: !new.isEmpty
         case .never: false
         }
     }
@@ -52,10 +57,13 @@ public struct PullRequestComparison: Sendable {
 
     /// "2 new accessibility findings (1 requirement), 1 fixed": the commit status description.
     public var summary: String {
-        let requirements = new.filter { $0.kind == .requirement }.count
-        var text = new.isEmpty ? "No new accessibility findings"
-            : "\(new.count) new accessibility \(new.count == 1 ? "finding" : "findings")"
+        let violations = new.filter { $0.certainty == .violation }
+        let requirements = violations.filter { $0.kind == .requirement }.count
+        let review = new.count - violations.count
+        var text = violations.isEmpty ? "No new accessibility findings"
+            : "\(violations.count) new accessibility \(violations.count == 1 ? "finding" : "findings")"
         if requirements > 0 { text += " (\(requirements) \(requirements == 1 ? "requirement" : "requirements"))" }
+        if review > 0 { text += ", \(review) to review" }
         if !fixed.isEmpty { text += ", \(fixed.count) fixed" }
         return text
     }

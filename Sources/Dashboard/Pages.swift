@@ -484,8 +484,9 @@ extension SiteRenderer {
 
     static func gateText(_ gate: PullRequestGate) -> String {
         switch gate {
-        case .requirements: "fails on new requirement-level findings"
-        case .any: "fails on any new finding"
+        case .requirements: "fails on new requirement-level violations"
+        case .any: "fails on any new violation"
+        case .anyIncludingReview: "fails on any new finding, those that need review included"
         case .never: "reports only"
         }
     }

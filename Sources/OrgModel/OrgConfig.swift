@@ -87,7 +87,7 @@ public struct OrgConfig: Sendable, Equatable, Codable {
         public init(gate: String? = nil, includeDrafts: Bool? = nil) { self.gate = gate; self.includeDrafts = includeDrafts }
     }
 
-    public static let gates = ["requirements", "any", "never"]
+    public static let gates = ["requirements", "any", "any-including-review", "never"]
 
     public struct Schedule: Sendable, Equatable, Codable {
         public var cron: String

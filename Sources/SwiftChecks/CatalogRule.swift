@@ -29,11 +29,13 @@ public struct CatalogFindingSink {
         let message: String
         /// Identifies the finding across runs: the colour set's name and what is wrong.
         let snippet: String
+        /// `.review` when the catalog cannot settle the claim; nil: the rule's own certainty.
+        let certainty: Certainty?
     }
     private(set) var items: [Item] = []
 
-    public mutating func report(path: String, line: Int?, _ message: String, snippet: String) {
-        items.append(Item(path: path, line: max(line ?? 1, 1), message: message, snippet: snippet))
+    public mutating func report(path: String, line: Int?, _ message: String, snippet: String, certainty: Certainty? = nil) {
+        items.append(Item(path: path, line: max(line ?? 1, 1), message: message, snippet: snippet, certainty: certainty))
     }
 }
 
@@ -54,9 +56,9 @@ public struct CatalogChecker: Sendable {
             var sink = CatalogFindingSink()
             rule.check(facts, &sink)
             for item in sink.items {
+                let verdict = description.verdict(item.certainty, severityOverride: config.severityOverrides[description.id])
                 findings.append(Finding(
-                    ruleID: description.id, kind: description.kind,
-                    severity: config.severityOverrides[description.id] ?? description.severity,
+                    ruleID: description.id, kind: description.kind, severity: verdict.severity, certainty: verdict.certainty,
                     location: SourceLocation(file: item.path, line: item.line, column: 1), message: item.message,
                     fix: description.fix, citation: description.citation, platforms: description.platforms,
                     snippet: item.snippet))

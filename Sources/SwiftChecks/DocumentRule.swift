@@ -17,12 +17,14 @@ public struct DocumentFindingSink {
         let platforms: PlatformSet?
         /// Names the finding in fingerprints beyond the view's own id (the other control of a pair).
         let detail: String
+        /// `.review` when the document cannot settle the claim; nil: the rule's own certainty.
+        let certainty: Certainty?
     }
     private(set) var items: [Item] = []
 
     public mutating func report(_ view: InterfaceBuilderView, _ message: String, platforms: PlatformSet? = nil,
-                                detail: String = "") {
-        items.append(Item(view: view, message: message, platforms: platforms, detail: detail))
+                                detail: String = "", certainty: Certainty? = nil) {
+        items.append(Item(view: view, message: message, platforms: platforms, detail: detail, certainty: certainty))
     }
 }
 
@@ -89,9 +91,9 @@ public struct DocumentChecker: Sendable {
                 let platforms = (item.platforms ?? file.platforms).intersection(description.platforms)
                 guard !platforms.isEmpty else { continue }
                 let view = item.view
+                let verdict = description.verdict(item.certainty, severityOverride: config.severityOverrides[description.id])
                 result.findings.append(Finding(
-                    ruleID: description.id, kind: description.kind,
-                    severity: config.severityOverrides[description.id] ?? description.severity,
+                    ruleID: description.id, kind: description.kind, severity: verdict.severity, certainty: verdict.certainty,
                     location: SourceLocation(file: path, line: view.line, column: view.column), message: item.message,
                     fix: description.fix, citation: description.citation, platforms: platforms,
                     // Interface Builder's object ids survive edits elsewhere in the document.

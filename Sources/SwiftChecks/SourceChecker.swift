@@ -78,7 +78,7 @@ public struct SourceChecker: Sendable {
                     continue
                 }
                 result.findings.append(makeFinding(description, path: path, line: position.line, column: position.column,
-                                                   message: item.message, platforms: platforms,
+                                                   message: item.message, certainty: item.certainty, platforms: platforms,
                                                    snippet: lines.snippet(of: item.node),
                                                    sourceLine: lines.text(ofLine: position.line)))
             }
@@ -90,9 +90,9 @@ public struct SourceChecker: Sendable {
     }
 
     private func makeFinding(_ description: RuleDescription, path: String, line: Int, column: Int, message: String,
-                             platforms: PlatformSet, snippet: String, sourceLine: String = "") -> Finding {
-        Finding(ruleID: description.id, kind: description.kind,
-                severity: config.severityOverrides[description.id] ?? description.severity,
+                             certainty: Certainty? = nil, platforms: PlatformSet, snippet: String, sourceLine: String = "") -> Finding {
+        let verdict = description.verdict(certainty, severityOverride: config.severityOverrides[description.id])
+        return Finding(ruleID: description.id, kind: description.kind, severity: verdict.severity, certainty: verdict.certainty,
                 location: SourceLocation(file: path, line: line, column: column), message: message,
                 fix: description.fix, citation: description.citation, platforms: platforms, snippet: snippet,
                 sourceLine: sourceLine)

@@ -16,19 +16,22 @@ public struct FindingSink {
         let platforms: PlatformSet?
         /// Where the finding points, when not at the node's start (e.g. the offending argument).
         let position: AbsolutePosition?
+        /// `.review` when the code cannot settle the claim; nil: the rule's own certainty.
+        let certainty: Certainty?
     }
     private(set) var items: [Item] = []
 
-    public mutating func report(_ node: some SyntaxProtocol, _ message: String, platforms: PlatformSet? = nil) {
-        items.append(Item(node: Syntax(node), message: message, platforms: platforms, position: nil))
+    public mutating func report(_ node: some SyntaxProtocol, _ message: String, platforms: PlatformSet? = nil,
+                                certainty: Certainty? = nil) {
+        items.append(Item(node: Syntax(node), message: message, platforms: platforms, position: nil, certainty: certainty))
     }
 
     /// Reports `node` (its code names the finding in fingerprints) but points at `anchor`, e.g. a
     /// modifier's name or the offending argument inside it.
     public mutating func report(_ node: some SyntaxProtocol, at anchor: some SyntaxProtocol, _ message: String,
-                                platforms: PlatformSet? = nil) {
+                                platforms: PlatformSet? = nil, certainty: Certainty? = nil) {
         items.append(Item(node: Syntax(node), message: message, platforms: platforms,
-                          position: anchor.positionAfterSkippingLeadingTrivia))
+                          position: anchor.positionAfterSkippingLeadingTrivia, certainty: certainty))
     }
 }
 

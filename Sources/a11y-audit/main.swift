@@ -27,7 +27,8 @@ let usage = """
       --format text|json|sarif   output format (default: text)
       --output FILE              write the report to FILE instead of standard output
       --fail-on error|warning|note|none
-                                 exit 1 when a finding is at least this severe (default: error)
+                                 exit 1 when a violation is at least this severe (default: error)
+      --fail-on-review           count findings that need review for --fail-on too (they are notes)
       --config FILE              configuration (default: .a11y-audit.json in the scanned root)
       --platform LIST            comma-separated platforms, overriding the project's (ios,macos,…)
       --jobs N                   files checked in parallel (default: number of cores)
@@ -46,6 +47,7 @@ func runScan(_ arguments: [String]) throws -> ExitCode {
     var format = "text"
     var output: String?
     var failOn: Severity? = .error
+    var failOnReview = false
     var configPath: String?
     var platforms: PlatformSet?
     var options = ScanOptions()
@@ -71,6 +73,7 @@ func runScan(_ arguments: [String]) throws -> ExitCode {
                 }
                 failOn = severity
             }
+        case "--fail-on-review": failOnReview = true
         case "--config": configPath = try value(argument)
         case "--platform", "--platforms":
             var set = PlatformSet()
@@ -151,7 +154,7 @@ func runScan(_ arguments: [String]) throws -> ExitCode {
     } else {
         print(rendered, terminator: "")
     }
-    if let failOn, let highest = report.highestSeverity, highest >= failOn { return .findings }
+    if let failOn, let highest = report.highestSeverity(includingReview: failOnReview), highest >= failOn { return .findings }
     return .clean
 }
 

@@ -84,6 +84,15 @@ import Testing
         #expect(!PullRequestGate.requirements.fails(new: [recommendation]))
         #expect(PullRequestGate.any.fails(new: [recommendation]))
         #expect(!PullRequestGate.never.fails(new: [requirement]))
+        var review = requirement
+        review.certainty = .review
+        review.severity = .note
+        review.fingerprint = "v"
+        #expect(!PullRequestGate.requirements.fails(new: [review]), "a finding a person must decide does not fail the gate")
+        #expect(!PullRequestGate.any.fails(new: [review]))
+        #expect(PullRequestGate.anyIncludingReview.fails(new: [review]))
+        #expect(PullRequestComparison(head: [requirement, review], base: [], changedFiles: ["A.swift"]).summary
+                == "1 new accessibility finding (1 requirement), 1 to review")
         let comparison = PullRequestComparison(head: [requirement, recommendation], base: [recommendation], changedFiles: ["A.swift"])
         #expect(comparison.summary == "1 new accessibility finding (1 requirement)")
         let untouched = PullRequestComparison(head: [requirement], base: [], changedFiles: ["B.swift"])

@@ -8,7 +8,7 @@ struct ColorSetUnusedRule: CatalogRule {
         id: "color-set-unused",
         title: "Colour set that nothing uses",
         category: .colorAsset,
-        kind: .advisory,
+        kind: .advisory, certainty: .review,
         rationale: """
             A colour set that no Swift file, storyboard, xib or build setting names is either dead \
             or used in a way this audit cannot see. Either way its contrast is checked by nobody in \

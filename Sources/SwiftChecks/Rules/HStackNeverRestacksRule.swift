@@ -9,7 +9,7 @@ struct HStackNeverRestacksRule: SourceRule {
         title: "Horizontal stack of text never restacks at accessibility sizes",
         category: .layout,
         platforms: PlatformSet([.iOS, .visionOS, .watchOS]),
-        kind: .advisory,
+        kind: .advisory, certainty: .review,
         rationale: """
             An `HStack` holding two or more text views keeps them side by side at every size; at \
             accessibility sizes each gets a sliver of the width and wraps a word per line or \

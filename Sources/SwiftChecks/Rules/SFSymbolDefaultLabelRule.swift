@@ -7,7 +7,7 @@ struct SFSymbolDefaultLabelRule: SourceRule {
     let description = RuleDescription(
         id: "sf-symbol-default-label",
         title: "Icon-only control relies on the SF Symbol's default label",
-        kind: .advisory,
+        kind: .advisory, certainty: .review,
         rationale: """
             An icon-only `Button`, `Link`, `Menu` or `NavigationLink` showing an SF Symbol is not \
             unlabelled: VoiceOver reads a label derived from the symbol. That label describes the \

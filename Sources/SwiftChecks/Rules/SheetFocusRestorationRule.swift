@@ -8,7 +8,7 @@ struct SheetFocusRestorationRule: SourceRule {
         id: "sheet-focus-restoration",
         title: "Check VoiceOver focus returns to the trigger when a sheet closes",
         platforms: .all,
-        kind: .advisory,
+        kind: .advisory, certainty: .review,
         rationale: """
             When a sheet, full-screen cover or popover is dismissed, VoiceOver focus should land \
             back on the control that opened it; otherwise a VoiceOver user is dropped at the top \
