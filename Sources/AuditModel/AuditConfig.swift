@@ -26,6 +26,7 @@ public struct AuditConfig: Sendable, Equatable {
     public static let fileName = ".a11y-audit.json"
     static let allowedKeys: Set<String> = [
         "disable", "enable", "severity", "exclude", "include", "platforms", "maxFileBytes", "skipVendored",
+        "includeNonShipping",
     ]
 
     /// Rule ids turned off.
@@ -41,6 +42,9 @@ public struct AuditConfig: Sendable, Equatable {
     public var platforms: PlatformSet?
     public var maxFileBytes: Int = 2_000_000
     public var skipVendored: Bool = true
+    /// Test targets, `#if DEBUG` code and previews are not shipped UI: skipped (and counted)
+    /// unless this is true.
+    public var includeNonShipping: Bool = false
 
     public init() {}
 
@@ -115,6 +119,12 @@ public struct AuditConfig: Sendable, Equatable {
             }
             skipVendored = flag
         }
+        if let nonShipping = root["includeNonShipping"] {
+            guard Self.isJSONBoolean(nonShipping), let flag = nonShipping as? Bool else {
+                throw AuditConfigError.badValue(file: file, key: "includeNonShipping", value: "\(nonShipping)", expected: "true or false")
+            }
+            includeNonShipping = flag
+        }
     }
 
     /// Foundation bridges JSON `true` and `1` to NSNumbers that both cast to Bool and Int; only
@@ -132,7 +142,7 @@ public struct AuditConfig: Sendable, Equatable {
         let parts: [String] = [
             disabled.sorted().joined(separator: ","), onlyEnabled.sorted().joined(separator: ","),
             severityOverrides.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.rawValue)" }.joined(separator: ","),
-            String(platforms?.rawValue ?? 255),
+            String(platforms?.rawValue ?? 255), includeNonShipping ? "non-shipping" : "",
         ]
         return Digest.sha256Hex(parts.joined(separator: "|"))
     }

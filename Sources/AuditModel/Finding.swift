@@ -79,6 +79,10 @@ public struct Finding: Codable, Sendable, Hashable {
     public var snippet: String
     /// The whole source line the finding points into, for a caret display.
     public var sourceLine: String
+    /// The member property the finding lies in, when the finding stands only if something in
+    /// the repository reads it (a palette constant nothing uses never renders). Settled by the
+    /// scan after every file is checked; not part of reports.
+    public var requiredUse: String?
 
     public init(ruleID: String, kind: RuleKind, severity: Severity, certainty: Certainty = .violation,
                 location: SourceLocation, message: String, fix: String, citation: Citation, platforms: PlatformSet,

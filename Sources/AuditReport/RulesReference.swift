@@ -14,16 +14,27 @@ public enum RulesReference {
             Severity defaults follow the kind (error, warning, note) and can be overridden in
             `.a11y-audit.json`.
 
-            | Rule | Kind | Severity | Platforms | Title |
-            | --- | --- | --- | --- | --- |
+            Every finding is also a **violation** (the rule is sure, from the code and the app
+            model) or **needs review** (a person must look). Findings that need review are notes
+            in their own section, SARIF `note` results with `"review": true`, and never count for
+            `--fail-on` or pull-request gates unless asked (`--fail-on-review`, gate
+            `any-including-review`). A rule marked *review* here hands every finding to a person;
+            the others hand single cases to a person where the code cannot settle them (each
+            rule's "What a static check cannot decide").
+
+            | Rule | Kind | Severity | Certainty | Platforms | Title |
+            | --- | --- | --- | --- | --- | --- |
 
             """
         for rule in rules {
-            out += "| [`\(rule.id)`](#\(rule.id)) | \(rule.kind.rawValue) | \(rule.severity.rawValue) | \(rule.platforms) | \(rule.title) |\n"
+            let certainty = rule.certainty == .review ? "review" : "violation"
+            let severity = rule.certainty == .review ? "note" : rule.severity.rawValue
+            out += "| [`\(rule.id)`](#\(rule.id)) | \(rule.kind.rawValue) | \(severity) | \(certainty) | \(rule.platforms) | \(rule.title) |\n"
         }
         for rule in rules {
             out += "\n## \(rule.id)\n\n"
-            out += "**\(rule.title)**. Kind: \(rule.kind.rawValue). Default severity: \(rule.severity.rawValue). "
+            out += "**\(rule.title)**. Kind: \(rule.kind.rawValue). "
+            out += rule.certainty == .review ? "Every finding needs review (note). " : "Default severity: \(rule.severity.rawValue). "
             out += "Category: \(rule.category.rawValue). Platforms: \(rule.platforms).\n\n"
             out += rule.rationale + "\n\n"
             out += "**Apple says**\n\n"

@@ -9,6 +9,8 @@ struct FileOutcome: Sendable {
         case withoutUIImport(imports: Set<String>)
         case generated
         case unreadable
+        /// Imports a test framework: test target code, not shipped UI.
+        case testCode
     }
     var status: Status
     var notes: [ScanNote] = []
@@ -37,6 +39,9 @@ enum FileProcessor {
         }
         let header = ImportScanner.scan(bytes)
         if header.looksGenerated { return FileOutcome(status: .generated) }
+        if !checker.config.includeNonShipping, !header.imports.isDisjoint(with: Scanner.testModules) {
+            return FileOutcome(status: .testCode)
+        }
         let reexported = header.exportedUIModules.isEmpty ? [] : [ProjectIndex.moduleName(of: file.path)]
         let isUI = !header.imports.isDisjoint(with: Scanner.uiModules) || !header.imports.isDisjoint(with: reexporting)
         guard isUI else {

@@ -48,6 +48,12 @@ public struct ScanStatistics: Codable, Sendable, Equatable {
     public var skippedGenerated = 0
     public var skippedWithoutUIImport = 0
     public var skippedUnreadable = 0
+    /// Files of test targets (not shipped UI), unless `includeNonShipping`.
+    public var skippedTests = 0
+    /// Findings left out because they lie in `#if DEBUG` code or previews.
+    public var findingsNotShipped = 0
+    /// Findings left out because they lie in a member property nothing in the repository reads.
+    public var findingsUnused = 0
     /// Colour sets read from asset catalogs.
     public var colorSets = 0
     public var durationSeconds = 0.0
@@ -119,6 +125,9 @@ public struct Scanner: Sendable {
             case .vendored?:
                 statistics.skippedVendored += 1
                 continue
+            case .test?:
+                statistics.skippedTests += 1
+                continue
             case nil:
                 break
             }
@@ -152,12 +161,20 @@ public struct Scanner: Sendable {
 
         var findings: [Finding] = []
         var usedColorNames = project.colorNamesUsedByProjectFiles
+        // What any file refers to decides the findings that hold only if their property is read.
+        var referenced = Set<String>()
+        for outcome in outcomes {
+            if case .checked(let result, _) = outcome.status { referenced.formUnion(result.referencedNames) }
+        }
         for outcome in outcomes {
             notes.append(contentsOf: outcome.notes)
             switch outcome.status {
             case .checked(let result, let parsedBytes):
                 statistics.filesChecked += 1
-                findings.append(contentsOf: result.findings)
+                let inUse = result.findingsInUse(referenced: referenced)
+                findings.append(contentsOf: inUse)
+                statistics.findingsUnused += result.findings.count - inUse.count
+                statistics.findingsNotShipped += result.nonShippingCount
                 statistics.findingsSuppressed += result.suppressedCount
                 usedColorNames.formUnion(result.colorUses.map(\.name))
                 notes.append(contentsOf: result.notes)
@@ -170,6 +187,7 @@ public struct Scanner: Sendable {
             case .withoutUIImport: statistics.skippedWithoutUIImport += 1
             case .generated: statistics.skippedGenerated += 1
             case .unreadable: statistics.skippedUnreadable += 1
+            case .testCode: statistics.skippedTests += 1
             }
         }
         // Catalog rules run last: whether a colour set is used is known only after every file.
@@ -182,7 +200,7 @@ public struct Scanner: Sendable {
                           toolVersion: Self.toolVersion)
     }
 
-    enum SkipReason { case excluded, vendored }
+    enum SkipReason { case excluded, vendored, test }
 
     /// Why a path is out of scope: the config's `exclude` (unless `include`d), or the default
     /// vendored and generated folders.
@@ -190,8 +208,22 @@ public struct Scanner: Sendable {
         if config.include.contains(where: { Glob($0).matches(path) }) { return nil }
         if config.exclude.contains(where: { Glob($0).matches(path) }) { return .excluded }
         if config.skipVendored, vendoredPatterns.contains(where: { $0.matches(path) }) { return .vendored }
+        if !config.includeNonShipping, isTestPath(path) { return .test }
         return nil
     }
+
+    /// Test targets by Xcode's and SwiftPM's naming: a folder `Tests`, `UITests`, `AppTests`,
+    /// `AppUITests`, `Specs`, `TestSupport`; a file `*Tests.swift`. (`SpeedTest.swift` may be a
+    /// screen; a test file that is named so imports a test framework, which the reader checks.)
+    static func isTestPath(_ path: String) -> Bool {
+        let components = path.split(separator: "/")
+        for folder in components.dropLast() where folder.hasSuffix("Tests") || folder.hasSuffix("Specs")
+            || folder.hasSuffix("TestSupport") { return true }
+        return components.last?.hasSuffix("Tests.swift") == true
+    }
+
+    /// Modules only test code imports.
+    static let testModules: Set<String> = ["XCTest", "Testing", "Quick", "Nimble", "SnapshotTesting", "ViewInspector"]
 
     /// Runs `work` over `files` on `options.jobs` Dispatch workers; results keep input order.
     private func run(_ files: [InputFile], _ work: @escaping @Sendable (InputFile) -> FileOutcome) -> [FileOutcome] {
@@ -225,6 +257,18 @@ public struct Scanner: Sendable {
         if statistics.skippedVendored > 0 {
             notes.append(ScanNote(kind: .summary, file: ".",
                                   message: "\(statistics.skippedVendored) vendored or generated Swift files skipped (Pods/, Carthage/, .build/, SourcePackages/, *.pb.swift, *.generated.swift); \"include\" patterns or \"skipVendored\": false scan them"))
+        }
+        if statistics.skippedTests > 0 {
+            notes.append(ScanNote(kind: .summary, file: "",
+                                  message: "\(statistics.skippedTests) test files skipped (test targets are not shipped UI); \"includeNonShipping\": true scans them"))
+        }
+        if statistics.findingsNotShipped > 0 {
+            notes.append(ScanNote(kind: .summary, file: "",
+                                  message: "\(statistics.findingsNotShipped) findings left out in #if DEBUG code and previews; \"includeNonShipping\": true reports them"))
+        }
+        if statistics.findingsUnused > 0 {
+            notes.append(ScanNote(kind: .summary, file: "",
+                                  message: "\(statistics.findingsUnused) findings left out in properties nothing in the repository reads"))
         }
         if statistics.skippedGenerated > 0 {
             notes.append(ScanNote(kind: .summary, file: ".",

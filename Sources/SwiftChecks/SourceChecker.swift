@@ -12,11 +12,24 @@ public struct FileResult: Codable, Sendable, Hashable {
     public var colorUses: [ColorNameUse]
     /// Findings an inline directive suppressed (the repository page shows how many).
     public var suppressedCount: Int
-    public init(findings: [Finding] = [], notes: [ScanNote] = [], colorUses: [ColorNameUse] = [], suppressedCount: Int = 0) {
+    /// Findings left out because they lie in code that does not ship (`#if DEBUG`, previews).
+    public var nonShippingCount: Int
+    /// Every name the file's code refers to: the scan keeps a finding with a `requiredUse` only
+    /// if some file refers to that name.
+    public var referencedNames: Set<String>
+    public init(findings: [Finding] = [], notes: [ScanNote] = [], colorUses: [ColorNameUse] = [], suppressedCount: Int = 0,
+                nonShippingCount: Int = 0, referencedNames: Set<String> = []) {
         self.findings = findings
         self.notes = notes
         self.colorUses = colorUses
         self.suppressedCount = suppressedCount
+        self.nonShippingCount = nonShippingCount
+        self.referencedNames = referencedNames
+    }
+
+    /// The findings that stand once the repository's references are known.
+    public func findingsInUse(referenced: Set<String>) -> [Finding] {
+        findings.filter { finding in finding.requiredUse.map(referenced.contains) ?? true }
     }
 }
 
@@ -77,14 +90,20 @@ public struct SourceChecker: Sendable {
                     result.suppressedCount += 1
                     continue
                 }
-                result.findings.append(makeFinding(description, path: path, line: position.line, column: position.column,
-                                                   message: item.message, certainty: item.certainty, platforms: platforms,
-                                                   snippet: lines.snippet(of: item.node),
-                                                   sourceLine: lines.text(ofLine: position.line)))
+                if !config.includeNonShipping, file.isNonShipping(item.node) {
+                    result.nonShippingCount += 1
+                    continue
+                }
+                var finding = makeFinding(description, path: path, line: position.line, column: position.column,
+                                          message: item.message, certainty: item.certainty, platforms: platforms,
+                                          snippet: lines.snippet(of: item.node), sourceLine: lines.text(ofLine: position.line))
+                finding.requiredUse = file.memberPropertyRequiringUse(around: item.node)
+                result.findings.append(finding)
             }
         }
         reportSuppressionProblems(suppressions, path: path, lines: lines, into: &result)
         result.colorUses = file.colorNameUses(lines)
+        result.referencedNames = Set(file.index.references.keys)
         result.findings.assignFingerprints()
         return result
     }

@@ -67,11 +67,11 @@ struct OutputTests {
         let text = TextReport.render(report)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let header = try #require(lines.firstIndex(of: "App/Title View.swift"))
-        #expect(lines[header + 1].hasPrefix("  5:28  error  [fixed-font-size]"))
+        #expect(lines[header + 1].hasPrefix("  5:28  warning  [fixed-font-size]"))
         #expect(lines[header + 2] == "    |         Text(\"Hello\").font(.system(size: 17))")
         #expect(lines[header + 3] == "    | " + String(repeating: " ", count: 27) + "^")
         #expect(text.contains("App/Broken.swift:2: Swift syntax error"))
-        #expect(text.contains("1 error in 2 of 2 Swift files"))
+        #expect(text.contains("1 warning in 2 of 2 Swift files"))
     }
 
     @Test func rulesReferenceIsGeneratedFromTheCatalog() throws {
@@ -87,7 +87,9 @@ struct CommandLineTests {
     @Test func exitCodesFollowFailOn() throws {
         let repository = try TemporaryRepository()
         try repository.write("View.swift", ScannerTests.uiFile)
-        let failing = try runProcess(Paths.executable, ["scan", repository.path])
+        // A fixed font is a recommendation (warning): the default --fail-on error lets it pass.
+        #expect(try runProcess(Paths.executable, ["scan", repository.path]).status == 0)
+        let failing = try runProcess(Paths.executable, ["scan", repository.path, "--fail-on", "warning"])
         #expect(failing.status == 1)
         #expect(failing.stdout.contains("[fixed-font-size]"))
         #expect(try runProcess(Paths.executable, ["scan", repository.path, "--fail-on", "none"]).status == 0)
@@ -139,7 +141,8 @@ struct CommandLineTests {
         let repository = try TemporaryRepository()
         try repository.write("View.swift", ScannerTests.uiFile)
         let output = repository.root.appendingPathComponent("out.sarif").path
-        let run = try runProcess(Paths.executable, ["scan", repository.path, "--format", "sarif", "--output", output])
+        let run = try runProcess(Paths.executable, ["scan", repository.path, "--format", "sarif", "--output", output,
+                                                    "--fail-on", "warning"])
         #expect(run.status == 1)
         #expect(FileManager.default.contents(atPath: output).map { String(decoding: $0, as: UTF8.self).contains("\"2.1.0\"") } == true)
         let mac = try runProcess(Paths.executable, ["scan", repository.path, "--platform", "macos"])

@@ -273,7 +273,9 @@ struct ScannerTests {
     }
 
     @Test func ifConfigRegionsNarrowPlatforms() throws {
-        let checker = SourceChecker()
+        var config = AuditConfig()
+        config.includeNonShipping = true
+        let checker = SourceChecker(config: config)
         let findings = checker.check(path: "V.swift", source: """
             import SwiftUI
             #if os(macOS)

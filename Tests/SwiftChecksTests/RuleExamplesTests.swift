@@ -70,9 +70,15 @@ struct RuleExamplesTests {
             let rules = RuleCatalog.documentRules.filter { $0.description.id == id }
             return DocumentChecker(rules: rules, config: config).check(path: example.file, bytes: Array(code.utf8), context: context).findings
         }
+        // As the scan does: a finding in a member property stands only if some file of the
+        // example's repository reads the property.
         let checker = SourceChecker(config: config)
-        return checker.check(path: example.file, source: code, context: context).findings
-            .filter { $0.ruleID == id }
+        let result = checker.check(path: example.file, source: code, context: context)
+        var referenced = result.referencedNames
+        for (path, source) in example.assets where path.hasSuffix(".swift") {
+            referenced.formUnion(checker.check(path: path, source: source, context: context).referencedNames)
+        }
+        return result.findingsInUse(referenced: referenced).filter { $0.ruleID == id }
     }
 
     /// Removes `↓` markers and returns their 1-based positions (columns in Unicode scalars).

@@ -7,7 +7,7 @@ struct AutoDismissingContentRule: SourceRule {
         id: "auto-dismissing-content",
         title: "Content dismissed on a timer",
         platforms: .all,
-        kind: .recommendation,
+        kind: .recommendation, certainty: .review,
         rationale: """
             A toast, banner or sheet that hides itself after a delay can be gone before someone \
             using VoiceOver reaches it, or before someone who reads slowly has finished. Apple asks \

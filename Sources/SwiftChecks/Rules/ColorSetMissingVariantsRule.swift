@@ -34,7 +34,7 @@ struct ColorSetMissingVariantsRule: CatalogRule {
                 { "colors" : [
                 ↓    { "idiom" : "universal", "color" : { "color-space" : "srgb",
                       "components" : { "red" : "0.1", "green" : "0.4", "blue" : "0.9", "alpha" : "1" } } } ] }
-                """, file: "Assets.xcassets/Brand.colorset/Contents.json"),
+                """, file: "Assets.xcassets/Brand.colorset/Contents.json", assets: ColorSetMissingVariantsRule.uses("Brand")),
             RuleExample("""
                 { "colors" : [
                 ↓    { "idiom" : "universal", "color" : { "color-space" : "srgb",
@@ -42,9 +42,24 @@ struct ColorSetMissingVariantsRule: CatalogRule {
                     { "idiom" : "universal", "appearances" : [ { "appearance" : "luminosity", "value" : "dark" } ],
                       "color" : { "color-space" : "srgb",
                       "components" : { "red" : "0.5", "green" : "0.7", "blue" : "1.0", "alpha" : "1" } } } ] }
-                """, file: "Assets.xcassets/Accent.colorset/Contents.json"),
+                """, file: "Assets.xcassets/Accent.colorset/Contents.json", assets: ColorSetMissingVariantsRule.uses("Accent")),
+            // The dark slot is a system colour (it adapts itself); the light one is fixed and has no
+            // increased-contrast variant.
+            RuleExample("""
+                { "colors" : [
+                ↓    { "idiom" : "universal", "color" : { "color-space" : "gray-gamma-22", "components" : { "white" : "0.900", "alpha" : "1" } } },
+                    { "idiom" : "universal", "appearances" : [ { "appearance" : "luminosity", "value" : "dark" } ],
+                      "color" : { "platform" : "osx", "reference" : "quaternaryLabelColor" } } ] }
+                """, file: "Assets.xcassets/Separator.colorset/Contents.json", assets: ColorSetMissingVariantsRule.uses("Separator")),
         ],
         nonTriggering: [
+            // Named only by a SwiftGen accessor nobody reads, or by nothing: it never renders
+            // (color-set-unused points a person at it).
+            RuleExample("""
+                { "colors" : [
+                    { "idiom" : "universal", "color" : { "color-space" : "srgb",
+                      "components" : { "red" : "1.0", "green" : "0.75", "blue" : "0.0", "alpha" : "1" } } } ] }
+                """, file: "Assets.xcassets/Colors/alert.yellow.colorset/Contents.json"),
             RuleExample("""
                 { "colors" : [
                     { "idiom" : "universal", "color" : { "color-space" : "srgb",
@@ -67,15 +82,21 @@ struct ColorSetMissingVariantsRule: CatalogRule {
         ]
     )
 
+    /// A Swift file that shows the colour set `name`, for an example to be in use.
+    static func uses(_ name: String) -> [String: String] {
+        ["Sources/Theme.swift": "import SwiftUI\nlet swatch = Color(\"\(name)\")\n"]
+    }
+
     func check(_ facts: CatalogFacts, _ sink: inout CatalogFindingSink) {
         let catalog = facts.catalog
-        for set in catalog.sets where !set.values.isEmpty {
-            let allSystem = set.values.values.allSatisfy { value in
-                if case .system = value { return true }
-                return false
+        // A set nothing names never renders: color-set-unused points a person at it instead.
+        for set in catalog.sets where !set.values.isEmpty && facts.usedNames.contains(set.name) {
+            // An appearance that falls back to a system colour adapts by itself (Dark Mode and
+            // Increase Contrast included): only fallbacks to a fixed colour are missing.
+            let missing = set.missing.filter { appearance in
+                if case .system? = set.values[appearance] { return false }
+                return true
             }
-            if allSystem { continue }
-            let missing = set.missing
             guard !missing.isEmpty else { continue }
             let provided = Appearance.allCases.filter(set.provided.contains).map(\.displayName)
             sink.report(path: set.path, line: set.lines[.light] ?? set.entries.first?.line,

@@ -9,7 +9,7 @@ struct ControlBelowDefaultSizeRule: SourceRule, DocumentRule {
         title: "Mac control below the 28x28 pt default size",
         category: .layout,
         platforms: PlatformSet(.macOS),
-        kind: .recommendation,
+        kind: .recommendation, certainty: .review,
         rationale: """
             Apple's table gives macOS controls a default size of 28x28 pt and a minimum of 20x20 pt. \
             A control drawn between the two meets the minimum but is harder to hit than the native \

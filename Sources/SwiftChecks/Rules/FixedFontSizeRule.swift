@@ -8,7 +8,7 @@ struct FixedFontSizeRule: SourceRule {
         id: "fixed-font-size",
         title: "Fixed font size does not scale with Dynamic Type",
         platforms: PlatformSet([.iOS, .tvOS, .visionOS, .watchOS]),
-        kind: .requirement,
+        kind: .recommendation,
         rationale: """
             A raw point size instead of a text style keeps text at one size whatever size people \
             choose in Settings. Body text at the largest accessibility size is about three times \

@@ -8,7 +8,7 @@ struct GestureWithoutAlternativeRule: SourceRule {
     let description = RuleDescription(
         id: "gesture-without-alternative",
         title: "Gesture-only action has no accessible alternative",
-        kind: .recommendation,
+        kind: .recommendation, certainty: .review,
         rationale: """
             Anything beyond a single tap (a long press, a drag or swipe, a pinch, a rotation, a \
             double tap, a two-finger tap) is hard or impossible for many people, and assistive \

@@ -8,7 +8,7 @@ struct HardCodedColorLiteralRule: SourceRule {
         id: "hard-coded-color-literal",
         title: "Hard-coded colour with no light, dark or increased-contrast variants",
         platforms: .all,
-        kind: .recommendation,
+        kind: .recommendation, certainty: .review,
         rationale: """
             A colour written as components or hex in source is one colour in every appearance. \
             Apple asks for light and dark variants of every custom colour, each with an \
@@ -50,7 +50,10 @@ struct HardCodedColorLiteralRule: SourceRule {
                     static let ink = ↓Color(.sRGB, red: 20 / 255, green: 22 / 255, blue: 28 / 255, opacity: 1)
                     static let mist = ↓Color(white: 0.92)
                 }
-                """),
+                """, assets: ["Sources/Card.swift": """
+                    import SwiftUI
+                    let card = Text("Hi").foregroundStyle(Color.brand).tint(.accentSoft).background(Color.ink.opacity(0.1)).border(Color.mist)
+                    """]),
             RuleExample("""
                 import UIKit
                 let warning = ↓UIColor(red: 1.0, green: 0.58, blue: 0.0, alpha: 1.0)
@@ -79,6 +82,14 @@ struct HardCodedColorLiteralRule: SourceRule {
                 """),
         ],
         nonTriggering: [
+            // A palette nothing in the repository reads never renders.
+            RuleExample("""
+                import SwiftUI
+                enum BaseColors {
+                    static let green80 = Color(red: 0.55, green: 0.85, blue: 0.6)
+                    static var yellow95: Color { Color(hex: 0xFFF8E1) }
+                }
+                """),
             RuleExample("""
                 import SwiftUI
                 struct Card: View {

@@ -11,7 +11,7 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
         title: "Control smaller than the platform's hit region",
         category: .layout,
         platforms: PlatformSet([.iOS, .macOS, .visionOS, .watchOS]),
-        kind: .requirement,
+        kind: .recommendation,
         rationale: """
             A control people cannot hit reliably fails everyone with limited dexterity, and anyone \
             using a pointer, their eyes or a remote. The number is the platform's: a 44x44 pt hit \

@@ -176,10 +176,12 @@ struct InsufficientContrastRule: SourceRule {
             // an increased-contrast variant worse than the default is reported too).
             let shown = failing.flatMap { [evaluation.standardReading(of: $0), $0].compactMap { $0 } }
             let luminosities = failing.map { $0.appearance.isDark ? "dark" : "light" }
+            // Against an assumed background the real container (a background image, a parent's
+            // colour, a colour set elsewhere) is unknown: a person must look.
             sink.report(evaluation.pair.element, at: evaluation.pair.node, """
                 \(evaluation.describe(shown, in: file)). \(evaluation.verdicts(worst)). It fails with Increase Contrast on, in \
                 \(luminosities.joined(separator: " and ")) appearance
-                """)
+                """, certainty: evaluation.pair.background == nil ? .review : nil)
         }
     }
 }

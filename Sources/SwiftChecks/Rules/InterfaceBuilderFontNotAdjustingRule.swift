@@ -9,7 +9,7 @@ struct InterfaceBuilderFontNotAdjustingRule: DocumentRule {
         title: "Interface Builder text style without Automatically Adjusts Font",
         category: .layout,
         platforms: PlatformSet([.iOS, .tvOS, .visionOS]),
-        kind: .requirement,
+        kind: .recommendation,
         rationale: """
             A text style picked in Interface Builder gives the right size when the view loads, but \
             unless "Automatically Adjusts Font" is ticked (`adjustsFontForContentSizeCategory="YES"`) \
