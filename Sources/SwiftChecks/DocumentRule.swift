@@ -45,7 +45,11 @@ public struct DocumentFile: Sendable {
         if let platformOverride {
             platforms = platformOverride
         } else {
-            let runtime = document.runtimePlatforms ?? context.platforms ?? .all
+            var runtime = document.runtimePlatforms ?? context.platforms ?? .all
+            // An iOS document runs on visionOS only where the project says the app ships there.
+            if runtime.contains(.iOS), runtime.contains(.visionOS), context.platforms?.contains(.visionOS) != true {
+                runtime.remove(PlatformSet(.visionOS))
+            }
             let narrowed = runtime.intersection(context.platforms ?? .all)
             // A project that says iOS for a folder holding a Mac xib: trust the document.
             platforms = narrowed.isEmpty ? runtime : narrowed

@@ -355,3 +355,23 @@ extension SyntaxKind {
 final class EnclosingViewCallsMemo {
     var containers: [SyntaxIdentifier: [FunctionCallExprSyntax]] = [:]
 }
+
+extension FunctionCallExprSyntax {
+    /// `Image(systemName:).font(.system(size: 8))` (through other modifiers),
+    /// `UIImage.SymbolConfiguration(font:)`: this font sizes a symbol image, not text, and
+    /// symbols scale by their own configuration.
+    var sizesSymbolImage: Bool {
+        var node = Syntax(self).parent
+        while let current = node, !current.is(CodeBlockItemSyntax.self), !current.is(DeclSyntax.self) {
+            if let outer = current.as(FunctionCallExprSyntax.self) {
+                if outer.initializedTypeName == "SymbolConfiguration" { return true }
+                if outer.calleeName == "font", outer.isMemberCallWithBase {
+                    let root = ModifierChain(containing: ExprSyntax(outer)).root
+                    return root.as(FunctionCallExprSyntax.self)?.calleeName == "Image"
+                }
+            }
+            node = current.parent
+        }
+        return false
+    }
+}

@@ -69,6 +69,18 @@ struct FixedFontSizeRule: SourceRule {
                 """),
         ],
         nonTriggering: [
+            // Fonts that size a symbol image, and sizes UIFontMetrics already scaled.
+            RuleExample("""
+                import SwiftUI
+                import UIKit
+                struct AddRow: View {
+                    var body: some View {
+                        Image(systemName: "plus.circle").resizable().font(.system(size: 17)).frame(width: 20, height: 20)
+                    }
+                }
+                let configuration = UIImage.SymbolConfiguration(font: .systemFont(ofSize: 22, weight: .semibold))
+                let widgetTitle = Font.system(size: UIFontMetrics.default.scaledValue(for: 12))
+                """),
             RuleExample("""
                 import SwiftUI
                 struct Badge: View {
@@ -130,6 +142,10 @@ struct FixedFontSizeRule: SourceRule {
                 continue
             }
             if isScaledByFontMetrics(call, file) { continue }
+            // `UIFontMetrics.default.scaledValue(for: 12)` is already the person's size.
+            if let sizeCall = size.as(FunctionCallExprSyntax.self), sizeCall.calleeName == "scaledValue" { continue }
+            // A font that sizes an SF Symbol is not text; symbols scale by their own configuration.
+            if call.sizesSymbolImage { continue }
             let value = size.numberValue.map { "\($0.points) pt" } ?? "`\(size.trimmedDescription)`"
             sink.report(call, "\(form) fixes the text at \(value); it will not follow the text size people choose")
         }

@@ -167,7 +167,7 @@ struct TextBelowMinimumSizeRule: SourceRule {
             guard let (sizeExpression, form) = Self.size(of: call), let size = sizeExpression.numberValue, size > 0 else {
                 continue
             }
-            if Self.sizesSymbol(call) { continue }
+            if call.sizesSymbolImage { continue }
             var platforms = file.platforms(at: call)
             // Undeclared platforms are a guess from imports: `import UIKit` could mean tvOS (23 pt)
             // or watchOS, but is most often iPhone and iPad code. Judge it as iOS/iPadOS then.
@@ -195,23 +195,6 @@ struct TextBelowMinimumSizeRule: SourceRule {
                 (\(minimums.joined(separator: ", ")))
                 """, platforms: PlatformSet(missed))
         }
-    }
-
-    /// `Image(systemName:).font(.system(size: 8))`, `UIImage.SymbolConfiguration(font:)`: the
-    /// font sizes a symbol, not text.
-    private static func sizesSymbol(_ call: FunctionCallExprSyntax) -> Bool {
-        var node = Syntax(call).parent
-        while let current = node, !current.is(CodeBlockItemSyntax.self), !current.is(DeclSyntax.self) {
-            if let outer = current.as(FunctionCallExprSyntax.self) {
-                if outer.initializedTypeName == "SymbolConfiguration" { return true }
-                if outer.calleeName == "font", outer.isMemberCallWithBase {
-                    let root = ModifierChain(containing: ExprSyntax(outer)).root
-                    return root.as(FunctionCallExprSyntax.self)?.calleeName == "Image"
-                }
-            }
-            node = current.parent
-        }
-        return false
     }
 
     /// The size argument and how the API is written, when `call` makes a font of a given size.
