@@ -60,6 +60,7 @@ public enum TextReport {
         if stats.skippedWithoutUIImport > 0 { skipped.append("\(stats.skippedWithoutUIImport) without UI imports") }
         if stats.skippedVendored > 0 { skipped.append("\(stats.skippedVendored) vendored") }
         if stats.skippedGenerated > 0 { skipped.append("\(stats.skippedGenerated) generated") }
+        if stats.skippedTests > 0 { skipped.append("\(stats.skippedTests) test") }
         if stats.skippedExcluded > 0 { skipped.append("\(stats.skippedExcluded) excluded") }
         if stats.skippedUnreadable > 0 { skipped.append("\(stats.skippedUnreadable) unreadable") }
         let skippedText = skipped.isEmpty ? "" : "; skipped " + skipped.joined(separator: ", ")

@@ -23,7 +23,7 @@ import Webhooks
             try """
                 import SwiftUI
                 struct NewBadge: View {
-                    var body: some View { Text("New").font(.system(size: 15)) }
+                    var body: some View { Button(action: {}) { Image(systemName: "star.fill") }.accessibilityLabel("star.fill") }
                 }
                 """.write(toFile: head + "/Shared/NewBadge.swift", atomically: true, encoding: .utf8)
             let statusView = head + "/Shared/OrderStatusView.swift"
@@ -83,7 +83,7 @@ import Webhooks
             #expect(final.targetURL == "https://a11y.example.com/pulls/Codertocat/Hello-World/2-111111111111.html")
             let run = try #require(github.checkRuns.first)
             #expect(run.headSHA == headSHA && run.conclusion == "failure")
-            #expect(run.annotations.contains { $0.path == "Shared/NewBadge.swift" && $0.startLine == 3 && $0.level == "failure" && $0.title == "fixed-font-size" })
+            #expect(run.annotations.contains { $0.path == "Shared/NewBadge.swift" && $0.startLine == 3 && $0.level == "failure" && $0.title == "accessibility-label-raw-identifier" })
             #expect(github.requests("POST", "/repos/Codertocat/Hello-World/statuses").count == 3, "one 500, then two statuses")
             // Nothing left to report: a second sweep posts nothing.
             #expect(try reporter.sweep(connection) == 0)

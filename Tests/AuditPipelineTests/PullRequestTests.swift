@@ -21,7 +21,7 @@ import Testing
             try """
                 import SwiftUI
                 struct NewBadge: View {
-                    var body: some View { Text("New").font(.system(size: 15)) }
+                    var body: some View { Button(action: {}) { Image(systemName: "star.fill") }.accessibilityLabel("star.fill") }
                 }
                 """.write(toFile: head + "/Shared/NewBadge.swift", atomically: true, encoding: .utf8)
             // …and fixes a too-small text by deleting its modifier line.
@@ -57,7 +57,7 @@ import Testing
             let fixed = results["fixed"] as? [[String: Any]] ?? []
             #expect(new.count == check.newCount && fixed.count == check.fixedCount)
             #expect(!new.isEmpty && new.allSatisfy { $0["path"] as? String == "Shared/NewBadge.swift" }, "\(new)")
-            #expect(new.contains { $0["rule"] as? String == "fixed-font-size" && $0["line"] as? Int == 3 })
+            #expect(new.contains { $0["rule"] as? String == "accessibility-label-raw-identifier" && $0["line"] as? Int == 3 })
             #expect(fixed.contains { $0["rule"] as? String == "text-below-minimum-size" && $0["path"] as? String == "Shared/OrderStatusView.swift" })
             #expect(Set(results["changedFiles"] as? [String] ?? []) == ["Shared/NewBadge.swift", "Shared/OrderStatusView.swift"])
             // The base came from the cache: the nightly run had parsed every file already.

@@ -149,8 +149,9 @@ struct SampleAppTests {
         #expect(badge.message.contains("#888888 on #FFFFFF"))
         // A pair rescued by Increase Contrast is the lower-severity rule.
         let rescued = try #require(report.findings.first { $0.ruleID == "contrast-relies-on-increase-contrast" })
-        #expect(badge.certainty == .violation)
-        #expect(rescued.certainty == .review || rescued.severity < badge.severity)
+        // Contrast from source alone was wrong or unsettled on every real-app error reviewed
+        // (docs/accuracy.md): both rules hand their findings to a person.
+        #expect(badge.certainty == .review && rescued.certainty == .review)
     }
 }
 

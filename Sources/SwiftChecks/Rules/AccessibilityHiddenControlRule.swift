@@ -13,7 +13,7 @@ struct AccessibilityHiddenControlRule: SourceRule {
     let description = RuleDescription(
         id: "accessibility-hidden-control",
         title: "Interactive control hidden from assistive technologies",
-        kind: .requirement,
+        kind: .requirement, certainty: .review,
         rationale: """
             Hiding is for decorative content. A button, toggle, link or field hidden with \
             `.accessibilityHidden(true)` (or `isAccessibilityElement = false` in UIKit) cannot be \

@@ -6,7 +6,7 @@ struct AccessibilityLabelEmptyOrEmojiRule: SourceRule {
     let description = RuleDescription(
         id: "accessibility-label-empty-or-emoji",
         title: "Accessibility label is empty or only emoji/symbols",
-        kind: .recommendation,
+        kind: .recommendation, certainty: .review,
         rationale: """
             An empty label (`.accessibilityLabel("")`, `accessibilityLabel = ""`) removes the \
             element's label: VoiceOver has nothing to say for it, and an empty string is not \

@@ -8,7 +8,7 @@ struct AccessibilityTraitsAssignedRule: SourceRule {
         id: "accessibility-traits-assigned",
         title: "Accessibility traits overwritten by direct assignment",
         platforms: PlatformSet([.iOS, .tvOS, .visionOS]), // UIAccessibility traits on UIKit views
-        kind: .recommendation,
+        kind: .recommendation, certainty: .review,
         rationale: """
             `accessibilityTraits` is a set, and UIKit keeps traits in it for you: a `UIButton` \
             has `.button`, a disabled control `.notEnabled`, a selected cell `.selected`, a \

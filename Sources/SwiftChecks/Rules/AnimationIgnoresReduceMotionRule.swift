@@ -7,7 +7,7 @@ struct AnimationIgnoresReduceMotionRule: SourceRule {
     let description = RuleDescription(
         id: "animation-ignores-reduce-motion",
         title: "Motion that ignores Reduce Motion",
-        kind: .requirement,
+        kind: .requirement, certainty: .review,
         rationale: """
             People who get dizzy or nauseous from on-screen motion turn on Reduce Motion, and \
             Apple asks apps to respond by reducing automatic and repetitive animation, bounce, \

@@ -8,7 +8,7 @@ struct ColorSetMissingVariantsRule: CatalogRule {
         id: "color-set-missing-variants",
         title: "Custom colour without dark or increased-contrast variants",
         category: .colorAsset,
-        kind: .recommendation,
+        kind: .recommendation, certainty: .review,
         rationale: """
             Apple asks for four variants of every custom colour: light, dark, and an increased \
             contrast option for each. A set without them falls back to another variant, so Dark Mode \

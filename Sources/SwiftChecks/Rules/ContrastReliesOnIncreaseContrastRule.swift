@@ -9,7 +9,7 @@ struct ContrastReliesOnIncreaseContrastRule: SourceRule {
         id: "contrast-relies-on-increase-contrast",
         title: "Contrast reaches the minimum only with Increase Contrast",
         category: .colorAsset,
-        kind: .recommendation,
+        kind: .recommendation, certainty: .review,
         rationale: """
             Apple asks apps to meet the contrast minimum by default, and at least to provide a \
             higher-contrast scheme when Increase Contrast is on. This pair does the second but not \

@@ -7,7 +7,7 @@ struct CustomToggleMissingTraitRule: SourceRule {
     let description = RuleDescription(
         id: "custom-toggle-missing-trait",
         title: "Custom toggle does not expose toggle behaviour or state",
-        kind: .recommendation,
+        kind: .recommendation, certainty: .review,
         rationale: """
             A star, heart or checkmark that flips a value when tapped is a toggle. Drawn from an \
             image and a tap gesture it is, to VoiceOver, a picture: nothing says it can be \

@@ -147,7 +147,12 @@ struct FixedFontSizeRule: SourceRule {
             // A font that sizes an SF Symbol is not text; symbols scale by their own configuration.
             if call.sizesSymbolImage { continue }
             let value = size.numberValue.map { "\($0.points) pt" } ?? "`\(size.trimmedDescription)`"
-            sink.report(call, "\(form) fixes the text at \(value); it will not follow the text size people choose")
+            // Sure only where a literal size is put on a `Text` directly. A font stored or assigned
+            // elsewhere was often rescaled later on real apps (trait-change handlers, sizes from
+            // `UIFontMetrics` passed in, 1 pt faces resized before drawing): a person must look.
+            let sure = size.numberValue != nil && Self.isFontOfText(call)
+            sink.report(call, "\(form) fixes the text at \(value); it will not follow the text size people choose",
+                        certainty: sure ? nil : .review)
         }
     }
 
@@ -168,6 +173,15 @@ struct FixedFontSizeRule: SourceRule {
             return (size, "`UIFont(name:size:)`")
         }
         return nil
+    }
+
+    /// `Text(…).font(<this>)`, through other modifiers of the same `Text`.
+    static func isFontOfText(_ call: FunctionCallExprSyntax) -> Bool {
+        guard let argument = call.parent?.as(LabeledExprSyntax.self),
+              let modifier = argument.parent?.parent?.as(FunctionCallExprSyntax.self),
+              modifier.calleeName == "font", modifier.isMemberCallWithBase else { return false }
+        let root = ModifierChain(containing: ExprSyntax(modifier)).root
+        return root.as(FunctionCallExprSyntax.self)?.calleeName == "Text"
     }
 
     /// `UIFontMetrics(…).scaledFont(for: <this>)`, directly or through a `let` it initialises.

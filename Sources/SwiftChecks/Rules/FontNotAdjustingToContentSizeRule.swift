@@ -8,7 +8,7 @@ struct FontNotAdjustingToContentSizeRule: SourceRule {
         id: "font-not-adjusting-to-content-size",
         title: "UIKit text style font never told to follow text-size changes",
         platforms: PlatformSet([.iOS, .tvOS, .visionOS]), // UILabel and friends: not on watchOS
-        kind: .recommendation,
+        kind: .recommendation, certainty: .review,
         rationale: """
             A UIKit label, text field or text view given a text-style font \
             (`UIFont.preferredFont(forTextStyle:)` or `UIFontMetrics(…).scaledFont(for:)`) only \

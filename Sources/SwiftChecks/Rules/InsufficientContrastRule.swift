@@ -9,7 +9,7 @@ struct InsufficientContrastRule: SourceRule {
         id: "insufficient-contrast",
         title: "Contrast below the minimum, even with Increase Contrast",
         category: .colorAsset,
-        kind: .requirement,
+        kind: .requirement, certainty: .review,
         rationale: """
             Colours are resolved for light, dark, light + increased contrast and dark + increased \
             contrast (asset catalogs, system colours, literals), and each pair is judged by WCAG 2.x \

@@ -9,7 +9,7 @@ struct InterfaceBuilderControlsTooCloseRule: DocumentRule {
         title: "Adjacent controls in Interface Builder closer than Apple's spacing",
         category: .layout,
         platforms: PlatformSet([.iOS, .macOS]),
-        kind: .recommendation,
+        kind: .recommendation, certainty: .review,
         rationale: """
             Controls packed tightly get pressed by mistake, especially with a tremor or a head \
             pointer. Apple suggests about 12 pt of padding around controls with a bezel and about \

@@ -10,7 +10,7 @@ struct InterfaceBuilderFixedFontRule: DocumentRule {
         title: "Fixed font in Interface Builder does not scale with Dynamic Type",
         category: .layout,
         platforms: PlatformSet([.iOS, .tvOS, .visionOS, .watchOS]),
-        kind: .recommendation,
+        kind: .recommendation, certainty: .review,
         rationale: """
             A font chosen in Interface Builder as System, Bold System or a custom face at a point \
             size (`<fontDescription type="system" pointSize="17"/>`) stays that size whatever text \

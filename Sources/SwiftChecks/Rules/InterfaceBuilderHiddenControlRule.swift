@@ -8,7 +8,7 @@ struct InterfaceBuilderHiddenControlRule: DocumentRule {
         id: "ib-control-hidden-from-accessibility",
         title: "Interactive element hidden from assistive technologies in Interface Builder",
         category: .layout,
-        kind: .requirement,
+        kind: .requirement, certainty: .review,
         rationale: """
             Unticking Accessibility Enabled on a button or switch (`<bool key="isElement" \
             value="NO"/>`, or `isAccessibilityElement="NO"`) removes it from VoiceOver, Switch \

@@ -8,7 +8,7 @@ struct InterfaceBuilderImageLabelRule: DocumentRule {
         id: "ib-image-control-label",
         title: "Image-only control or image in Interface Builder without a real label",
         category: .layout,
-        kind: .requirement,
+        kind: .requirement, certainty: .review,
         rationale: """
             An image-only button or an image view exposed to VoiceOver needs a label written for a \
             listener. With none, UIKit falls back to the image's asset name ("ic_trash_24"), and \

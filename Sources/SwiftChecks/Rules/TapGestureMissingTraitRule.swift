@@ -7,7 +7,7 @@ struct TapGestureMissingTraitRule: SourceRule {
     let description = RuleDescription(
         id: "tap-gesture-missing-trait",
         title: "Tappable view is not announced as a button or link",
-        kind: .recommendation,
+        kind: .recommendation, certainty: .review,
         rationale: """
             A tap gesture makes an image, text or stack act like a button, but only a control's \
             trait tells VoiceOver that it does something. Without `.isButton` (or `.isLink`), \

@@ -7,7 +7,7 @@ struct TextBelowMinimumSizeRule: SourceRule {
         id: "text-below-minimum-size",
         title: "Text size below the platform's recommended minimum",
         platforms: .all,
-        kind: .recommendation,
+        kind: .recommendation, certainty: .review,
         rationale: """
             Apple recommends a minimum text size per platform (iOS/iPadOS 11 pt, macOS 10 pt, \
             visionOS and watchOS 12 pt, tvOS 23 pt) for system and custom fonts alike. Text set \
