@@ -13,7 +13,8 @@ public struct ScanIsolation: Sendable, Equatable {
     /// For jobs whose organisation sets no `limits.jobSeconds` / `limits.jobMemoryMB`.
     public var defaultTimeLimitSeconds: Int
     public var defaultMemoryLimitMB: Int
-    /// How often the worker looks at the child (exit, time, memory, cancellation).
+    /// How often the worker looks at the child's time, memory and cancellation (its exit is
+    /// noticed at once).
     public var pollInterval: Double
 
     public static let standardTimeLimitSeconds = 1800
@@ -140,11 +141,15 @@ struct IsolatedScan {
         }
         reader.name = "a11y-scan-progress"
 
+        // The exit wakes the watch at once: a job whose checks take 5 ms must not wait out a
+        // poll interval. The interval only paces the looks at time, memory and cancellation.
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
         try process.run()
         reader.start()
         var stop: Stop?
         while process.isRunning {
-            Thread.sleep(forTimeInterval: isolation.pollInterval)
+            if exited.wait(timeout: .now() + isolation.pollInterval) == .success { break }
             guard process.isRunning else { break }
             if cancelled() {
                 stop = .cancelled
