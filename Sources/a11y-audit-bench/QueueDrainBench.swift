@@ -148,11 +148,12 @@ enum QueueDrainBench {
         return path
     }
 
-    /// A tar.gz of `folder` under its own name as the top folder, as GitHub's archives are.
+    /// A tar.gz of `folder` under its own name as the top folder, without `.git`, as GitHub's
+    /// archives are.
     static func folderArchive(_ folder: String, in root: URL) throws -> String {
         let url = URL(fileURLWithPath: folder).standardizedFileURL
         let path = root.appendingPathComponent("folder.tar.gz").path
-        guard try runChild("/bin/tar", ["-czf", path, "-C", url.deletingLastPathComponent().path, url.lastPathComponent]) == 0 else {
+        guard try runChild("/bin/tar", ["-czf", path, "--exclude=.git", "-C", url.deletingLastPathComponent().path, url.lastPathComponent]) == 0 else {
             throw BenchFailure("tar of \(folder) failed")
         }
         return path
