@@ -131,15 +131,10 @@ public enum ScanChild {
         return outcome
     }
 
-    /// Written to a temporary name and renamed: the worker never reads half a result.
+    /// A `HandOverFile`: the worker never reads half a result.
     static func write(_ outcome: ChildOutcome, to out: String) -> Bool {
         do {
-            let data = try JSONEncoder().encode(outcome)
-            try data.write(to: URL(fileURLWithPath: out + ".partial"))
-            guard rename(out + ".partial", out) == 0 else {
-                complain("cannot rename \(out).partial to \(out): \(String(cString: strerror(errno)))")
-                return false
-            }
+            try HandOverFile.write([UInt8](try JSONEncoder().encode(outcome)), to: out)
             return true
         } catch {
             complain("cannot write \(out): \(error)")
