@@ -44,6 +44,7 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CProcess"),
 
         // Pure core: findings, platforms, Apple's reference tables, configuration. No I/O but
         // reading its own bundled reference JSON.
@@ -92,7 +93,7 @@ let package = Package(
                 swiftSettings: importSyntax),
         // The pipeline: the coordinator schedules runs; workers claim jobs, fetch archives, audit them, write results.
         .target(name: "AuditPipeline", dependencies: ["AuditModel", "AuditScanner", "AuditStore", "PostgresClient", "OrgModel",
-                                                      "ArchiveFetch", "GitHubClient"],
+                                                      "ArchiveFetch", "GitHubClient", "CProcess"],
                 swiftSettings: importSyntax),
         // A small HTTP server over libmicrohttpd (webhooks, dashboard, and test servers).
         .target(

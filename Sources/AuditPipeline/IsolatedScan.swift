@@ -3,28 +3,42 @@ import AuditScanner
 import Foundation
 import Synchronization
 
-/// How a worker isolates each job's checks: a child process (`a11y-audit scan-child`) per
-/// snapshot, killed past its time or memory limit. A crash, a hang or a memory blow-up on one
-/// repository then fails that job alone, naming the file, instead of taking down the worker and
-/// every other job it holds.
+/// How a worker isolates each job's checks: in a child process (`a11y-audit scan-child
+/// --serve`) per worker slot, which takes job after job and is killed past a job's time or
+/// memory limit. A crash, a hang or a memory blow-up on one repository then fails that job
+/// alone, naming the file, instead of taking down the worker and every other job it holds.
 public struct ScanIsolation: Sendable, Equatable {
     /// The `a11y-audit` executable that runs `scan-child`.
     public var executable: String
     /// For jobs whose organisation sets no `limits.jobSeconds` / `limits.jobMemoryMB`.
     public var defaultTimeLimitSeconds: Int
     public var defaultMemoryLimitMB: Int
-    /// How often the worker looks at the child (exit, time, memory, cancellation).
+    /// How often the worker looks at the child's time, memory and cancellation (its result and
+    /// its exit are noticed at once).
     public var pollInterval: Double
+    /// A child is replaced after this many snapshots: whatever a job leaves behind in it (heap
+    /// fragmentation, a cache that grows) is bounded, at one child start (~25 ms) per this many.
+    public var snapshotsPerChild: Int
+    /// A child is replaced before a job when, idle, its resident set is over this or over half
+    /// of the job's memory limit: the limit is per job, and memory the child kept from earlier
+    /// jobs would otherwise count against this one.
+    public var idleMemoryLimitMB: Int
 
     public static let standardTimeLimitSeconds = 1800
     public static let standardMemoryLimitMB = 4096
+    public static let standardSnapshotsPerChild = 200
+    public static let standardIdleMemoryLimitMB = 256
 
     public init(executable: String, defaultTimeLimitSeconds: Int = ScanIsolation.standardTimeLimitSeconds,
-                defaultMemoryLimitMB: Int = ScanIsolation.standardMemoryLimitMB, pollInterval: Double = 0.05) {
+                defaultMemoryLimitMB: Int = ScanIsolation.standardMemoryLimitMB, pollInterval: Double = 0.05,
+                snapshotsPerChild: Int = ScanIsolation.standardSnapshotsPerChild,
+                idleMemoryLimitMB: Int = ScanIsolation.standardIdleMemoryLimitMB) {
         self.executable = executable
         self.defaultTimeLimitSeconds = defaultTimeLimitSeconds
         self.defaultMemoryLimitMB = defaultMemoryLimitMB
         self.pollInterval = pollInterval
+        self.snapshotsPerChild = max(1, snapshotsPerChild)
+        self.idleMemoryLimitMB = idleMemoryLimitMB
     }
 
     /// This process's own executable, when it is `a11y-audit` (not a test runner).
@@ -35,7 +49,7 @@ public struct ScanIsolation: Sendable, Equatable {
 }
 
 /// What the child says it was doing, line by line on its standard output.
-private struct ChildProgress {
+struct ChildProgress {
     var phase = "starting"
     /// Files whose check has started and not finished, in start order.
     var inFlight: [String] = []
@@ -60,14 +74,9 @@ private struct ChildProgress {
     }
 }
 
-/// Shared between the progress reader thread and the watching loop.
-private final class ProgressBox: Sendable {
-    let state = Mutex(ChildProgress())
-}
-
-/// One snapshot's checks in a child process, watched by the worker.
+/// One snapshot's checks handed to a worker slot's scan child, watched by the worker.
 struct IsolatedScan {
-    let isolation: ScanIsolation
+    let slot: IsolatedSlot
     /// The job's limit (its organisation's, or the worker's default), for messages, and when
     /// it runs out: a pull request's two snapshots share one limit.
     let timeLimitSeconds: Int
@@ -76,7 +85,7 @@ struct IsolatedScan {
     /// The job's private folder: the hand-over files go there and go with it.
     let directory: String
 
-    /// Exit status of a child that failed cleanly and wrote why into its result file.
+    /// Exit status of a one-shot child that failed cleanly and wrote why into its result file.
     static let failureStatus: Int32 = 3
     /// Exit status of a child whose parent went away.
     static let orphanStatus: Int32 = 70
@@ -85,86 +94,43 @@ struct IsolatedScan {
         case cancelled, timeLimit, memoryLimit(Int)
     }
 
+    /// The snapshot's result, and the process id of the child that checked it.
     func run(archive: String, root: String, jobs: Int, cache: MemoryCacheStorage?, wantDigests: Bool,
-             cancelled: () -> Bool) throws -> SnapshotResult {
-        let tag = UUID().uuidString.prefix(8)
+             cancelled: () -> Bool) throws -> (result: SnapshotResult, childPID: Int32) {
+        let tag = String(UUID().uuidString.prefix(8))
         let resultPath = "\(directory)/scan-\(tag).result.json"
+        let cacheInPath = "\(directory)/scan-\(tag).cache-in"
         let cacheOutPath = "\(directory)/scan-\(tag).cache-out"
         let stderrPath = "\(directory)/scan-\(tag).stderr"
-        var arguments = ["scan-child", "--archive", archive, "--root", root, "--jobs", String(jobs), "--out", resultPath]
-        if let cache {
-            let cacheInPath = "\(directory)/scan-\(tag).cache-in"
-            try CacheFile.write(cache.allEntries, to: cacheInPath)
-            arguments += ["--cache-in", cacheInPath, "--cache-out", cacheOutPath]
+        defer {
+            for path in [resultPath, cacheInPath, cacheOutPath, stderrPath] { unlink(path) }
         }
-        if wantDigests { arguments.append("--digests") }
+        if let cache { try CacheFile.write(cache.allEntries, to: cacheInPath) }
+        let request = ChildRequest(id: tag, archive: archive, root: root, jobs: jobs, out: resultPath,
+                                   cacheIn: cache == nil ? nil : cacheInPath, cacheOut: cache == nil ? nil : cacheOutPath,
+                                   digests: wantDigests, errorOutput: stderrPath)
+        let child = try hand(request)
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: isolation.executable)
-        process.arguments = arguments
-        // The child reads a local archive and writes local files: it gets no credential, and no
-        // crash report slows its death.
-        var environment = ProcessInfo.processInfo.environment.filter { ["PATH", "HOME", "LANG", "LC_ALL", "TMPDIR"].contains($0.key) }
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        process.environment = environment
-        // Its standard input stays open while the worker lives: at end of file the child knows
-        // the worker died (kill -9) and exits instead of running on as an orphan.
-        let lifeline = Pipe()
-        let progressPipe = Pipe()
-        process.standardInput = lifeline
-        process.standardOutput = progressPipe
-        guard FileManager.default.createFile(atPath: stderrPath, contents: nil),
-              let errorOutput = FileHandle(forWritingAtPath: stderrPath) else {
-            throw JobFailure("cannot create \(stderrPath) for the checks' error output", retryable: true)
-        }
-        process.standardError = errorOutput
-
-        let progress = ProgressBox()
-        let readerDone = DispatchSemaphore(value: 0)
-        let reading = progressPipe.fileHandleForReading
-        let reader = Thread {
-            var pending: [UInt8] = []
-            while true {
-                let chunk = reading.availableData
-                if chunk.isEmpty { break }
-                pending += chunk
-                while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                    let line = String(decoding: pending[..<newline], as: UTF8.self)
-                    pending.removeSubrange(...newline)
-                    progress.state.withLock { $0.take(Substring(line)) }
-                }
-                // A line never grows past a path and its marker; anything longer is not ours.
-                if pending.count > 1 << 16 { pending.removeAll() }
-            }
-            readerDone.signal()
-        }
-        reader.name = "a11y-scan-progress"
-
-        try process.run()
-        reader.start()
         var stop: Stop?
-        while process.isRunning {
-            Thread.sleep(forTimeInterval: isolation.pollInterval)
-            guard process.isRunning else { break }
+        var reported = false
+        while true {
+            let status = child.status(of: request.id)
+            if status.reported { reported = true; break }
+            if status.exited { break }
             if cancelled() {
                 stop = .cancelled
             } else if Date() > deadline {
                 stop = .timeLimit
-            } else if let resident = Self.residentMegabytes(process.processIdentifier), resident > memoryLimitMB {
+            } else if let resident = Self.residentMegabytes(child.pid), resident > memoryLimitMB {
                 stop = .memoryLimit(resident)
             }
-            if stop != nil {
-                kill(process.processIdentifier, SIGKILL)
-                break
-            }
+            if stop != nil { break }
+            child.waitForNews(timeout: slot.pool.isolation.pollInterval)
         }
-        process.waitUntilExit()
-        try? lifeline.fileHandleForWriting.close()
-        readerDone.wait()
-        let activity = progress.state.withLock { $0.activity }
-        defer {
-            for path in [resultPath, cacheOutPath, stderrPath] { unlink(path) }
-        }
+        // A child that did not report this job's result is never given another: it crashed,
+        // was stopped, or its state is unknown.
+        if !reported { slot.pool.discard(child, slot: slot.index, reason: stop.map(Self.reason) ?? "exited during a job") }
+        let activity = child.activity
 
         switch stop {
         case .cancelled?:
@@ -178,14 +144,20 @@ struct IsolatedScan {
         case nil:
             break
         }
-        if process.terminationReason == .uncaughtSignal {
-            throw JobFailure("a11y-audit crashed (signal \(process.terminationStatus)) \(activity)", retryable: true)
-        }
-        let decoder = JSONDecoder()
-        guard let data = FileManager.default.contents(atPath: resultPath),
-              let outcome = try? decoder.decode(ChildOutcome.self, from: data) else {
+        if !reported {
+            let status = child.waitStatus ?? 0
+            if status & 0x7F != 0 {
+                throw JobFailure("a11y-audit crashed (signal \(status & 0x7F)) \(activity)", retryable: true)
+            }
             let detail = Self.tail(of: stderrPath)
-            throw JobFailure("a11y-audit exited with status \(process.terminationStatus) \(activity) without a result\(detail.isEmpty ? "" : ": \(detail)")",
+            throw JobFailure("a11y-audit exited with status \((status >> 8) & 0xFF) \(activity) without a result\(detail.isEmpty ? "" : ": \(detail)")",
+                             retryable: true)
+        }
+        guard let data = FileManager.default.contents(atPath: resultPath),
+              let outcome = try? JSONDecoder().decode(ChildOutcome.self, from: data) else {
+            slot.pool.discard(child, slot: slot.index, reason: "reported a result it did not write")
+            let detail = Self.tail(of: stderrPath)
+            throw JobFailure("a11y-audit reported its result \(activity) but \(resultPath) is missing or unreadable\(detail.isEmpty ? "" : ": \(detail)")",
                              retryable: true)
         }
         if let failure = outcome.failure { throw JobFailure(failure.message, retryable: failure.retryable) }
@@ -196,7 +168,32 @@ struct IsolatedScan {
             let stored = (try? CacheFile.read(cacheOutPath)) ?? [:]
             cache.merge(stored: stored, used: Set(outcome.usedCacheKeys))
         }
-        return result
+        return (result, outcome.childPID ?? child.pid)
+    }
+
+    /// Sends the request to the slot's child; a child that died while idle (its pipe is closed)
+    /// is replaced once, so that a job does not fail for something that happened before it.
+    private func hand(_ request: ChildRequest) throws -> ServingChild {
+        var lastError: Error?
+        for _ in 0..<2 {
+            let child = try slot.pool.child(for: slot.index, memoryLimitMB: memoryLimitMB)
+            do {
+                try child.send(request)
+                return child
+            } catch {
+                lastError = error
+                slot.pool.discard(child, slot: slot.index, reason: "refused a request")
+            }
+        }
+        throw JobFailure("cannot hand the checks to a11y-audit scan-child: \(lastError.map { "\($0)" } ?? "unknown error")", retryable: true)
+    }
+
+    private static func reason(_ stop: Stop) -> String {
+        switch stop {
+        case .cancelled: "job cancelled"
+        case .timeLimit: "time limit"
+        case .memoryLimit: "memory limit"
+        }
     }
 
     /// The child's resident set, from /proc (Linux); nil once it is gone.
@@ -236,6 +233,23 @@ struct IsolatedScan {
     }
 }
 
+/// One snapshot to check, sent to `scan-child --serve` as one line of JSON.
+struct ChildRequest: Codable, Sendable {
+    /// Echoed in the `=done` line, so a late report of an earlier request is never taken for this one.
+    var id: String
+    var archive: String
+    var root: String
+    var jobs: Int
+    /// The result file (a `ChildOutcome`), written to a temporary name and renamed.
+    var out: String
+    var cacheIn: String?
+    var cacheOut: String?
+    var digests: Bool
+    /// Where the child's standard error goes while it checks this snapshot: the job's folder,
+    /// so a crash message is quoted in that job's error and removed with it.
+    var errorOutput: String?
+}
+
 /// What `scan-child` writes to its result file.
 struct ChildOutcome: Codable {
     struct Failure: Codable {
@@ -245,83 +259,6 @@ struct ChildOutcome: Codable {
     var result: SnapshotResult?
     var usedCacheKeys: [String] = []
     var failure: Failure?
-}
-
-/// `a11y-audit scan-child`: the isolated side. Reads the archive the worker fetched, checks it,
-/// and writes the result file; progress goes to standard output, one line per event.
-public enum ScanChild {
-    public static let usage = "a11y-audit scan-child --archive FILE --root NAME --out FILE [--jobs N] [--cache-in FILE --cache-out FILE] [--digests]"
-
-    public static func main(_ arguments: [String]) -> Int32 {
-        var values: [String: String] = [:]
-        var digests = false
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            if argument == "--digests" {
-                digests = true
-                index += 1
-            } else if ["--archive", "--root", "--out", "--jobs", "--cache-in", "--cache-out"].contains(argument), index + 1 < arguments.count {
-                values[argument] = arguments[index + 1]
-                index += 2
-            } else {
-                FileHandle.standardError.write(Data("scan-child: unexpected argument \(argument)\n\(usage)\n".utf8))
-                return 2
-            }
-        }
-        guard let archive = values["--archive"], let root = values["--root"], let out = values["--out"] else {
-            FileHandle.standardError.write(Data("scan-child: --archive, --root and --out are required\n\(usage)\n".utf8))
-            return 2
-        }
-        watchLifeline()
-        let jobs = values["--jobs"].flatMap(Int.init) ?? ProcessInfo.processInfo.activeProcessorCount
-        var outcome = ChildOutcome()
-        do {
-            report("#reading the archive")
-            let cache = try values["--cache-in"].map { MemoryCacheStorage(entries: try CacheFile.read($0)) }
-            report("#checking the repository")
-            let result = try SnapshotAudit.run(archive: archive, root: root, jobs: jobs, cache: cache, wantDigests: digests) { event in
-                switch event {
-                case .started(let path): report("+" + IsolatedScan.escape(path))
-                case .finished(let path): report("-" + IsolatedScan.escape(path))
-                }
-            }
-            report("#writing the results")
-            if let cache, let cacheOut = values["--cache-out"] { try CacheFile.write(cache.newEntries, to: cacheOut) }
-            outcome.result = result
-            outcome.usedCacheKeys = cache.map { Array($0.usedKeys) } ?? []
-        } catch let error as ScanError {
-            outcome.failure = .init(message: error.description, retryable: false)
-        } catch {
-            outcome.failure = .init(message: String(describing: error), retryable: true)
-        }
-        do {
-            let data = try JSONEncoder().encode(outcome)
-            try data.write(to: URL(fileURLWithPath: out + ".partial"))
-            guard rename(out + ".partial", out) == 0 else { return 1 }
-        } catch {
-            FileHandle.standardError.write(Data("scan-child: cannot write \(out): \(error)\n".utf8))
-            return 1
-        }
-        return outcome.failure == nil ? 0 : IsolatedScan.failureStatus
-    }
-
-    /// One progress line, written whole: a pipe write under PIPE_BUF is atomic, so lines from
-    /// the Dispatch workers never interleave.
-    private static func report(_ line: String) {
-        var bytes = Array(line.utf8.prefix(4000))
-        bytes.append(UInt8(ascii: "\n"))
-        bytes.withUnsafeBytes { _ = write(1, $0.baseAddress, $0.count) }
-    }
-
-    /// Exits when the worker's end of standard input closes: the worker is gone.
-    private static func watchLifeline() {
-        let thread = Thread {
-            var byte: UInt8 = 0
-            while read(0, &byte, 1) > 0 {}
-            _exit(IsolatedScan.orphanStatus)
-        }
-        thread.name = "a11y-scan-lifeline"
-        thread.start()
-    }
+    /// The process that checked the snapshot: the worker logs it, and tests see reuse by it.
+    var childPID: Int32?
 }

@@ -15,14 +15,15 @@ struct JobAudit {
     let directory: String
     let scanJobs: Int
     let useCache: Bool
-    /// nil: the checks run in this process (tests that need no isolation, embedding).
-    let isolation: ScanIsolation?
+    /// The worker slot's scan child; nil: the checks run in this process (tests that need no
+    /// isolation, embedding).
+    let isolation: IsolatedSlot?
     /// When the job was claimed: its time limit counts from here (with isolation).
     let started: Date
 
     /// The job's limits: its organisation's, else the worker's defaults.
-    private var timeLimitSeconds: Int { job.timeLimitSeconds ?? isolation?.defaultTimeLimitSeconds ?? 0 }
-    private var memoryLimitMB: Int { job.memoryLimitMB ?? isolation?.defaultMemoryLimitMB ?? 0 }
+    private var timeLimitSeconds: Int { job.timeLimitSeconds ?? isolation?.isolation.defaultTimeLimitSeconds ?? 0 }
+    private var memoryLimitMB: Int { job.memoryLimitMB ?? isolation?.isolation.defaultMemoryLimitMB ?? 0 }
 
     struct Outcome {
         var results: JobResults
@@ -30,6 +31,8 @@ struct JobAudit {
         var comparison: PullRequestComparison?
         /// Why the new cache rows were not stored, if they were not.
         var cacheError: String?
+        /// The scan children that checked the snapshots (none without isolation).
+        var childPIDs: [Int32]
     }
 
     /// One snapshot fetched and audited.
@@ -38,6 +41,7 @@ struct JobAudit {
         var report: ScanReport { result.report }
         var fetchMilliseconds: Int
         var scanMilliseconds: Int
+        var childPID: Int32?
     }
 
     func run(cancelled: () -> Bool) throws -> Outcome {
@@ -82,7 +86,7 @@ struct JobAudit {
             fetchMilliseconds: head.fetchMilliseconds + (base?.fetchMilliseconds ?? 0),
             scanMilliseconds: head.scanMilliseconds + (base?.scanMilliseconds ?? 0),
             commitSHA: Self.looksLikeCommit(job.commitRef) ? job.commitRef : nil, configJSON: configJSON),
-            comparison: comparison, cacheError: cacheError)
+            comparison: comparison, cacheError: cacheError, childPIDs: [head.childPID, base?.childPID].compactMap { $0 })
     }
 
     private func audit(_ url: String, cache: MemoryCacheStorage?, cancelled: () -> Bool) throws -> Snapshot {
@@ -92,11 +96,12 @@ struct JobAudit {
         if cancelled() { throw JobFailure("stopped: the job was cancelled or its lease lost", retryable: true) }
         let scanStarted = Date()
         let result: SnapshotResult
+        var childPID: Int32?
         do {
             if let isolation {
-                result = try IsolatedScan(isolation: isolation, timeLimitSeconds: timeLimitSeconds,
-                                          deadline: started.addingTimeInterval(Double(timeLimitSeconds)),
-                                          memoryLimitMB: memoryLimitMB, directory: directory)
+                (result, childPID) = try IsolatedScan(slot: isolation, timeLimitSeconds: timeLimitSeconds,
+                                                      deadline: started.addingTimeInterval(Double(timeLimitSeconds)),
+                                                      memoryLimitMB: memoryLimitMB, directory: directory)
                     .run(archive: archive, root: job.repositoryName, jobs: scanJobs, cache: cache, wantDigests: job.kind == .pr,
                          cancelled: cancelled)
             } else {
@@ -112,7 +117,7 @@ struct JobAudit {
         // The archive is read; its copy is not needed any more (a pull request fetches two).
         if archive.hasPrefix(directory) { unlink(archive) }
         return Snapshot(result: result, fetchMilliseconds: fetchMilliseconds,
-                        scanMilliseconds: Int(Date().timeIntervalSince(scanStarted) * 1000))
+                        scanMilliseconds: Int(Date().timeIntervalSince(scanStarted) * 1000), childPID: childPID)
     }
 
     static func looksLikeCommit(_ ref: String) -> Bool {

@@ -42,9 +42,44 @@ enum SnapshotAudit {
     }
 }
 
+/// A file handed between the worker and its child, written to a temporary name and renamed, so
+/// a reader never sees half of it. Not synced to disk: it lives for one job, and a crash of the
+/// machine loses the job anyway. (Foundation's `Data.write` syncs; three syncs per job cost
+/// more than the checks of a small repository on a busy disk.)
+enum HandOverFile {
+    struct WriteError: Error, CustomStringConvertible {
+        let path: String
+        let reason: String
+        var description: String { "cannot write the hand-over file \(path): \(reason)" }
+    }
+
+    static func write(_ bytes: [UInt8], to path: String) throws {
+        let temporary = path + ".partial"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw WriteError(path: temporary, reason: String(cString: strerror(errno))) }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else {
+                let reason = String(cString: strerror(errno))
+                close(descriptor)
+                unlink(temporary)
+                throw WriteError(path: temporary, reason: reason)
+            }
+            offset += written
+        }
+        guard close(descriptor) == 0 else { throw WriteError(path: temporary, reason: String(cString: strerror(errno))) }
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw WriteError(path: path, reason: reason)
+        }
+    }
+}
+
 /// A cache handed between the worker and its child: records of (key, entry), each a 32-bit
-/// big-endian length and its bytes. Written to a temporary name and renamed, so a reader never
-/// sees half a file.
+/// big-endian length and its bytes (a `HandOverFile`).
 enum CacheFile {
     enum ReadError: Error, CustomStringConvertible {
         case truncated(path: String, offset: Int)
@@ -69,9 +104,7 @@ enum CacheFile {
             append(Array(key.utf8))
             append(entry)
         }
-        let temporary = path + ".partial"
-        try Data(bytes).write(to: URL(fileURLWithPath: temporary))
-        guard rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        try HandOverFile.write(bytes, to: path)
     }
 
     static func read(_ path: String) throws -> [String: [UInt8]] {

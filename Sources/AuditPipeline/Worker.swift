@@ -44,8 +44,9 @@ public struct WorkerOptions: Sendable {
     /// Reports pull-request checks to GitHub (after each pull-request job, and every few seconds
     /// for checks still unreported: pending ones, and reports that failed).
     public var reporter: PullRequestReporter?
-    /// Each job's checks in a child process with time and memory limits; nil runs them in this
-    /// process (a crash there takes the worker down with every job it holds).
+    /// Each job's checks in a child process with time and memory limits (one long-lived child
+    /// per slot); nil runs them in this process (a crash there takes the worker down with every
+    /// job it holds).
     public var isolation: ScanIsolation?
 
     public init(database: ConnectionSettings, name: String = WorkerOptions.defaultName(), concurrency: Int = 1, mode: Mode = .forever,
@@ -98,11 +99,15 @@ public final class Worker: @unchecked Sendable {
         _ = try PostgresConnection(options.database)
         removeAbandonedJobDirectories()
         log.event("worker.started", [("worker", options.name), ("concurrency", options.concurrency), ("database", options.database.redactedTarget)])
+        let children = options.isolation.map { ScanChildPool(isolation: $0, workDirectory: options.workDirectory, log: log) }
+        // However the run ends, no scan child outlives it.
+        defer { children?.shutdown() }
         let group = DispatchGroup()
         for slot in 0..<options.concurrency {
             group.enter()
+            let isolation = children.map { IsolatedSlot(pool: $0, index: slot) }
             let thread = Thread { [self] in
-                runSlot(slot)
+                runSlot(slot, isolation: isolation)
                 group.leave()
             }
             thread.name = "a11y-worker-\(slot)"
@@ -119,7 +124,11 @@ public final class Worker: @unchecked Sendable {
         while group.wait(timeout: .now() + 0.2) == .timedOut {
             if state.abandonRequested { break }
         }
-        if state.abandonRequested { releaseActiveJobs() }
+        if state.abandonRequested {
+            // Their checks stop now: the slots still in a job see their child die and return.
+            children?.shutdown()
+            releaseActiveJobs()
+        }
         // The reporter thread may be halfway through a check (status posted, check run not yet):
         // it finishes that check (not the rest of its sweep) and stops before the last sweep,
         // which would skip a check the thread holds.
@@ -138,7 +147,7 @@ public final class Worker: @unchecked Sendable {
 
     // MARK: Slots
 
-    private func runSlot(_ slot: Int) {
+    private func runSlot(_ slot: Int, isolation: IsolatedSlot?) {
         let worker = options.concurrency == 1 ? options.name : "\(options.name)/\(slot)"
         var connection: PostgresConnection?
         var consecutiveErrors = 0
@@ -155,7 +164,7 @@ public final class Worker: @unchecked Sendable {
                 let claimMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - claimStarted) / 1e6
                 consecutiveErrors = 0
                 if let job = claimed {
-                    process(job, connection: connection, claimMilliseconds: claimMilliseconds)
+                    process(job, connection: connection, claimMilliseconds: claimMilliseconds, isolation: isolation)
                     if job.kind == .pr { reportWake.signal() }
                     if options.mode == .once { return }
                     continue
@@ -210,7 +219,7 @@ public final class Worker: @unchecked Sendable {
 
     /// `claimMilliseconds`: the claim statement's round trip, logged so queue contention shows
     /// in the workers' own logs (a11y-audit-bench --only drain reads it).
-    private func process(_ job: ClaimedJob, connection: PostgresConnection, claimMilliseconds: Double) {
+    private func process(_ job: ClaimedJob, connection: PostgresConnection, claimMilliseconds: Double, isolation: IsolatedSlot?) {
         let started = Date()
         let control = state.register(job)
         defer { state.unregister(job) }
@@ -223,7 +232,7 @@ public final class Worker: @unchecked Sendable {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
             let audit = try JobAudit(job: job, connection: connection, source: source, directory: directory,
-                                     scanJobs: options.scanJobs, useCache: options.useCache, isolation: options.isolation,
+                                     scanJobs: options.scanJobs, useCache: options.useCache, isolation: isolation,
                                      started: started)
                 .run(cancelled: { [state] in control.shouldStop || state.abandonRequested })
             if control.lost {
@@ -268,7 +277,8 @@ public final class Worker: @unchecked Sendable {
                                             ("fetch_ms", audit.results.fetchMilliseconds), ("scan_ms", audit.results.scanMilliseconds),
                                             ("files", audit.results.filesScanned), ("parsed", audit.results.filesParsed),
                                             ("findings", audit.results.findings.count),
-                                            ("new", audit.comparison?.new.count ?? applied?.new), ("fixed", audit.comparison?.fixed.count ?? applied?.fixed)])
+                                            ("new", audit.comparison?.new.count ?? applied?.new), ("fixed", audit.comparison?.fixed.count ?? applied?.fixed),
+                                            ("scan_pid", audit.childPIDs.isEmpty ? nil : Set(audit.childPIDs).sorted().map(String.init).joined(separator: ","))])
                 state.count { $0.succeeded += 1 }
             case .leaseLost:
                 log.event("job.lost", .warn, [("job", job.id), ("repo", job.repositoryName), ("attempt", job.attempt),

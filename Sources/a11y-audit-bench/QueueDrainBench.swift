@@ -8,6 +8,8 @@ import PostgresClient
 // SIGKILL at random moments and replaced. Every repository's archive is the same tiny tar.gz
 // (one folder, one Swift file), so a job's fetch and scan cost a few milliseconds and what is
 // measured is the queue: claims, leases, completions and the database writes of each job.
+// `--drain-folder DIR` gives every job a tar.gz of DIR instead (made in a temporary folder; DIR
+// is only read), so that the per-job costs of isolation can be set against real checks.
 
 extension SplitMix: RandomNumberGenerator {}
 
@@ -18,11 +20,12 @@ enum QueueDrainBench {
         var kills: Int
         var seed: UInt64
         var workerFlags: [String] = []
+        var folder: String?
     }
 
-    static func run(jobs: Int, workers: Int, kills: Int, seed: UInt64?, workerFlags: [String] = []) throws {
+    static func run(jobs: Int, workers: Int, kills: Int, seed: UInt64?, workerFlags: [String] = [], folder: String? = nil) throws {
         let settings = Settings(jobs: jobs, workers: workers, kills: kills, seed: seed ?? UInt64.random(in: 1...UInt64.max),
-                                workerFlags: workerFlags)
+                                workerFlags: workerFlags, folder: folder)
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("a11y-audit").path
         guard FileManager.default.isExecutableFile(atPath: binary) else { throw BenchFailure("\(binary) not built") }
         if ProcessInfo.processInfo.environment["DATABASE_URL"].map({ !$0.isEmpty }) == true {
@@ -60,7 +63,7 @@ enum QueueDrainBench {
     static func drain(_ settings: Settings, binary: String, database: ConnectionSettings) throws {
         let root = try temporaryDirectory("drain")
         defer { try? FileManager.default.removeItem(at: root) }
-        let archive = try tinyArchive(in: root)
+        let archive = try settings.folder.map { try folderArchive($0, in: root) } ?? tinyArchive(in: root)
         let config: [String: Any] = [
             "org": "bench", "teams": [["name": "Apps"]],
             "repositories": (0..<settings.jobs).map { ["name": "bench/repo-\($0)", "team": "Apps", "archive": "file://" + archive] },
@@ -145,6 +148,17 @@ enum QueueDrainBench {
         return path
     }
 
+    /// A tar.gz of `folder` under its own name as the top folder, without `.git`, as GitHub's
+    /// archives are.
+    static func folderArchive(_ folder: String, in root: URL) throws -> String {
+        let url = URL(fileURLWithPath: folder).standardizedFileURL
+        let path = root.appendingPathComponent("folder.tar.gz").path
+        guard try runChild("/bin/tar", ["-czf", path, "--exclude=.git", "-C", url.deletingLastPathComponent().path, url.lastPathComponent]) == 0 else {
+            throw BenchFailure("tar of \(folder) failed")
+        }
+        return path
+    }
+
     // MARK: Results and checks
 
     static func report(_ settings: Settings, connection: PostgresConnection, fleet: Fleet, startedAt: Double, wallSeconds: Double,
@@ -196,7 +210,7 @@ enum QueueDrainBench {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let format = { (value: Double) in String(format: value < 10 ? "%.2f" : "%.1f", value) }
         print("""
-            Queue drain: \(settings.jobs) jobs (one run, one tiny archive each), \(settings.workers) worker processes, \
+            Queue drain: \(settings.jobs) jobs (one run, \(settings.folder.map { "an archive of \($0)" } ?? "one tiny archive") each), \(settings.workers) worker processes, \
             \(settings.kills) SIGKILLs (seed \(settings.seed)), lease \(Int(lease)) s, \(cores) cores
 
             | measurement | value |

@@ -37,6 +37,9 @@ struct Options {
     /// `--only drain`: more flags for every worker (`--worker-flag --no-isolation` measures the
     /// cost of isolating each job's checks in a child process).
     var workerFlags: [String] = []
+    /// `--only drain`: every job's archive is a tar.gz of this folder instead of the tiny one
+    /// (a real app, to see what isolation costs where the checks take seconds).
+    var drainFolder: String?
 }
 
 func parseOptions() -> Options {
@@ -59,8 +62,9 @@ func parseOptions() -> Options {
         case "--kills": options.kills = iterator.next().flatMap(Int.init) ?? options.kills
         case "--seed": options.seed = iterator.next().flatMap { UInt64($0) }
         case "--worker-flag": options.workerFlags += iterator.next().map { [$0] } ?? []
+        case "--drain-folder": options.drainFolder = iterator.next()
         default:
-            FileHandle.standardError.write(Data("usage: a11y-audit-bench [--files N] [--rounds R] [--corpus DIR] [--only parse|scan|setup|layout-off|colors|colors-plain|colors-setup|colors-wall|queue|org|render|pr|drain|dashboard-sql|sim-render|sim-night] [--repositories N] [--nights N] [--write-color-corpus DIR] [--jobs N] [--workers W] [--kills K] [--seed S] [--worker-flag FLAG] [--explain] [--out DIR] [--incremental-only]\n".utf8))
+            FileHandle.standardError.write(Data("usage: a11y-audit-bench [--files N] [--rounds R] [--corpus DIR] [--only parse|scan|setup|layout-off|colors|colors-plain|colors-setup|colors-wall|queue|org|render|pr|drain|dashboard-sql|sim-render|sim-night] [--repositories N] [--nights N] [--write-color-corpus DIR] [--jobs N] [--workers W] [--kills K] [--seed S] [--worker-flag FLAG] [--drain-folder DIR] [--explain] [--out DIR] [--incremental-only]\n".utf8))
             exit(2)
         }
     }
@@ -124,7 +128,7 @@ if options.only == "queue" {
 }
 if options.only == "drain" {
     try QueueDrainBench.run(jobs: options.jobs, workers: options.workers, kills: options.kills, seed: options.seed,
-                            workerFlags: options.workerFlags)
+                            workerFlags: options.workerFlags, folder: options.drainFolder)
     exit(0)
 }
 if options.only == "pr" {

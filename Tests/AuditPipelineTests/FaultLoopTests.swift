@@ -142,10 +142,16 @@ final class WorkerFleet {
                 heldByVictims += held.map { (victim, $0) }
                 print("fault loop: kill \(index + 1) at \(threshold) succeeded: \(victim), holding jobs \(held)")
                 try fleet.start("w\(5 + index)")
-                // And a live worker's scan child, in the middle of its checks: that job alone
-                // fails its attempt ("crashed (signal 9)") and is retried; the worker goes on.
-                if let (child, arguments) = ChildSaboteur.scanChildren().filter({ $0.1.contains { $0.hasPrefix(workspace.workDirectory) } })
-                    .randomElement(using: &random), kill(child, SIGKILL) == 0 {
+                // And a live worker's scan child, in the middle of its checks (its title names
+                // the repository; an idle child's does not): that job alone fails its attempt
+                // ("crashed (signal 9)") and is retried; the worker goes on. A tiny job keeps its
+                // child busy for milliseconds, so the search goes on for a moment.
+                var busy: [(Int32, [String])] = []
+                for _ in 0..<2000 where busy.isEmpty {
+                    busy = ChildSaboteur.scanChildren().filter { $0.1.contains("--root") && $0.1.contains { $0.hasPrefix(workspace.workDirectory) } }
+                    if busy.isEmpty { usleep(1000) }
+                }
+                if let (child, arguments) = busy.randomElement(using: &random), kill(child, SIGKILL) == 0 {
                     print("fault loop: killed the scan child \(child) of \(arguments.drop { $0 != "--root" }.dropFirst().first ?? "?")")
                     childKills += 1
                 }
@@ -200,7 +206,8 @@ final class WorkerFleet {
                 SELECT count(*) FROM jobs WHERE attempt > 1 AND NOT errors @> '[{"error": "lease expired"}]'
                 AND errors::text NOT LIKE '%a11y-audit crashed (signal 9) while %'
                 """) == "0")
-            // A killed worker's scan children see their lifeline close and exit with it.
+            // A killed worker's scan children, busy or idle, see their lifeline close and exit
+            // with it (an idle child's title still names the work folder).
             try waitFor("the scan children of killed workers to exit", timeout: 10) {
                 !ChildSaboteur.scanChildren().contains { $0.1.contains { $0.hasPrefix(workspace.workDirectory) } }
             }

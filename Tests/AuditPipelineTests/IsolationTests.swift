@@ -7,7 +7,8 @@ import Synchronization
 import Testing
 
 /// Signals the scan children of chosen repositories, as a crash or a hang would stop them: a
-/// child's command line names its repository (`scan-child … --root acme/crash`).
+/// busy child's process title names the repository it checks (`scan-child --serve --work-dir
+/// … --root acme/crash`).
 final class ChildSaboteur: Sendable {
     private let stopped = Atomic<Bool>(false)
     private let handled = Mutex<Set<Int32>>([])
@@ -52,6 +53,47 @@ final class ChildSaboteur: Sendable {
             return arguments.contains("scan-child") ? (pid, arguments) : nil
         }
     }
+}
+
+/// A worker log kept in memory, read back as events.
+final class CapturedLog: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    var log: WorkerLog { WorkerLog { [self] line in self.lines.withLock { $0.append(line) } } }
+
+    /// The `key=value` fields of every `event=NAME` line, in order (values unquoted only
+    /// where they have no space: enough for ids, pids and names).
+    func events(_ name: String) -> [[String: String]] {
+        let all = lines.withLock { Array($0) }
+        return all.filter { $0.contains(" event=\(name) ") || $0.hasSuffix(" event=\(name)") }.map { line in
+            var fields: [String: String] = [:]
+            for pair in line.split(separator: " ") {
+                guard let equals = pair.firstIndex(of: "=") else { continue }
+                fields[String(pair[..<equals])] = String(pair[pair.index(after: equals)...]).trimmingCharacters(in: ["\""])
+            }
+            return fields
+        }
+    }
+
+    func contains(_ text: String) -> Bool { lines.withLock { $0.contains { $0.contains(text) } } }
+}
+
+/// Runs a one-slot worker until the queue is idle, with its log captured.
+func runOneSlot(_ database: TestDatabase, _ workspace: Workspace, change: (inout ScanIsolation) -> Void = { _ in })
+    throws -> (summary: WorkerSummary, log: CapturedLog) {
+    var options = workerOptions(database, workspace, concurrency: 1)
+    if var isolation = options.isolation {
+        change(&isolation)
+        options.isolation = isolation
+    }
+    let log = CapturedLog()
+    let summary = try Worker(options: options, source: FetchingArchiveSource(), log: log.log).run()
+    return (summary, log)
+}
+
+/// Whether process `pid` still exists (a zombie counts: it was not reaped).
+func processExists(_ pid: Int32) -> Bool {
+    kill(pid, 0) == 0 || errno != ESRCH
 }
 
 @Suite(.serialized) struct IsolationTests {
@@ -119,6 +161,7 @@ final class ChildSaboteur: Sendable {
             #expect(try value(connection, "SELECT finished_at IS NOT NULL FROM runs WHERE id = $1", [.int(run)]) == "t")
             #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.workDirectory).isEmpty)
             #expect(ChildSaboteur.scanChildren(of: ["acme/crash", "acme/hang", "acme/heavy"]).isEmpty, "no scan child outlives its job")
+            #expect(!ChildSaboteur.scanChildren().contains { $0.1.contains(workspace.workDirectory) }, "no scan child outlives the worker")
         }
     }
 
@@ -150,6 +193,92 @@ final class ChildSaboteur: Sendable {
             let connection = try database.connect()
             #expect(try value(connection, "SELECT state FROM jobs") == "cancelled")
             #expect(ChildSaboteur.scanChildren(of: ["acme/stuck"]).isEmpty)
+        }
+    }
+
+    /// A slot's jobs go to one long-lived child: three jobs, one child started, the same
+    /// process id in each job's result (the child writes its own), not the worker's; when the
+    /// worker returns the child is gone and so are the work folders.
+    @Test func aSlotsJobsAreCheckedOneAfterAnotherByTheSameChild() throws {
+        try TestDatabase.with { database in
+            let workspace = try Workspace()
+            let app = try workspace.archive(try workspace.sampleRepository("SampleApp"), as: "app.tar.gz")
+            let config = try workspace.writeConfig([("acme/one", app), ("acme/two", app), ("acme/three", app)])
+            _ = try scheduleNight(database, config: config, date: "2026-11-28")
+            let (summary, log) = try runOneSlot(database, workspace)
+            #expect(summary.succeeded == 3 && summary.failed == 0)
+
+            let pids = log.events("job.succeeded").compactMap { $0["scan_pid"].flatMap { Int32($0) } }
+            #expect(pids.count == 3)
+            #expect(Set(pids).count == 1, "one child for the slot's three jobs: \(pids)")
+            let pid = try #require(pids.first)
+            #expect(pid != getpid())
+            #expect(log.events("scan-child.started").map { $0["pid"] } == [String(pid)])
+            #expect(!processExists(pid), "the worker killed and reaped its child when it returned")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.workDirectory).isEmpty)
+        }
+    }
+
+    /// A child that crashes is not given the slot's next job: that job succeeds on a fresh
+    /// child, and the crashed one is reaped.
+    @Test func afterACrashTheSlotsNextJobSucceedsOnAFreshChild() throws {
+        try TestDatabase.with { database in
+            let workspace = try Workspace()
+            let app = try workspace.archive(try workspace.sampleRepository("SampleApp"), as: "app.tar.gz")
+            let slowFolder = try workspace.sampleRepository("Slow")
+            let slowBody = (0..<4000).map { "        Text(\"row \($0)\").font(.system(size: 12))\n" }.joined()
+            try "import SwiftUI\nstruct Rows: View {\n    var body: some View {\n    VStack {\n\(slowBody)    }\n    }\n}\n"
+                .write(toFile: slowFolder + "/Rows.swift", atomically: true, encoding: .utf8)
+            let slow = try workspace.archive(slowFolder, as: "slow.tar.gz")
+            // Claimed in this order (one slot; names and config agree on it); one attempt each.
+            let configPath = try workspace.writeConfig([("acme/1-before", app), ("acme/2-crash", slow), ("acme/3-after", app)])
+            var config = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: configPath))) as? [String: Any] ?? [:]
+            config["limits"] = ["maxAttempts": 1]
+            try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: configPath))
+            _ = try scheduleNight(database, config: configPath, date: "2026-11-28")
+
+            let saboteur = ChildSaboteur(["acme/2-crash": (SIGSEGV, 0.3)])
+            defer { saboteur.stop() }
+            let (summary, log) = try runOneSlot(database, workspace)
+            saboteur.stop()
+            #expect(summary.succeeded == 2 && summary.failed == 1)
+            #expect(saboteur.signalled == 1)
+
+            let succeeded = log.events("job.succeeded")
+            let before = try #require(succeeded.first { $0["repo"] == "acme/1-before" }?["scan_pid"].flatMap { Int32($0) })
+            let after = try #require(succeeded.first { $0["repo"] == "acme/3-after" }?["scan_pid"].flatMap { Int32($0) })
+            #expect(before != after, "the job after the crash ran on a fresh child")
+            #expect(log.events("scan-child.started").compactMap { $0["pid"] } == [String(before), String(after)])
+            #expect(log.contains("event=scan-child.retired slot=0 pid=\(before) reason=\"exited during a job\""))
+            #expect(!processExists(before) && !processExists(after))
+            let connection = try database.connect()
+            let error = try value(connection, """
+                SELECT j.last_error FROM jobs j JOIN repositories r ON r.id = j.repository_id WHERE r.name = 'acme/2-crash'
+                """) ?? ""
+            #expect(error.hasPrefix("a11y-audit crashed (signal 11) while "), "\(error)")
+        }
+    }
+
+    /// A child retires after its quota of snapshots, and before a job when its idle memory is
+    /// over the allowance (1 MB here: always), so each of those jobs gets a fresh child.
+    @Test func aChildRetiresAfterItsQuotaOfSnapshotsAndWhenIdleMemoryIsOverTheAllowance() throws {
+        try TestDatabase.with { database in
+            let workspace = try Workspace()
+            let app = try workspace.archive(try workspace.sampleRepository("SampleApp"), as: "app.tar.gz")
+            let config = try workspace.writeConfig([("acme/one", app), ("acme/two", app), ("acme/three", app)])
+            _ = try scheduleNight(database, config: config, date: "2026-11-28")
+            let (quota, quotaLog) = try runOneSlot(database, workspace) { $0.snapshotsPerChild = 2 }
+            #expect(quota.succeeded == 3)
+            let quotaPIDs = quotaLog.events("job.succeeded").compactMap { $0["scan_pid"] }
+            #expect(quotaPIDs.count == 3 && quotaPIDs[0] == quotaPIDs[1] && quotaPIDs[1] != quotaPIDs[2], "\(quotaPIDs)")
+            #expect(quotaLog.contains("reason=\"served 2 snapshots\""))
+
+            _ = try scheduleNight(database, config: config, date: "2026-11-29")
+            let (idle, idleLog) = try runOneSlot(database, workspace) { $0.idleMemoryLimitMB = 1 }
+            #expect(idle.succeeded == 3)
+            let idlePIDs = idleLog.events("job.succeeded").compactMap { $0["scan_pid"] }
+            #expect(idlePIDs.count == 3 && Set(idlePIDs).count == 3, "\(idlePIDs)")
+            #expect(idleLog.contains("reason=\"idle at "))
         }
     }
 }
