@@ -27,9 +27,8 @@ public enum RulesReference {
 
             """
         for rule in rules {
-            let certainty = rule.certainty == .review ? "review" : "violation"
-            let severity = rule.certainty == .review ? "note" : rule.severity.rawValue
-            out += "| [`\(rule.id)`](#\(rule.id)) | \(rule.kind.rawValue) | \(severity) | \(certainty) | \(rule.platforms) | \(rule.title) |\n"
+            let verdict = rule.verdict(nil, severityOverride: nil)
+            out += "| [`\(rule.id)`](#\(rule.id)) | \(rule.kind.rawValue) | \(verdict.severity.rawValue) | \(verdict.certainty.rawValue) | \(rule.platforms) | \(rule.title) |\n"
         }
         for rule in rules {
             out += "\n## \(rule.id)\n\n"

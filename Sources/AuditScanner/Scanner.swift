@@ -253,36 +253,16 @@ public struct Scanner: Sendable {
     }
 
     static func summaryNotes(_ statistics: ScanStatistics) -> [ScanNote] {
-        var notes: [ScanNote] = []
-        if statistics.skippedVendored > 0 {
-            notes.append(ScanNote(kind: .summary, file: ".",
-                                  message: "\(statistics.skippedVendored) vendored or generated Swift files skipped (Pods/, Carthage/, .build/, SourcePackages/, *.pb.swift, *.generated.swift); \"include\" patterns or \"skipVendored\": false scan them"))
-        }
-        if statistics.skippedTests > 0 {
-            notes.append(ScanNote(kind: .summary, file: "",
-                                  message: "\(statistics.skippedTests) test files skipped (test targets are not shipped UI); \"includeNonShipping\": true scans them"))
-        }
-        if statistics.findingsNotShipped > 0 {
-            notes.append(ScanNote(kind: .summary, file: "",
-                                  message: "\(statistics.findingsNotShipped) findings left out in #if DEBUG code and previews; \"includeNonShipping\": true reports them"))
-        }
-        if statistics.findingsUnused > 0 {
-            notes.append(ScanNote(kind: .summary, file: "",
-                                  message: "\(statistics.findingsUnused) findings left out in properties nothing in the repository reads"))
-        }
-        if statistics.skippedGenerated > 0 {
-            notes.append(ScanNote(kind: .summary, file: ".",
-                                  message: "\(statistics.skippedGenerated) Swift files skipped because their header says they are generated"))
-        }
-        if statistics.skippedWithoutUIImport > 0 {
-            notes.append(ScanNote(kind: .summary, file: ".",
-                                  message: "\(statistics.skippedWithoutUIImport) Swift files skipped because they import none of SwiftUI, UIKit, AppKit, WatchKit, TVUIKit"))
-        }
-        if statistics.skippedExcluded > 0 {
-            notes.append(ScanNote(kind: .summary, file: ".",
-                                  message: "\(statistics.skippedExcluded) Swift files skipped by \"exclude\" patterns in \(AuditConfig.fileName)"))
-        }
-        return notes
+        let counted: [(Int, String)] = [
+            (statistics.skippedVendored, "vendored or generated Swift files skipped (Pods/, Carthage/, .build/, SourcePackages/, *.pb.swift, *.generated.swift); \"include\" patterns or \"skipVendored\": false scan them"),
+            (statistics.skippedTests, "test files skipped (test targets are not shipped UI); \"includeNonShipping\": true scans them"),
+            (statistics.findingsNotShipped, "findings left out in #if DEBUG code and previews; \"includeNonShipping\": true reports them"),
+            (statistics.findingsUnused, "findings left out in properties nothing in the repository reads"),
+            (statistics.skippedGenerated, "Swift files skipped because their header says they are generated"),
+            (statistics.skippedWithoutUIImport, "Swift files skipped because they import none of SwiftUI, UIKit, AppKit, WatchKit, TVUIKit"),
+            (statistics.skippedExcluded, "Swift files skipped by \"exclude\" patterns in \(AuditConfig.fileName)"),
+        ]
+        return counted.filter { $0.0 > 0 }.map { ScanNote(kind: .summary, file: ".", message: "\($0.0) \($0.1)") }
     }
 }
 

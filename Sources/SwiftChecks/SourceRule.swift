@@ -65,6 +65,16 @@ public final class SourceFile {
         resolver.isDeclared(at: Syntax(node), fileHasIfConfig: index.hasIfConfig)
     }
 
+    /// The platforms a size threshold is judged on. Undeclared platforms are a guess from
+    /// imports: `import UIKit` could mean tvOS or watchOS (or visionOS), but is most often iPhone
+    /// and iPad code, so it is judged as iOS/iPadOS; platform-specific sizes apply only where the
+    /// project or an `#if os` says the code runs there.
+    func platformsForSizes(at node: some SyntaxProtocol) -> PlatformSet {
+        let platforms = platforms(at: node)
+        if !platformsAreDeclared(at: node), platforms.contains(.iOS), platforms != .all { return PlatformSet(.iOS) }
+        return platforms
+    }
+
     /// Whether the enclosing type (or the file, at top level) reads any of `names`.
     func scopeReads(_ names: [String], around node: some SyntaxProtocol) -> Bool {
         let scope = node.enclosingTypeDecl

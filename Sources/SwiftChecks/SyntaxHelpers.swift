@@ -365,13 +365,17 @@ extension FunctionCallExprSyntax {
         while let current = node, !current.is(CodeBlockItemSyntax.self), !current.is(DeclSyntax.self) {
             if let outer = current.as(FunctionCallExprSyntax.self) {
                 if outer.initializedTypeName == "SymbolConfiguration" { return true }
-                if outer.calleeName == "font", outer.isMemberCallWithBase {
-                    let root = ModifierChain(containing: ExprSyntax(outer)).root
-                    return root.as(FunctionCallExprSyntax.self)?.calleeName == "Image"
-                }
+                if outer.calleeName == "font", outer.isMemberCallWithBase { return outer.fontModifierRoot?.calleeName == "Image" }
             }
             node = current.parent
         }
         return false
+    }
+
+    /// For a `.font(…)` modifier, the call its modifier chain starts from: `Text(…)` in
+    /// `Text(…).bold().font(.title)`.
+    var fontModifierRoot: FunctionCallExprSyntax? {
+        guard calleeName == "font", isMemberCallWithBase else { return nil }
+        return ModifierChain(containing: ExprSyntax(self)).root.as(FunctionCallExprSyntax.self)
     }
 }

@@ -74,7 +74,7 @@ struct ContrastReliesOnIncreaseContrastRule: SourceRule {
             sink.report(evaluation.pair.element, at: evaluation.pair.node, """
                 \(evaluation.describe(rescued + increased, in: file)). \(evaluation.verdicts(worst)). It passes only with \
                 Increase Contrast on
-                """, certainty: evaluation.pair.background == nil ? .review : nil)
+                """)
         }
     }
 }

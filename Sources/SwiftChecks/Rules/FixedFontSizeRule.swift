@@ -178,10 +178,8 @@ struct FixedFontSizeRule: SourceRule {
     /// `Text(…).font(<this>)`, through other modifiers of the same `Text`.
     static func isFontOfText(_ call: FunctionCallExprSyntax) -> Bool {
         guard let argument = call.parent?.as(LabeledExprSyntax.self),
-              let modifier = argument.parent?.parent?.as(FunctionCallExprSyntax.self),
-              modifier.calleeName == "font", modifier.isMemberCallWithBase else { return false }
-        let root = ModifierChain(containing: ExprSyntax(modifier)).root
-        return root.as(FunctionCallExprSyntax.self)?.calleeName == "Text"
+              let modifier = argument.parent?.parent?.as(FunctionCallExprSyntax.self) else { return false }
+        return modifier.fontModifierRoot?.calleeName == "Text"
     }
 
     /// `UIFontMetrics(…).scaledFont(for: <this>)`, directly or through a `let` it initialises.

@@ -246,11 +246,7 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
     func check(_ file: SourceFile, _ sink: inout FindingSink) {
         for region in SwiftUIHitRegion.measure(file) {
             var missed: [(Platform, Double)] = []
-            var platforms = file.platforms(at: region.frame)
-            let declared = file.platformsAreDeclared(at: region.frame)
-            // Platforms guessed from `import UIKit` are most often an iPhone and iPad app: visionOS's
-            // and watchOS's sizes apply only where the project or an `#if os` says so.
-            if !declared, platforms.contains(.iOS), platforms != .all { platforms = PlatformSet(.iOS) }
+            let platforms = file.platformsForSizes(at: region.frame)
             for platform in platforms.platforms {
                 guard let threshold = ControlSizeThreshold.required(platform, file.reference),
                       ControlSizeThreshold.misses(width: region.width, height: region.height, threshold) else { continue }
@@ -259,7 +255,7 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
             guard !missed.isEmpty, let member = region.frame.calledExpression.as(MemberAccessExprSyntax.self) else { continue }
             // Nothing says where the code runs and the size meets some platform's figure (a 20 pt
             // Mac button): a person must say which platform it ships on.
-            let unsure = !declared && platforms == .all && file.context.platforms == nil && missed.count < platforms.platforms.count
+            let unsure = !file.platformsAreDeclared(at: region.frame) && platforms == .all && file.context.platforms == nil && missed.count < platforms.platforms.count
             sink.report(region.frame, at: member.period,
                         "\(region.control) can be hit in \(ControlSizeThreshold.size(width: region.width, height: region.height)), below \(ControlSizeThreshold.thresholds(missed)); people with limited dexterity will miss it",
                         platforms: PlatformSet(missed.map(\.0)), certainty: unsure ? .review : nil)

@@ -34,6 +34,9 @@ struct InsufficientContrastRule: SourceRule {
             reaches the ratio; prefer system colours, which adapt on their own.
             """,
         limitations: """
+            Every finding needs review: on real apps the real container was often not the one in \
+            the file (a background image, a parent's colour, a forced appearance, attributed text \
+            replacing the text colour; docs/accuracy.md). \
             Only pairs whose colours are written in the file (or in its asset catalogs) are judged: \
             colours passed in as parameters, gradients, materials, images behind text and \
             view-wide `.opacity` are not. Text size is the text style at the default size \
@@ -176,12 +179,10 @@ struct InsufficientContrastRule: SourceRule {
             // an increased-contrast variant worse than the default is reported too).
             let shown = failing.flatMap { [evaluation.standardReading(of: $0), $0].compactMap { $0 } }
             let luminosities = failing.map { $0.appearance.isDark ? "dark" : "light" }
-            // Against an assumed background the real container (a background image, a parent's
-            // colour, a colour set elsewhere) is unknown: a person must look.
             sink.report(evaluation.pair.element, at: evaluation.pair.node, """
                 \(evaluation.describe(shown, in: file)). \(evaluation.verdicts(worst)). It fails with Increase Contrast on, in \
                 \(luminosities.joined(separator: " and ")) appearance
-                """, certainty: evaluation.pair.background == nil ? .review : nil)
+                """)
         }
     }
 }

@@ -168,12 +168,7 @@ struct TextBelowMinimumSizeRule: SourceRule {
                 continue
             }
             if call.sizesSymbolImage { continue }
-            var platforms = file.platforms(at: call)
-            // Undeclared platforms are a guess from imports: `import UIKit` could mean tvOS (23 pt)
-            // or watchOS, but is most often iPhone and iPad code. Judge it as iOS/iPadOS then.
-            if !file.platformsAreDeclared(at: call), platforms.contains(.iOS), platforms != .all {
-                platforms = PlatformSet(.iOS)
-            }
+            let platforms = file.platformsForSizes(at: call)
             let missed = platforms.platforms.filter { platform in
                 guard let minimum = file.reference.minimumTextSize[platform] else { return false }
                 return size < minimum
