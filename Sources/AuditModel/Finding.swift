@@ -79,10 +79,15 @@ public struct Finding: Codable, Sendable, Hashable {
     public var snippet: String
     /// The whole source line the finding points into, for a caret display.
     public var sourceLine: String
-    /// The member property the finding lies in, when the finding stands only if something in
-    /// the repository reads it (a palette constant nothing uses never renders). Settled by the
-    /// scan after every file is checked; not part of reports.
-    public var requiredUse: String?
+    /// Names the finding stands on: the member property it lies in (a palette constant nothing
+    /// reads never renders) and the type it lies in (a view nothing constructs never shows).
+    /// The scan keeps the finding only if every name is referenced somewhere in the repository,
+    /// after every file is checked; not part of reports.
+    public var requiredUse: [String] = []
+    /// Code that would replace what the finding judges: an Interface Builder view's outlet or
+    /// custom class with the property (`titleLabel.font`, `BadgeLabel#font`). The scan drops the
+    /// finding when any Swift file assigns one; not part of reports.
+    public var overriddenBy: [String] = []
 
     public init(ruleID: String, kind: RuleKind, severity: Severity, certainty: Certainty = .violation,
                 location: SourceLocation, message: String, fix: String, citation: Citation, platforms: PlatformSet,

@@ -35,10 +35,14 @@ public struct RuleDescription: Sendable {
     public var limitations: String
     public var triggering: [RuleExample]
     public var nonTriggering: [RuleExample]
+    /// Code the rule reports but cannot settle: each `↓` marks a finding handed to a person.
+    /// In a rule whose certainty is `.violation`, triggering examples must be violations.
+    public var needsReview: [RuleExample]
 
     public init(id: String, title: String, category: RuleCategory = .source, platforms: PlatformSet = .all,
                 kind: RuleKind, severity: Severity? = nil, certainty: Certainty = .violation, rationale: String, citations: [Citation],
-                fix: String, limitations: String, triggering: [RuleExample], nonTriggering: [RuleExample]) {
+                fix: String, limitations: String, triggering: [RuleExample], nonTriggering: [RuleExample],
+                needsReview: [RuleExample] = []) {
         self.id = id
         self.title = title
         self.category = category
@@ -52,6 +56,7 @@ public struct RuleDescription: Sendable {
         self.limitations = limitations
         self.triggering = triggering
         self.nonTriggering = nonTriggering
+        self.needsReview = needsReview
     }
 
     public var citation: Citation { citations[0] }

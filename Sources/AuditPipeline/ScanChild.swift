@@ -117,6 +117,7 @@ public enum ScanChild {
                 switch event {
                 case .started(let path): report("+" + IsolatedScan.escape(path))
                 case .finished(let path): report("-" + IsolatedScan.escape(path))
+                case .parsedSwift: break
                 }
             }
             report("#writing the results")

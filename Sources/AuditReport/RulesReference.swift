@@ -44,6 +44,10 @@ public enum RulesReference {
             for example in rule.triggering { out += codeBlock(example) }
             out += "**Not flagged**\n\n"
             for example in rule.nonTriggering { out += codeBlock(example) }
+            if !rule.needsReview.isEmpty {
+                out += "**Handed to a person (needs review)**\n\n"
+                for example in rule.needsReview { out += codeBlock(example) }
+            }
         }
         out += "\n## What no rule can decide from source\n\n"
         out += "A clean report means none of the rules above fired, not that the app is accessible.\n\n"

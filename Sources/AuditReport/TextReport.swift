@@ -61,6 +61,7 @@ public enum TextReport {
         if stats.skippedVendored > 0 { skipped.append("\(stats.skippedVendored) vendored") }
         if stats.skippedGenerated > 0 { skipped.append("\(stats.skippedGenerated) generated") }
         if stats.skippedTests > 0 { skipped.append("\(stats.skippedTests) test") }
+        if stats.skippedNotInTarget > 0 { skipped.append("\(stats.skippedNotInTarget) in no target") }
         if stats.skippedExcluded > 0 { skipped.append("\(stats.skippedExcluded) excluded") }
         if stats.skippedUnreadable > 0 { skipped.append("\(stats.skippedUnreadable) unreadable") }
         let skippedText = skipped.isEmpty ? "" : "; skipped " + skipped.joined(separator: ", ")

@@ -52,6 +52,19 @@ struct BytePattern {
         return true
     }
 
+    /// Whether `needle` occurs in `bytes`, stopping at the first match.
+    static func occurs(_ needle: [UInt8], in bytes: [UInt8]) -> Bool {
+        guard let first = needle.first else { return true }
+        var found = false
+        // The first byte is rare in source text; full matching starts only where it occurs.
+        var index = bytes.firstIndex(of: first)
+        while let start = index, !found {
+            if matches(needle, in: bytes, at: start) { found = true; break }
+            index = bytes[(start + 1)...].firstIndex(of: first)
+        }
+        return found
+    }
+
     static func isXMLSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }

@@ -16,6 +16,12 @@ struct ProjectIndex: Sendable {
     private(set) var colorSymbols: [String: String] = [:]
     /// Colour set names used outside Swift: Interface Builder files and build settings.
     private(set) var colorNamesUsedByProjectFiles: Set<String> = []
+    /// File names of the Swift sources the repository's Xcode projects list, or nil when no
+    /// project lists them one by one (none committed, none listing a Swift file, or one using
+    /// Xcode 16 synchronised folders, which compile whatever the folder holds).
+    private var swiftFilesInXcodeProjects: Set<String>? = nil
+    /// Folders with a Package.swift: SwiftPM compiles what its targets' folders hold.
+    private var packageDirectories: Set<String> = []
 
     /// `isScanned` says whether a path is in scope (config excludes, vendored folders). Each
     /// project file over its limit in `limits` is a note and is not read; Interface Builder files
@@ -25,6 +31,12 @@ struct ProjectIndex: Sendable {
         configPlatforms = config.platforms
         var keys: Set<String> = []
         var assetFiles: [(path: String, bytes: [UInt8])] = []
+        var projectSwiftFiles: Set<String> = []
+        var projectsListFiles = true, sawProject = false
+        // A table's keys are the same in every language: read the development language's copy
+        // (English or Base) where there is one, rather than forty translations of it.
+        let developmentTables = Set(input.files.compactMap { file in Self.localizationTable(of: file.path) }
+            .filter { ["en", "Base"].contains($0.language) }.map(\.table))
         /// Whether a file too large to read deserves a note: Info.plist files and asset catalogs
         /// are read only in scope, the configuration is the scanner's, and CODEOWNERS is read
         /// only from archives (by the worker), where the reader has already measured it.
@@ -57,6 +69,7 @@ struct ProjectIndex: Sendable {
                     guard isScanned(file.path) else { continue }
                     assetFiles.append((file.path, try file.bytes()))
                 case .packageManifest?:
+                    packageDirectories.insert(directory)
                     let text = String(decoding: try file.bytes(), as: UTF8.self)
                     if let set = ProjectFiles.platforms(fromPackageManifest: text) {
                         platformsByDirectory[directory, default: PlatformSet()].formUnion(set)
@@ -67,11 +80,20 @@ struct ProjectIndex: Sendable {
                 case .xcodeProject?:
                     // The project's sources sit beside the .xcodeproj folder.
                     let bytes = try file.bytes()
+                    // A project that lists no Swift file (resources only, or a stub) says nothing.
+                    if let listed = ProjectFiles.swiftFileNames(inXcodeProject: bytes) {
+                        if listed.contains(where: { $0 != "sourcecode.swift" }) { sawProject = true }
+                        projectSwiftFiles.formUnion(listed)
+                    } else {
+                        projectsListFiles = false
+                    }
                     colorNamesUsedByProjectFiles.formUnion(Self.colorBuildSettings(bytes))
                     if let set = ProjectFiles.platforms(fromXcodeProject: bytes) {
                         platformsByDirectory[Self.directory(of: directory), default: PlatformSet()].formUnion(set)
                     }
                 case .strings?:
+                    if let table = Self.localizationTable(of: file.path), !["en", "Base"].contains(table.language),
+                       developmentTables.contains(table.table) { continue }
                     let bytes = try file.bytes()
                     // .strings files are often UTF-16; Foundation detects the encoding from the BOM.
                     let text = String(validating: bytes, as: UTF8.self)
@@ -96,6 +118,7 @@ struct ProjectIndex: Sendable {
             }
         }
         localizedKeys = keys
+        if sawProject, projectsListFiles { swiftFilesInXcodeProjects = projectSwiftFiles }
         keysDigest = Digest.sha256Hex(keys.sorted().joined(separator: "\u{1}"))
         if !assetFiles.isEmpty {
             let index = self
@@ -137,6 +160,30 @@ struct ProjectIndex: Sendable {
             return ScanNote(kind: .duplicateColorName, file: paths[0],
                             message: "colour set name \"\(InputExcerpt.of(duplicate.name))\" is defined \(paths.count) times "
                                 + "(\(listed)); \(consequence)")
+        }
+    }
+
+    /// `App/fr.lproj/Localizable.strings` → language "fr", table "App/Localizable.strings".
+    static func localizationTable(of path: String) -> (language: String, table: String)? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count >= 2, let name = parts.last, name.hasSuffix(".strings"),
+              parts[parts.count - 2].hasSuffix(".lproj") else { return nil }
+        let language = String(parts[parts.count - 2].dropLast(".lproj".count))
+        return (language, (parts.dropLast(2) + [name]).joined(separator: "/"))
+    }
+
+    /// A Swift file no Xcode project of the repository lists and no Package.swift governs: on
+    /// disk but compiled into nothing (a file dropped from its target, a draft, an example).
+    /// Only decided where the projects list their files one by one.
+    func isOutsideEveryTarget(_ path: String) -> Bool {
+        guard let listed = swiftFilesInXcodeProjects, path.hasSuffix(".swift") else { return false }
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        if listed.contains(name) { return false }
+        var directory = Self.directory(of: path)
+        while true {
+            if packageDirectories.contains(directory) { return false }
+            if directory.isEmpty { return true }
+            directory = Self.directory(of: directory)
         }
     }
 

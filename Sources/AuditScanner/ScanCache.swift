@@ -123,14 +123,15 @@ struct ScanCache: Sendable {
     /// already holds (each rule's fix and citation). JSON decoding of the same data took most
     /// of a warm scan's time.
     enum Entry {
-        static let header = "a11y-audit cache 5"
+        static let header = "a11y-audit cache 6"
 
         static func encode(_ result: FileResult) -> String {
             var out = header + "\n"
             for finding in result.findings {
                 out += (["F", finding.ruleID, finding.kind.rawValue, finding.severity.rawValue, finding.certainty.rawValue, finding.location.file,
                          String(finding.location.line), String(finding.location.column), String(finding.platforms.rawValue),
-                         finding.fingerprint, finding.message, finding.snippet, finding.sourceLine, finding.requiredUse ?? ""]
+                         finding.fingerprint, finding.message, finding.snippet, finding.sourceLine, finding.requiredUse.joined(separator: " "),
+                         finding.overriddenBy.joined(separator: " ")]
                     .map(escape).joined(separator: "\t")) + "\n"
             }
             for note in result.notes {
@@ -141,6 +142,9 @@ struct ScanCache: Sendable {
             if result.nonShippingCount > 0 { out += "D\t\(result.nonShippingCount)\n" }
             if !result.referencedNames.isEmpty {
                 out += "R\t" + result.referencedNames.sorted().map(escape).joined(separator: "\t") + "\n"
+            }
+            if !result.assignedMembers.isEmpty {
+                out += "A\t" + result.assignedMembers.sorted().map(escape).joined(separator: "\t") + "\n"
             }
             for use in result.colorUses {
                 out += (["U", use.name, String(use.line), String(use.column), use.viaSymbol ? "1" : "0"]
@@ -159,7 +163,7 @@ struct ScanCache: Sendable {
                 let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false).map(unescape)
                 switch fields.first {
                 case "F":
-                    guard fields.count == 14, let rule = rules[fields[1]], let kind = RuleKind(rawValue: fields[2]),
+                    guard fields.count == 15, let rule = rules[fields[1]], let kind = RuleKind(rawValue: fields[2]),
                           let severity = Severity(rawValue: fields[3]), let certainty = Certainty(rawValue: fields[4]),
                           let lineNumber = Int(fields[6]), let column = Int(fields[7]), let platforms = UInt8(fields[8]) else { return nil }
                     result.findings.append(Finding(
@@ -167,7 +171,12 @@ struct ScanCache: Sendable {
                         location: SourceLocation(file: fields[5], line: lineNumber, column: column), message: fields[10],
                         fix: rule.fix, citation: rule.citation, platforms: PlatformSet(rawValue: platforms),
                         fingerprint: fields[9], snippet: fields[11], sourceLine: fields[12]))
-                    if !fields[13].isEmpty { result.findings[result.findings.count - 1].requiredUse = fields[13] }
+                    if !fields[13].isEmpty {
+                        result.findings[result.findings.count - 1].requiredUse = fields[13].split(separator: " ").map(String.init)
+                    }
+                    if !fields[14].isEmpty {
+                        result.findings[result.findings.count - 1].overriddenBy = fields[14].split(separator: " ").map(String.init)
+                    }
                 case "N":
                     guard fields.count == 5, let kind = ScanNote.Kind(rawValue: fields[1]) else { return nil }
                     result.notes.append(ScanNote(kind: kind, file: fields[2], line: Int(fields[3]), message: fields[4]))
@@ -179,6 +188,8 @@ struct ScanCache: Sendable {
                     result.nonShippingCount = count
                 case "R":
                     result.referencedNames = Set(fields.dropFirst())
+                case "A":
+                    result.assignedMembers = Set(fields.dropFirst())
                 case "U":
                     guard fields.count == 5, let line = Int(fields[2]), let column = Int(fields[3]) else { return nil }
                     result.colorUses.append(ColorNameUse(name: fields[1], line: line, column: column, viaSymbol: fields[4] == "1"))

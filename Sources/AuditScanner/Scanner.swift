@@ -28,6 +28,8 @@ public struct ScanOptions: Sendable {
 public enum ScanProgress: Sendable, Equatable {
     case started(path: String)
     case finished(path: String)
+    /// A Swift file went through SwiftParser in this run (not a cache hit, not prefiltered out).
+    case parsedSwift(path: String)
 }
 
 public struct ScanStatistics: Codable, Sendable, Equatable {
@@ -50,9 +52,12 @@ public struct ScanStatistics: Codable, Sendable, Equatable {
     public var skippedUnreadable = 0
     /// Files of test targets (not shipped UI), unless `includeNonShipping`.
     public var skippedTests = 0
+    /// Swift files no Xcode project lists and no package governs: compiled into nothing.
+    public var skippedNotInTarget = 0
     /// Findings left out because they lie in `#if DEBUG` code or previews.
     public var findingsNotShipped = 0
-    /// Findings left out because they lie in a member property nothing in the repository reads.
+    /// Findings left out because they lie in a member property nothing in the repository reads
+    /// or a type nothing in the app names, or judge an Interface Builder setting code replaces.
     public var findingsUnused = 0
     /// Colour sets read from asset catalogs.
     public var colorSets = 0
@@ -131,6 +136,10 @@ public struct Scanner: Sendable {
             case nil:
                 break
             }
+            if isSwift, project.isOutsideEveryTarget(file.path) {
+                statistics.skippedNotInTarget += 1
+                continue
+            }
             if file.size > config.maxFileBytes {
                 statistics.skippedUnreadable += 1
                 notes.append(ScanNote(kind: .skipped, file: file.path,
@@ -162,17 +171,26 @@ public struct Scanner: Sendable {
         var findings: [Finding] = []
         var usedColorNames = project.colorNamesUsedByProjectFiles
         // What any file refers to decides the findings that hold only if their property is read.
-        var referenced = Set<String>()
+        var referenced = Set<String>(), assigned = Set<String>()
         for outcome in outcomes {
-            if case .checked(let result, _) = outcome.status { referenced.formUnion(result.referencedNames) }
+            if case .checked(let result, _) = outcome.status {
+                referenced.formUnion(result.referencedNames)
+                assigned.formUnion(result.assignedMembers)
+            }
         }
         for outcome in outcomes {
             notes.append(contentsOf: outcome.notes)
             switch outcome.status {
             case .checked(let result, let parsedBytes):
                 statistics.filesChecked += 1
-                let inUse = result.findingsInUse(referenced: referenced)
-                findings.append(contentsOf: inUse)
+                let inUse = result.findingsInUse(referenced: referenced, assigned: assigned)
+                // Settled: what the findings stood on is not part of the report.
+                findings.append(contentsOf: inUse.map { finding in
+                    var settled = finding
+                    settled.requiredUse = []
+                    settled.overriddenBy = []
+                    return settled
+                })
                 statistics.findingsUnused += result.findings.count - inUse.count
                 statistics.findingsNotShipped += result.nonShippingCount
                 statistics.findingsSuppressed += result.suppressedCount
@@ -234,7 +252,11 @@ public struct Scanner: Sendable {
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while let index = slots.claimNext() {
                 progress?(.started(path: files[index].path))
-                slots.store(work(files[index]), at: index)
+                let outcome = work(files[index])
+                if case .checked(_, let parsedBytes?) = outcome.status, parsedBytes >= 0, files[index].path.hasSuffix(".swift") {
+                    progress?(.parsedSwift(path: files[index].path))
+                }
+                slots.store(outcome, at: index)
                 progress?(.finished(path: files[index].path))
             }
         }
@@ -256,8 +278,9 @@ public struct Scanner: Sendable {
         let counted: [(Int, String)] = [
             (statistics.skippedVendored, "vendored or generated Swift files skipped (Pods/, Carthage/, .build/, SourcePackages/, *.pb.swift, *.generated.swift); \"include\" patterns or \"skipVendored\": false scan them"),
             (statistics.skippedTests, "test files skipped (test targets are not shipped UI); \"includeNonShipping\": true scans them"),
+            (statistics.skippedNotInTarget, "Swift files skipped because no Xcode project lists them and no Package.swift covers them: they are compiled into nothing"),
             (statistics.findingsNotShipped, "findings left out in #if DEBUG code and previews; \"includeNonShipping\": true reports them"),
-            (statistics.findingsUnused, "findings left out in properties nothing in the repository reads"),
+            (statistics.findingsUnused, "findings left out in properties nothing in the repository reads, types nothing in the app constructs, or Interface Builder settings that code replaces"),
             (statistics.skippedGenerated, "Swift files skipped because their header says they are generated"),
             (statistics.skippedWithoutUIImport, "Swift files skipped because they import none of SwiftUI, UIKit, AppKit, WatchKit, TVUIKit"),
             (statistics.skippedExcluded, "Swift files skipped by \"exclude\" patterns in \(AuditConfig.fileName)"),

@@ -308,6 +308,12 @@ extension SiteRenderer {
             for example in rule.triggering { body += "<pre><code>\(HTML.escape(example.code.replacingOccurrences(of: "↓", with: "")))</code></pre>" }
             body += "<h2>Examples that are not reported</h2>"
             for example in rule.nonTriggering { body += "<pre><code>\(HTML.escape(example.code))</code></pre>" }
+            if !rule.needsReview.isEmpty {
+                body += "<h2>Examples handed to a person (needs review)</h2>"
+                for example in rule.needsReview {
+                    body += "<pre><code>\(HTML.escape(example.code.replacingOccurrences(of: "↓", with: "")))</code></pre>"
+                }
+            }
             try write(path, page(path, title: rule.title, breadcrumbs: [("Overview", "index.html"), ("Rules", indexPath)], body))
         }
     }

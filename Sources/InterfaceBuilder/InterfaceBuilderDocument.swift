@@ -37,6 +37,10 @@ public struct InterfaceBuilderDocument: Sendable {
         return nil
     }
 
+    /// The classes the document instantiates by name (`customClass` on views, controllers and
+    /// the File's Owner): code that only a storyboard or xib constructs is still in use.
+    public var customClasses: Set<String> { Set(tree.elements.compactMap { $0["customClass"] }) }
+
     public var isAppKit: Bool { targetRuntime?.lowercased().hasPrefix("macosx") == true }
 
     /// The text of a line, for a finding's caret display.
@@ -107,6 +111,13 @@ public struct InterfaceBuilderAccessibility: Sendable, Equatable {
     public var line: Int?
 }
 
+/// An outlet connected to a view: the owner's property, and the owner's class (`customClass`
+/// of the File's Owner, view controller or view holding the connection) when it is named.
+public struct InterfaceBuilderOutlet: Sendable, Hashable {
+    public let property: String
+    public let ownerClass: String?
+}
+
 /// A view, control or image in the document, with the facts the layout rules read.
 public struct InterfaceBuilderView: Sendable {
     /// Index into `tree.elements`.
@@ -138,6 +149,11 @@ public struct InterfaceBuilderView: Sendable {
     public let hasAction: Bool
     /// Gesture recognizers attached in the document (`outletCollection property="gestureRecognizers"`).
     public let hasGestureRecognizers: Bool
+    /// The owner properties connected to this view (`<outlet property="titleLabel" destination=…>`),
+    /// with the owner's class where the document names it: code can restyle the view through them.
+    public let outlets: [InterfaceBuilderOutlet]
+    /// The class that replaces the standard one at runtime (`customClass="BadgeLabel"`).
+    public var customClass: String? { attributes["customClass"] }
 
     public var width: Double? { fixedWidth ?? frame?.width }
     public var height: Double? { fixedHeight ?? frame?.height }
@@ -187,8 +203,13 @@ private struct ViewCollector {
         // Constant width/height constraints, by the id of the view they size.
         var widths: [String: Double] = [:], heights: [String: Double] = [:]
         var systemImages: Set<String> = []
+        var outlets: [String: [InterfaceBuilderOutlet]] = [:]
         for element in elements {
             if element.name == "image", element["catalog"] == "system", let name = element["name"] { systemImages.insert(name) }
+            if element.name == "outlet", let property = element["property"], let destination = element["destination"] {
+                let owner = element.parent.flatMap { elements[$0].parent }.flatMap { elements[$0]["customClass"] }
+                outlets[destination, default: []].append(InterfaceBuilderOutlet(property: property, ownerClass: owner))
+            }
             guard element.name == "constraint", element["secondItem"] == nil,
                   element["relation"] == nil || element["relation"] == "equal",
                   let constant = element["constant"].flatMap(Double.init) else { continue }
@@ -278,7 +299,7 @@ private struct ViewCollector {
                 superview: superview, frame: frame, fixedWidth: widths[id], fixedHeight: heights[id], font: font,
                 accessibility: accessibility, title: title, image: image, imageIsSystem: imageIsSystem,
                 attributes: attributes, cellAttributes: cellAttributes, hasAction: hasAction,
-                hasGestureRecognizers: hasGestureRecognizers))
+                hasGestureRecognizers: hasGestureRecognizers, outlets: outlets[id] ?? []))
         }
     }
 }

@@ -19,12 +19,28 @@ public struct DocumentFindingSink {
         let detail: String
         /// `.review` when the document cannot settle the claim; nil: the rule's own certainty.
         let certainty: Certainty?
+        /// Assignments in code that replace what the finding judges (`Finding.overriddenBy`).
+        let overriddenBy: [String]
     }
     private(set) var items: [Item] = []
 
+    /// `overriddenBy`: the view's properties whose assignment in code (through an outlet or in
+    /// its custom class) replaces what the document says; the scan drops the finding then.
     public mutating func report(_ view: InterfaceBuilderView, _ message: String, platforms: PlatformSet? = nil,
-                                detail: String = "", certainty: Certainty? = nil) {
-        items.append(Item(view: view, message: message, platforms: platforms, detail: detail, certainty: certainty))
+                                detail: String = "", certainty: Certainty? = nil, overriddenBy properties: [String] = []) {
+        var overrides: [String] = []
+        for property in properties {
+            for outlet in view.outlets {
+                if let owner = outlet.ownerClass {
+                    overrides += [owner + ":" + outlet.property + "." + property, "*:" + outlet.property + "." + property]
+                } else {
+                    overrides.append("?:" + outlet.property + "." + property)
+                }
+            }
+            if let customClass = view.customClass { overrides.append(customClass + "#" + property) }
+        }
+        items.append(Item(view: view, message: message, platforms: platforms, detail: detail, certainty: certainty,
+                          overriddenBy: overrides))
     }
 }
 
@@ -87,6 +103,7 @@ public struct DocumentChecker: Sendable {
         }
         let file = DocumentFile(document: document, context: context, platformOverride: config.platforms, reference: reference)
         var result = FileResult()
+        result.referencedNames = document.customClasses
         for rule in rules {
             let description = rule.description
             var sink = DocumentFindingSink()
@@ -103,6 +120,7 @@ public struct DocumentChecker: Sendable {
                     // Interface Builder's object ids survive edits elsewhere in the document.
                     snippet: "<\(InputExcerpt.of(view.kind)) id=\"\(InputExcerpt.of(view.id))\">" + (item.detail.isEmpty ? "" : " " + item.detail),
                     sourceLine: document.text(ofLine: view.line)))
+                result.findings[result.findings.count - 1].overriddenBy = item.overriddenBy
             }
         }
         result.findings.assignFingerprints()

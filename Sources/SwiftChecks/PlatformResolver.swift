@@ -55,11 +55,30 @@ struct PlatformResolver {
         while let ancestor = current {
             if let clause = ancestor.as(IfConfigClauseSyntax.self),
                let decl = clause.parent?.parent?.as(IfConfigDeclSyntax.self) {
+                // Mac Catalyst runs iOS code on the Mac, with the Mac's rules: no Dynamic Type
+                // setting, Mac control sizes.
+                if let condition = clause.condition, Self.requiresCatalyst(condition) { return PlatformSet(.macOS) }
                 if let clauseSet = Self.platforms(of: clause, in: decl) { result.formIntersection(clauseSet) }
             }
             current = ancestor.parent
         }
         return result
+    }
+
+    /// `targetEnvironment(macCatalyst)`, alone or joined with `&&`: true only in a Catalyst build.
+    static func requiresCatalyst(_ condition: ExprSyntax) -> Bool {
+        if let tuple = condition.as(TupleExprSyntax.self), tuple.elements.count == 1, let inner = tuple.elements.first {
+            return requiresCatalyst(inner.expression)
+        }
+        if let call = condition.as(FunctionCallExprSyntax.self) {
+            return call.calleeName == "targetEnvironment" && call.arguments.first?.expression.trimmedDescription == "macCatalyst"
+        }
+        if let sequence = condition.as(SequenceExprSyntax.self) {
+            let elements = Array(sequence.elements)
+            guard elements.count == 3, elements[1].as(BinaryOperatorExprSyntax.self)?.operator.text == "&&" else { return false }
+            return requiresCatalyst(elements[0]) || requiresCatalyst(elements[2])
+        }
+        return false
     }
 
     /// What a `#if` condition says about platforms: the code is compiled only for platforms in

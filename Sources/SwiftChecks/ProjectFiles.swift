@@ -47,6 +47,54 @@ public enum ProjectFiles {
         return found.isEmpty ? nil : found
     }
 
+    /// The `.swift` file names an Xcode project lists (`path = Row.swift;`, `"My Row.swift"`),
+    /// or nil when it uses synchronised folders (Xcode 16), whose members are not listed.
+    public static func swiftFileNames(inXcodeProject bytes: [UInt8]) -> Set<String>? {
+        if occurs(Array("PBXFileSystemSynchronizedRootGroup".utf8), in: bytes) { return nil }
+        var names = Set<String>()
+        let suffix = Array(".swift".utf8)
+        var index = 0
+        while index + suffix.count <= bytes.count {
+            guard bytes[index] == UInt8(ascii: "."), bytes[index..<(index + suffix.count)].elementsEqual(suffix) else {
+                index += 1
+                continue
+            }
+            let end = index + suffix.count
+            // A name ends at the suffix: `Row.swift;` or `Row.swift"`, not `Row.swiftinterface`.
+            if end < bytes.count, bytes[end] != UInt8(ascii: ";"), bytes[end] != UInt8(ascii: "\""),
+               bytes[end] != UInt8(ascii: " "), bytes[end] != UInt8(ascii: "\n"), bytes[end] != UInt8(ascii: ",") {
+                index = end
+                continue
+            }
+            var start = index
+            // Names are short: looking back further than this cannot find one's start, and a
+            // hostile one-line project must not cost a backward walk per match.
+            let floor = max(0, index - 512)
+            let quoted = start > 0 && bytes[floor..<start].last(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "=") }) == UInt8(ascii: "\"")
+            while start > floor {
+                let byte = bytes[start - 1]
+                if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "=") { break }
+                if !quoted, byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") { break }
+                start -= 1
+            }
+            var name = String(decoding: bytes[start..<end], as: UTF8.self)
+            while name.first == " " { name.removeFirst() }
+            if !name.isEmpty { names.insert(name) }
+            index = end
+        }
+        return names
+    }
+
+    private static func occurs(_ needle: [UInt8], in bytes: [UInt8]) -> Bool {
+        guard let first = needle.first else { return true }
+        var index = bytes.firstIndex(of: first)
+        while let start = index {
+            if bytes.count - start >= needle.count, bytes[start..<(start + needle.count)].elementsEqual(needle) { return true }
+            index = bytes[(start + 1)...].firstIndex(of: first)
+        }
+        return false
+    }
+
     /// Keys of a `.strings` file (`"key" = "value";`, comments allowed).
     public static func localizedKeys(fromStrings text: String) -> [String] {
         var keys: [String] = []

@@ -67,3 +67,81 @@ extension SourceFile {
         "objc", "IBOutlet", "IBInspectable", "NSManaged", "IBAction", "GKInspectable",
     ]
 }
+
+extension SourceFile {
+    /// The assignments to `properties` that can replace what an Interface Builder document set,
+    /// as keys `DocumentFindingSink.report` builds from a view's outlets and class:
+    /// - through the type's own property (`titleLabel.font = …` or `self.titleLabel?.font = …` in
+    ///   `class SortBar` or its extension) → `SortBar:titleLabel.font`, which an outlet owned by
+    ///   a `SortBar` matches; outlets whose owner the document does not name match `?:…`;
+    /// - through another object (`cell.titleLabel.font = …`) → `*:titleLabel.font` and
+    ///   `?:titleLabel.font`: the owner is not known, so any outlet of that name matches;
+    /// - inside a class, to the object itself (`font = …` in `class BadgeLabel: UILabel`) →
+    ///   `BadgeLabel#font`, which a view whose `customClass` is `BadgeLabel` matches.
+    func overridingAssignments(_ properties: Set<String>) -> Set<String> {
+        var keys = Set<String>()
+        for assignment in index.assignments {
+            guard let property = assignment.targetProperty ?? assignment.target.as(DeclReferenceExprSyntax.self)?.baseName.text,
+                  properties.contains(property) else { continue }
+            let type = assignment.node.enclosingTypeDecl.flatMap { type in
+                type.as(ClassDeclSyntax.self)?.name.text ?? type.as(ExtensionDeclSyntax.self)?.extendedType.trimmedDescription
+            }
+            let path = assignment.targetObject.split(separator: ".")
+            if path.count == 1, let outlet = path.first {
+                if let type { keys.insert(type + ":" + outlet + "." + property) }
+                keys.insert("?:" + outlet + "." + property)
+            } else if let outlet = path.last {
+                // `button.titleLabel?.font`, `cell.textLabel?.font`: UIKit's own subviews of a
+                // button or cell, not an outlet that happens to share the name.
+                if Self.builtInSubviews.contains(String(outlet)) { continue }
+                keys.insert("*:" + outlet + "." + property)
+                keys.insert("?:" + outlet + "." + property)
+            } else if let type {
+                keys.insert(type + "#" + property)
+            }
+        }
+        return keys
+    }
+
+    private static let builtInSubviews: Set<String> = [
+        "titleLabel", "subtitleLabel", "imageView", "textLabel", "detailTextLabel", "contentView",
+    ]
+}
+
+extension SourceFile {
+    /// The type `node` lies in, when whether its code ever runs depends on something in the
+    /// repository constructing or naming it: the innermost struct, class, enum or actor, as a
+    /// `requiredUse` entry `T:Name` (held only in a repository with an app entry point; see
+    /// `FileResult.findingsInUse`). Not a `public` or `open` type (other repositories use it),
+    /// not a type the system finds by itself (`@main`, `@objc` names, app, scene and extension
+    /// delegates, widgets), and not code in an extension (the extended type may live anywhere).
+    func typeRequiringUse(around node: some SyntaxProtocol) -> String? {
+        guard let type = Syntax(node).enclosingTypeDecl, type.kind != .extensionDecl,
+              let group = type.asProtocol(DeclGroupSyntax.self) else { return nil }
+        if !group.attributes.isEmpty { return nil }
+        if group.modifiers.contains(where: { ["public", "open"].contains($0.name.text) }) { return nil }
+        let inherited = group.inheritanceClause?.inheritedTypes.map { $0.type.trimmedDescription } ?? []
+        if inherited.contains(where: Self.typesTheSystemFinds.contains) { return nil }
+        return FileResult.typeRequirementPrefix + type.declaredTypeName
+    }
+
+    /// `@main`, `@UIApplicationMain`, `@NSApplicationMain` or a `UIApplicationMain(…)` call:
+    /// the repository holds an app, so a type nothing in it names is never shown.
+    var declaresEntryPoint: Bool {
+        for type in index.typeDeclarations {
+            guard let group = type.asProtocol(DeclGroupSyntax.self) else { continue }
+            if group.attributes.contains(where: { attribute in
+                ["main", "UIApplicationMain", "NSApplicationMain"].contains(
+                    attribute.as(AttributeSyntax.self)?.attributeName.trimmedDescription ?? "")
+            }) { return true }
+        }
+        return !index.calls(named: ["UIApplicationMain", "NSApplicationMain"]).isEmpty
+    }
+
+    private static let typesTheSystemFinds: Set<String> = [
+        "App", "Widget", "WidgetBundle", "UIApplicationDelegate", "UIWindowSceneDelegate", "UISceneDelegate",
+        "NSApplicationDelegate", "WKApplicationDelegate", "WKExtensionDelegate", "NSExtensionRequestHandling",
+        "UNNotificationContentExtension", "UIApplicationMain", "PreviewProvider", "AppIntent", "ControlWidget",
+        "TimelineProvider", "AppIntentTimelineProvider", "IntentTimelineProvider",
+    ]
+}

@@ -17,6 +17,9 @@ public struct FileResult: Codable, Sendable, Hashable {
     /// Every name the file's code refers to: the scan keeps a finding with a `requiredUse` only
     /// if some file refers to that name.
     public var referencedNames: Set<String>
+    /// Properties the file's code assigns that can replace what an Interface Builder document
+    /// set: `titleLabel.font` through an outlet, `BadgeLabel#font` inside the class itself.
+    public var assignedMembers: Set<String> = []
     public init(findings: [Finding] = [], notes: [ScanNote] = [], colorUses: [ColorNameUse] = [], suppressedCount: Int = 0,
                 nonShippingCount: Int = 0, referencedNames: Set<String> = []) {
         self.findings = findings
@@ -27,10 +30,27 @@ public struct FileResult: Codable, Sendable, Hashable {
         self.referencedNames = referencedNames
     }
 
-    /// The findings that stand once the repository's references are known.
-    public func findingsInUse(referenced: Set<String>) -> [Finding] {
-        findings.filter { finding in finding.requiredUse.map(referenced.contains) ?? true }
+    /// The findings that stand once the repository's references and assignments are known.
+    public func findingsInUse(referenced: Set<String>, assigned: Set<String> = []) -> [Finding] {
+        let isApp = referenced.contains(Self.entryPointMarker)
+        return findings.filter { finding in
+            finding.requiredUse.allSatisfy { name in
+                guard name.hasPrefix(Self.typeRequirementPrefix) else { return referenced.contains(name) }
+                return !isApp || referenced.contains(String(name.dropFirst(Self.typeRequirementPrefix.count)))
+            } && !finding.overriddenBy.contains(where: assigned.contains)
+        }
     }
+
+    /// In `referencedNames`: the file declares the app's entry point (never an identifier).
+    public static let entryPointMarker = "@main"
+    /// A `requiredUse` entry naming the type a finding lies in.
+    static let typeRequirementPrefix = "T:"
+
+    /// The assignments an Interface Builder finding can be overridden by (see `Finding.overriddenBy`).
+    static let overridableProperties: Set<String> = [
+        "font", "adjustsFontForContentSizeCategory", "accessibilityLabel", "isAccessibilityElement",
+        "accessibilityTraits",
+    ]
 }
 
 /// Parses one Swift file once, builds its index once, and runs every enabled rule over it.
@@ -97,13 +117,16 @@ public struct SourceChecker: Sendable {
                 var finding = makeFinding(description, path: path, line: position.line, column: position.column,
                                           message: item.message, certainty: item.certainty, platforms: platforms,
                                           snippet: lines.snippet(of: item.node), sourceLine: lines.text(ofLine: position.line))
-                finding.requiredUse = file.memberPropertyRequiringUse(around: item.node)
+                finding.requiredUse = [file.memberPropertyRequiringUse(around: item.node), file.typeRequiringUse(around: item.node)]
+                    .compactMap { $0 }
                 result.findings.append(finding)
             }
         }
         reportSuppressionProblems(suppressions, path: path, lines: lines, into: &result)
         result.colorUses = file.colorNameUses(lines)
-        result.referencedNames = Set(file.index.references.keys)
+        result.referencedNames = Set(file.index.references.keys).union(file.index.typeReferences)
+        if file.declaresEntryPoint { result.referencedNames.insert(FileResult.entryPointMarker) }
+        result.assignedMembers = file.overridingAssignments(FileResult.overridableProperties)
         result.findings.assignFingerprints()
         return result
     }

@@ -102,6 +102,15 @@ final class SourceIndex: SyntaxVisitor {
         return .visitChildren
     }
 
+    /// Types named in type position (`let row: BadgeRow`, `[BadgeRow]`, `: BadgeView`), not as
+    /// the subject of an `extension`: with `references`, what tells a type is used.
+    private(set) var typeReferences: Set<String> = []
+
+    override func visit(_ node: IdentifierTypeSyntax) -> SyntaxVisitorContinueKind {
+        if node.parent?.is(ExtensionDeclSyntax.self) != true { typeReferences.insert(node.name.text) }
+        return .visitChildren
+    }
+
     override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
         typeDeclarations.append(Syntax(node))
         return .visitChildren

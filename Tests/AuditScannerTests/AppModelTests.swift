@@ -77,4 +77,157 @@ struct AppModelTests {
         #expect(!Scanner.isTestPath("App/SpeedTest.swift"), "a screen may be named like a test")
         #expect(!Scanner.isTestPath("App/Latest/List.swift"))
     }
+
+    /// In an app, a view nothing constructs never shows: its findings are left out. Names in
+    /// type position, a storyboard's `customClass` and `public` types (other repositories use
+    /// them) keep theirs; without an entry point (a package, a folder of screens) every type counts.
+    @Test func typesNothingInTheAppNamesAreLeftOut() throws {
+        let files: [String: String] = [
+            "App/Main.swift": "import SwiftUI\n@main struct Shop: App {\n    var body: some Scene { WindowGroup { Home() } }\n}\n",
+            "App/Home.swift": """
+                import SwiftUI
+                struct Home: View {
+                    let badge: Badge? = nil
+                    var body: some View { Text("Home").font(.system(size: 11)) }
+                }
+                struct Badge: View {
+                    var body: some View { Text("New").font(.system(size: 9)) }
+                }
+                struct Orphan: View {
+                    var body: some View { Text("Never shown").font(.system(size: 10)) }
+                }
+                public struct Shared: View {
+                    public var body: some View { Text("Library").font(.system(size: 12)) }
+                }
+                """,
+            "App/BadgeLabel.swift": """
+                import UIKit
+                final class BadgeLabel: UILabel {
+                    func style() { font = UIFont.systemFont(ofSize: 8) }
+                }
+                final class UnusedLabel: UILabel {
+                    func style() { font = UIFont.systemFont(ofSize: 8) }
+                }
+                """,
+            "App/Main.storyboard": """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="22505" targetRuntime="iOS.CocoaTouch" useAutolayout="YES">
+                    <objects>
+                        <view contentMode="scaleToFill" id="root-vw-001">
+                            <rect key="frame" x="0.0" y="0.0" width="393" height="200"/>
+                            <subviews>
+                                <label opaque="NO" text="3" customClass="BadgeLabel" id="bdg-lb-001">
+                                    <rect key="frame" x="16" y="16" width="20" height="20"/>
+                                </label>
+                            </subviews>
+                        </view>
+                    </objects>
+                </document>
+                """,
+        ]
+        func flagged(_ files: [String: String]) throws -> (Set<String>, ScanReport) {
+            let repository = try TemporaryRepository()
+            for (path, text) in files { try repository.write(path, text) }
+            let report = try Scanner(options: ScanOptions(config: AuditConfig()))
+                .scan(try ScanInput.directory(repository.path, maxFileBytes: 2_000_000), root: repository.path)
+            let lines = report.findings.filter { $0.ruleID == "fixed-font-size" }.map { "\($0.location.file):\($0.location.line)" }
+            return (Set(lines), report)
+        }
+        let (app, report) = try flagged(files)
+        #expect(app == ["App/Home.swift:4", "App/Home.swift:7", "App/Home.swift:13", "App/BadgeLabel.swift:3"])
+        #expect(report.statistics.findingsUnused >= 2, "the orphan view and the unused label, by every rule that flags them")
+        #expect(report.findings.allSatisfy { $0.requiredUse.isEmpty && $0.overriddenBy.isEmpty }, "settled before the report")
+        var folder = files
+        folder["App/Main.swift"] = nil
+        let (screens, _) = try flagged(folder)
+        #expect(screens.contains("App/Home.swift:10") && screens.contains("App/BadgeLabel.swift:6"))
+    }
+
+    /// A storyboard label whose outlet or class code restyles is judged by the Swift rules, not
+    /// by what the document says; a label nothing restyles keeps its finding. The per-file cache
+    /// keeps the verdicts: a warm scan gives the same findings.
+    @Test func interfaceBuilderFontsThatCodeReplacesAreLeftOut() throws {
+        let repository = try TemporaryRepository()
+        try repository.write("App/Sort.xib", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <document type="com.apple.InterfaceBuilder3.CocoaTouch.XIB" version="3.0" toolsVersion="22505" targetRuntime="iOS.CocoaTouch" useAutolayout="YES">
+                <objects>
+                    <placeholder placeholderIdentifier="IBFilesOwner" id="-1" userLabel="File's Owner" customClass="SortBar">
+                        <connections>
+                            <outlet property="descriptionLabel" destination="srt-lb-001" id="srt-ot-001"/>
+                        </connections>
+                    </placeholder>
+                    <view contentMode="scaleToFill" id="root-vw-001">
+                        <rect key="frame" x="0.0" y="0.0" width="393" height="44"/>
+                        <subviews>
+                            <label opaque="NO" text="By date" id="srt-lb-001">
+                                <rect key="frame" x="16" y="12" width="200" height="20"/>
+                                <fontDescription key="fontDescription" style="UICTFontTextStyleCaption1"/>
+                            </label>
+                            <label opaque="NO" text="12 notes" id="srt-lb-002">
+                                <rect key="frame" x="230" y="12" width="120" height="20"/>
+                                <fontDescription key="fontDescription" style="UICTFontTextStyleCaption1"/>
+                            </label>
+                        </subviews>
+                    </view>
+                </objects>
+            </document>
+            """)
+        try repository.write("App/SortBar.swift", """
+            import UIKit
+            final class SortBar: UIView {
+                @IBOutlet var descriptionLabel: UILabel!
+                override func awakeFromNib() {
+                    super.awakeFromNib()
+                    descriptionLabel.font = .preferredFont(forTextStyle: .caption1)
+                    descriptionLabel.adjustsFontForContentSizeCategory = true
+                }
+            }
+            """)
+        let cache = try TemporaryRepository()
+        var options = ScanOptions(config: AuditConfig())
+        options.cacheDirectory = cache.path
+        for _ in 0..<2 {
+            let report = try Scanner(options: options)
+                .scan(try ScanInput.directory(repository.path, maxFileBytes: 2_000_000), root: repository.path)
+            let labels = report.findings.filter { $0.ruleID == "ib-font-not-adjusting" }.map(\.message)
+            #expect(labels.count == 1 && labels.first?.contains("12 notes") == true, "\(labels)")
+            #expect(report.statistics.findingsUnused == 1)
+        }
+    }
+
+    /// A Swift file the Xcode project does not list is compiled into nothing; a package's files
+    /// are compiled by folder, and a project with synchronised folders lists none one by one.
+    @Test func swiftFilesNoTargetCompilesAreSkipped() throws {
+        let view = "import SwiftUI\nstruct V: View {\n    var body: some View { Text(\"x\").font(.system(size: 9)) }\n}\n"
+        let project = """
+            // !$*UTF8*$!
+            {
+                objects = {
+                    A1 /* Listed.swift in Sources */ = {isa = PBXBuildFile; fileRef = B1 /* Listed.swift */; };
+                    B1 /* Listed.swift */ = {isa = PBXFileReference; lastKnownFileType = sourcecode.swift; path = Listed.swift; sourceTree = "<group>"; };
+                    B2 /* My Row.swift */ = {isa = PBXFileReference; lastKnownFileType = sourcecode.swift; path = "My Row.swift"; sourceTree = "<group>"; };
+                };
+            }
+            """
+        func scanned(synchronised: Bool) throws -> (Set<String>, ScanReport) {
+            let repository = try TemporaryRepository()
+            try repository.write("App.xcodeproj/project.pbxproj",
+                                 synchronised ? project.replacingOccurrences(of: "PBXFileReference", with: "PBXFileSystemSynchronizedRootGroup") : project)
+            for path in ["App/Listed.swift", "App/My Row.swift", "App/Draft.swift", "Packages/Kit/Package.swift.txt",
+                         "Packages/Kit/Sources/Kit/Badge.swift"] {
+                try repository.write(path, view)
+            }
+            try repository.write("Packages/Kit/Package.swift", "// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: \"Kit\")\n")
+            let report = try Scanner(options: ScanOptions(config: AuditConfig()))
+                .scan(try ScanInput.directory(repository.path, maxFileBytes: 2_000_000), root: repository.path)
+            return (Set(report.findings.filter { $0.ruleID == "fixed-font-size" }.map(\.location.file)), report)
+        }
+        let (listed, report) = try scanned(synchronised: false)
+        #expect(listed == ["App/Listed.swift", "App/My Row.swift", "Packages/Kit/Sources/Kit/Badge.swift"])
+        #expect(report.statistics.skippedNotInTarget == 1)
+        #expect(report.notes.contains { $0.kind == .summary && $0.message.hasPrefix("1 Swift files skipped because no Xcode project lists them") })
+        let (synchronised, _) = try scanned(synchronised: true)
+        #expect(synchronised.contains("App/Draft.swift"))
+    }
 }

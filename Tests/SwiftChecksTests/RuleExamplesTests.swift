@@ -16,22 +16,45 @@ struct RuleExamplesTests {
         #expect(!description.nonTriggering.isEmpty, "\(id) has no non-triggering example")
         #expect(!description.citations.isEmpty && description.citations.allSatisfy { !$0.quote.isEmpty })
         #expect(!description.fix.isEmpty && !description.limitations.isEmpty && !description.rationale.isEmpty)
-        #expect(description.triggering.allSatisfy { $0.code.contains("↓") }, "every triggering example marks its position with ↓")
+        #expect((description.triggering + description.needsReview).allSatisfy { $0.code.contains("↓") },
+                "every triggering and needs-review example marks its position with ↓")
         #expect(id.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "-" }, "rule ids are kebab-case")
     }
 
-    @Test("Triggering examples produce exactly the marked findings", arguments: ruleIDs)
+    @Test("Triggering examples produce exactly the marked findings, as sure as the rule is", arguments: ruleIDs)
     func triggering(id: String) throws {
         let description = try #require(RuleCatalog.description(of: id))
         for example in description.triggering {
-            let (code, expected) = Self.markers(in: example.code)
-            let found = try Self.findings(of: id, code: code, example: example)
-            let positions = found.map { Position(line: $0.location.line, column: $0.location.column) }
-            #expect(positions == expected, "\(id): expected findings at \(expected), got \(found.map { "\($0.location.line):\($0.location.column) \($0.message)" }) in:\n\(code)")
+            let found = try Self.expectMarkedFindings(of: id, in: example)
             for finding in found {
-                #expect(!finding.message.isEmpty && !finding.fingerprint.isEmpty)
+                #expect(finding.certainty == description.certainty,
+                        "\(id): a triggering example's finding is \(finding.certainty) (\(finding.message)); examples the rule cannot settle belong in needsReview")
             }
         }
+    }
+
+    @Test("Needs-review examples produce exactly the marked findings, each handed to a person", arguments: ruleIDs)
+    func needsReview(id: String) throws {
+        let description = try #require(RuleCatalog.description(of: id))
+        for example in description.needsReview {
+            let found = try Self.expectMarkedFindings(of: id, in: example)
+            for finding in found {
+                #expect(finding.certainty == .review && finding.severity == .note,
+                        "\(id): expected a finding that needs review, got \(finding.certainty) \(finding.severity): \(finding.message)")
+            }
+        }
+    }
+
+    @discardableResult
+    static func expectMarkedFindings(of id: String, in example: RuleExample) throws -> [Finding] {
+        let (code, expected) = markers(in: example.code)
+        let found = try findings(of: id, code: code, example: example)
+        let positions = found.map { Position(line: $0.location.line, column: $0.location.column) }
+        #expect(positions == expected, "\(id): expected findings at \(expected), got \(found.map { "\($0.location.line):\($0.location.column) \($0.message)" }) in:\n\(code)")
+        for finding in found {
+            #expect(!finding.message.isEmpty && !finding.fingerprint.isEmpty)
+        }
+        return found
     }
 
     @Test("Non-triggering examples produce no finding", arguments: ruleIDs)
@@ -66,19 +89,25 @@ struct RuleExamplesTests {
             }
             return CatalogChecker(rules: [rule]).check(CatalogFacts(catalog: catalog, usedNames: used))
         }
+        // As the scan does: a finding in a member property stands only if some file of the
+        // example's repository reads the property, and an Interface Builder finding only if no
+        // Swift file replaces what it judges.
+        let checker = SourceChecker(config: config)
+        var referenced = Set<String>(), assigned = Set<String>()
+        for (path, source) in example.assets where path.hasSuffix(".swift") {
+            let other = checker.check(path: path, source: source, context: context)
+            referenced.formUnion(other.referencedNames)
+            assigned.formUnion(other.assignedMembers)
+        }
         if InterfaceBuilderDocument.isInterfaceBuilderPath(example.file) {
             let rules = RuleCatalog.documentRules.filter { $0.description.id == id }
-            return DocumentChecker(rules: rules, config: config).check(path: example.file, bytes: Array(code.utf8), context: context).findings
+            return DocumentChecker(rules: rules, config: config).check(path: example.file, bytes: Array(code.utf8), context: context)
+                .findingsInUse(referenced: referenced, assigned: assigned)
         }
-        // As the scan does: a finding in a member property stands only if some file of the
-        // example's repository reads the property.
-        let checker = SourceChecker(config: config)
         let result = checker.check(path: example.file, source: code, context: context)
-        var referenced = result.referencedNames
-        for (path, source) in example.assets where path.hasSuffix(".swift") {
-            referenced.formUnion(checker.check(path: path, source: source, context: context).referencedNames)
-        }
-        return result.findingsInUse(referenced: referenced).filter { $0.ruleID == id }
+        referenced.formUnion(result.referencedNames)
+        assigned.formUnion(result.assignedMembers)
+        return result.findingsInUse(referenced: referenced, assigned: assigned).filter { $0.ruleID == id }
     }
 
     /// Removes `↓` markers and returns their 1-based positions (columns in Unicode scalars).

@@ -7,7 +7,10 @@ struct ColorOnlyStatusRule: SourceRule {
         id: "color-only-status",
         title: "Status shown by colour alone",
         platforms: .all,
-        kind: .requirement,
+        // On the seed-16 sample both findings were wrong: colours of a button's own states
+        // (pressed, disabled) and a capsule behind a badge that names its state. Whether a colour
+        // carries a state nothing else shows takes a person until the rule models both.
+        kind: .requirement, certainty: .review,
         rationale: """
             A green/red dot is the same grey dot to someone who cannot tell those colours apart, \
             and says nothing to VoiceOver. When a shape's colour is chosen by a condition \

@@ -105,6 +105,18 @@ struct CustomModalMissingIsModalRule: SourceRule {
                 """),
         ],
         nonTriggering: [
+            // A tint over one control (an avatar being edited) dims that control, not the screen.
+            RuleExample("""
+                import UIKit
+                final class ProfileHeader: UIView {
+                    let avatarButton = UIButton()
+                    let editAvatarBackground = UIView()
+                    func setUp() {
+                        editAvatarBackground.backgroundColor = UIColor.black.withAlphaComponent(0.6)
+                        avatarButton.addSubview(editAvatarBackground)
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
             RuleExample("""
                 import SwiftUI
                 struct CheckoutView: View {
@@ -327,6 +339,10 @@ struct CustomModalMissingIsModalRule: SourceRule {
             guard call.arguments.count == 1, let argument = call.firstUnlabeledArgument else { continue }
             let platforms = file.platforms(at: call).intersection(.uiKit)
             guard !platforms.isEmpty else { continue }
+            // A tint laid over one button or image (`avatarButton.addSubview(dim)`) dims that
+            // control, not the screen; making it modal would trap VoiceOver inside the control.
+            if let receiver = call.calledExpression.as(MemberAccessExprSyntax.self)?.base,
+               !Set(identifierWords(Assignment.objectName(receiver))).isDisjoint(with: Self.singleControlWords) { continue }
             let object = Assignment.objectName(argument)
             let typeScope = call.enclosingTypeDecl ?? Syntax(file.tree)
 
@@ -358,6 +374,10 @@ struct CustomModalMissingIsModalRule: SourceRule {
                 """, platforms: platforms)
         }
     }
+
+    /// Words naming one control or its content rather than a screen or container.
+    static let singleControlWords: Set<String> = ["button", "control", "cell", "image", "label", "field", "icon", "avatar",
+                                                  "thumbnail", "badge", "switch", "slider"]
 
     private static func isOverlayName(_ name: String) -> Bool {
         let words = Set(identifierWords(name))

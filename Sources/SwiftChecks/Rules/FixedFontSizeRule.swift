@@ -45,28 +45,6 @@ struct FixedFontSizeRule: SourceRule {
                     var body: some View { Text("Hi").font(↓.system(size: 17)) }
                 }
                 """),
-            RuleExample("""
-                import SwiftUI
-                let font = ↓Font.system(size: 20, weight: .bold)
-                """),
-            RuleExample("""
-                import SwiftUI
-                let font = ↓Font.custom("Avenir", fixedSize: 15)
-                """),
-            RuleExample("""
-                import UIKit
-                func style(_ label: UILabel) {
-                    label.font = ↓UIFont.systemFont(ofSize: 14)
-                    label.font = ↓.boldSystemFont(ofSize: 14)
-                    label.font = ↓UIFont(name: "Avenir", size: 14)
-                }
-                """),
-            RuleExample("""
-                import SwiftUI
-                #if os(iOS)
-                let caption = ↓Font.system(size: 12)
-                #endif
-                """),
         ],
         nonTriggering: [
             // Fonts that size a symbol image, and sizes UIFontMetrics already scaled.
@@ -123,6 +101,59 @@ struct FixedFontSizeRule: SourceRule {
                 let font = Font.system(size: 13)
                 #endif
                 """),
+            // Mac Catalyst code runs on the Mac, which has no Dynamic Type setting.
+            RuleExample("""
+                import SwiftUI
+                import UIKit
+                struct ServerPicker: View {
+                    var body: some View {
+                        #if targetEnvironment(macCatalyst)
+                        Text("Servers").font(.system(size: 12))
+                        #endif
+                    }
+                }
+                """),
+            // A separator glyph between two texts is not read as text.
+            RuleExample("""
+                import SwiftUI
+                struct Period: View {
+                    var body: some View {
+                        HStack {
+                            Text(period)
+                            Text("·").font(.system(size: 11))
+                            Text(verbatim: "|").font(.system(size: 11))
+                            Text(total)
+                        }
+                    }
+                    let period = "Today", total = "4 kWh"
+                }
+                """),
+        ],
+        needsReview: [
+            // Not on a `Text` in the same expression: the font may be a face carrier, re-applied on
+            // text-size changes, or shown where text size does not apply; a person checks the use.
+            RuleExample("""
+                import SwiftUI
+                let font = ↓Font.system(size: 20, weight: .bold)
+                """),
+            RuleExample("""
+                import SwiftUI
+                let font = ↓Font.custom("Avenir", fixedSize: 15)
+                """),
+            RuleExample("""
+                import UIKit
+                func style(_ label: UILabel) {
+                    label.font = ↓UIFont.systemFont(ofSize: 14)
+                    label.font = ↓.boldSystemFont(ofSize: 14)
+                    label.font = ↓UIFont(name: "Avenir", size: 14)
+                }
+                """),
+            RuleExample("""
+                import SwiftUI
+                #if os(iOS)
+                let caption = ↓Font.system(size: 12)
+                #endif
+                """),
         ]
     )
 
@@ -150,7 +181,11 @@ struct FixedFontSizeRule: SourceRule {
             // Sure only where a literal size is put on a `Text` directly. A font stored or assigned
             // elsewhere was often rescaled later on real apps (trait-change handlers, sizes from
             // `UIFontMetrics` passed in, 1 pt faces resized before drawing): a person must look.
-            let sure = size.numberValue != nil && Self.isFontOfText(call)
+            let text = Self.textOfFont(call)
+            // A lone "·" or "|" between two labels is a separator, not text anyone reads.
+            if let literal = text?.arguments.first.flatMap({ [nil, "verbatim"].contains($0.label?.text) ? $0.expression.stringLiteralValue : nil }),
+               !literal.isEmpty, !literal.contains(where: { $0.isLetter || $0.isNumber }) { continue }
+            let sure = size.numberValue != nil && text != nil
             sink.report(call, "\(form) fixes the text at \(value); it will not follow the text size people choose",
                         certainty: sure ? nil : .review)
         }
@@ -175,11 +210,12 @@ struct FixedFontSizeRule: SourceRule {
         return nil
     }
 
-    /// `Text(…).font(<this>)`, through other modifiers of the same `Text`.
-    static func isFontOfText(_ call: FunctionCallExprSyntax) -> Bool {
+    /// The `Text(…)` in `Text(…).font(<this>)`, through other modifiers of the same `Text`.
+    static func textOfFont(_ call: FunctionCallExprSyntax) -> FunctionCallExprSyntax? {
         guard let argument = call.parent?.as(LabeledExprSyntax.self),
-              let modifier = argument.parent?.parent?.as(FunctionCallExprSyntax.self) else { return false }
-        return modifier.fontModifierRoot?.calleeName == "Text"
+              let modifier = argument.parent?.parent?.as(FunctionCallExprSyntax.self),
+              let root = modifier.fontModifierRoot, root.calleeName == "Text" else { return nil }
+        return root
     }
 
     /// `UIFontMetrics(…).scaledFont(for: <this>)`, directly or through a `let` it initialises.

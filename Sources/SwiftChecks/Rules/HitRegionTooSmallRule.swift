@@ -141,6 +141,25 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
                 """, file: "Inspector.xib"),
         ],
         nonTriggering: [
+            // Menu items, context-menu actions and swipe actions are rows the system draws at
+            // its own sizes; a frame in them shapes the row's label.
+            RuleExample("""
+                import SwiftUI
+                struct Attachment: View {
+                    var body: some View {
+                        Menu {
+                            Button { } label: { Image(systemName: "photo").frame(width: 25, height: 25) }
+                        } label: {
+                            Label("Add", systemImage: "plus")
+                        }
+                        Text("Draft")
+                            .contextMenu {
+                                Button("Delete") { }.frame(width: 30, height: 20)
+                            }
+                            .swipeActions { Button("Pin") { }.frame(height: 20) }
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
             // macOS's native toolbar size is 28x28 pt.
             RuleExample("""
                 import SwiftUI
@@ -240,6 +259,23 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
                     </objects>
                 </document>
                 """, file: "Inspector.xib"),
+        ],
+        needsReview: [
+            // A frame on the label of a Mac `Menu`: AppKit draws the control around it.
+            RuleExample("""
+                import SwiftUI
+                #if os(macOS)
+                struct BranchPicker: View {
+                    var body: some View {
+                        Menu {
+                            Button("main") { }
+                        } label: {
+                            Text("main")↓.frame(height: 13)
+                        }
+                    }
+                }
+                #endif
+                """),
         ]
     )
 
@@ -255,7 +291,9 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
             guard !missed.isEmpty, let member = region.frame.calledExpression.as(MemberAccessExprSyntax.self) else { continue }
             // Nothing says where the code runs and the size meets some platform's figure (a 20 pt
             // Mac button): a person must say which platform it ships on.
-            let unsure = !file.platformsAreDeclared(at: region.frame) && platforms == .all && file.context.platforms == nil && missed.count < platforms.platforms.count
+            var unsure = !file.platformsAreDeclared(at: region.frame) && platforms == .all && file.context.platforms == nil && missed.count < platforms.platforms.count
+            // AppKit draws a SwiftUI `Menu` as a pop-up control; a frame inside its label may not be its size.
+            if region.sizesLabelOnly, region.control == "`Menu`", missed.contains(where: { $0.0 == .macOS }) { unsure = true }
             sink.report(region.frame, at: member.period,
                         "\(region.control) can be hit in \(ControlSizeThreshold.size(width: region.width, height: region.height)), below \(ControlSizeThreshold.thresholds(missed)); people with limited dexterity will miss it",
                         platforms: PlatformSet(missed.map(\.0)), certainty: unsure ? .review : nil)

@@ -166,6 +166,8 @@ struct ImageAssetNameSpokenRule: SourceRule {
                         }
                         Toggle(isOn: .constant(true)) { Text("Sound") }
                         Image("chart").accessibilityRepresentation { Text("Sales rose 20%") }
+                        Image(systemName: "heart.fill").mask { Image("heart_mask") }
+                        Color.red.mask(Image("heart_mask").resizable())
                     }
                 }
                 """),
@@ -178,11 +180,32 @@ struct ImageAssetNameSpokenRule: SourceRule {
                     Image("preview_sample")
                 }
                 """),
+        ],
+        needsReview: [
+            // A helper that returns the image: a `Label` icon or a hidden row at the call site
+            // reads no asset name, a bare button does.
+            RuleExample("""
+                import SwiftUI
+                enum Account {
+                    case local, cloud
+                    func image() -> Image {
+                        switch self {
+                        case .local: return ↓Image("accountLocal")
+                        case .cloud: return ↓Image("accountCloud")
+                        }
+                    }
+                    var badge: Image { ↓Image("badge_gold") }
+                }
+                struct Row: View {
+                    var body: some View { Account.local.badge }
+                }
+                """),
         ]
     )
 
-    /// Views that pair a title with an icon and read the title: the icon is not spoken.
-    private static let titledIconContainers: Set<String> = ["Label", "tabItem"]
+    /// Views that pair a title with an icon and read the title (the icon is not spoken), and
+    /// modifiers whose content only shapes another view (`.mask { Image("heart") }`).
+    private static let titledIconContainers: Set<String> = ["Label", "tabItem", "mask"]
 
     func check(_ file: SourceFile, _ sink: inout FindingSink) {
         for call in file.index.calls(named: "Image") {
@@ -196,6 +219,8 @@ struct ImageAssetNameSpokenRule: SourceRule {
             let chain = ModifierChain(containing: ExprSyntax(call))
             if Self.clears(chain) { continue }
             if chain.outermost.parent?.is(InitializerClauseSyntax.self) == true { continue }
+            if let argument = chain.outermost.parent?.as(LabeledExprSyntax.self),
+               argument.parent?.parent?.as(FunctionCallExprSyntax.self)?.calleeName == "mask" { continue }
             if AccessibilityLabels.isInPreview(call) { continue }
 
             var control: String?
@@ -211,10 +236,44 @@ struct ImageAssetNameSpokenRule: SourceRule {
                 }
             }
             if cleared { continue }
+            // A helper that hands out an `Image` value: where it is shown decides its label
+            // (a `Label` icon, a hidden row, a bare button), and that may be another file.
+            if control == nil, let helper = Self.enclosingImageHelper(of: chain.outermost) {
+                sink.report(call, "`Image(\"\(name)\")` is returned by `\(helper)`, so VoiceOver reads the asset name \"\(name)\" wherever it is shown without a label; check each place it is used", certainty: .review)
+                continue
+            }
             let role = control.map { "as part of the enclosing `\($0)`'s label" } ?? "as the image's label"
             sink.report(call, "`Image(\"\(name)\")` has no accessibility label and is not hidden: VoiceOver reads the asset name \"\(name)\" \(role); label it in words, or hide it if it is decorative")
         }
     }
 
     private static func clears(_ chain: ModifierChain) -> Bool { AccessibilityLabels.labelsOrHides(chain) }
+
+    /// The function or computed property whose declared type is `Image` (or `Image?`) and that
+    /// returns `expression`, directly or from a branch: its callers show the image.
+    static func enclosingImageHelper(of expression: ExprSyntax) -> String? {
+        var current = expression.parent
+        while let node = current {
+            if let function = node.as(FunctionDeclSyntax.self) {
+                return isImageType(function.signature.returnClause?.type) ? function.name.text + "()" : nil
+            }
+            if let binding = node.as(PatternBindingSyntax.self) {
+                guard binding.accessorBlock != nil, isImageType(binding.typeAnnotation?.type) else { return nil }
+                return binding.pattern.trimmedDescription
+            }
+            if let subscriptDecl = node.as(SubscriptDeclSyntax.self) {
+                return isImageType(subscriptDecl.returnClause.type) ? "subscript" : nil
+            }
+            // A closure or a view builder in between shows the image itself.
+            if node.is(ClosureExprSyntax.self) || node.is(FunctionCallExprSyntax.self) && node != Syntax(expression) { return nil }
+            current = node.parent
+        }
+        return nil
+    }
+
+    private static func isImageType(_ type: TypeSyntax?) -> Bool {
+        guard var type else { return false }
+        if let optional = type.as(OptionalTypeSyntax.self) { type = optional.wrappedType }
+        return ["Image", "SwiftUI.Image"].contains(type.trimmedDescription)
+    }
 }

@@ -76,7 +76,8 @@ struct InterfaceBuilderFixedFontRule: DocumentRule {
             guard let font = view.font, font.isFixedSize, let size = font.pointSize else { continue }
             let face = font.name.map { "custom font \($0)" } ?? "\(font.type ?? "system") font"
             let text = view.title.map { " \"\($0)\"" } ?? ""
-            sink.report(view, "\(view.kind)\(text) uses the \(face) at \(size.points) pt with no text style; it will not follow the text size people choose")
+            sink.report(view, "\(view.kind)\(text) uses the \(face) at \(size.points) pt with no text style; it will not follow the text size people choose",
+                        overriddenBy: ["font"])
         }
     }
 }

@@ -21,8 +21,14 @@ struct InterfaceBuilderFontNotAdjustingRule: DocumentRule {
         ],
         fix: "Tick Dynamic Type \"Automatically Adjusts Font\" in the Attributes inspector.",
         limitations: """
-            `adjustsFontForContentSizeCategory = true` set in code is not seen. Findings can be turned \
-            off or re-graded only in `.a11y-audit.json`.
+            A label whose font or `adjustsFontForContentSizeCategory` code sets \
+            (through an outlet connected to it, or in its `customClass`) is not reported: code \
+            replaces what the document says, and the Swift rules judge that code. An outlet is \
+            matched by its owner's class and property name; an assignment through another object \
+            (`cell.nameLabel.font`) matches any outlet of that name, except UIKit's own \
+            `titleLabel`, `textLabel` and the like. Attributed text keeps the label's font unless \
+            its attributes set one, so it does not clear the label. Findings can be turned off or re-graded \
+            only in `.a11y-audit.json`.
             """,
         triggering: [
             RuleExample(InterfaceBuilderExample.iOS("""
@@ -54,6 +60,48 @@ struct InterfaceBuilderFontNotAdjustingRule: DocumentRule {
                     <nil key="highlightedColor"/>
                 </label>
                 """), platforms: PlatformSet(.iOS), file: "Main.storyboard"),
+            // Code replaces the document's font: through the outlet the owner connects, or in
+            // the label's own class. The Swift rules judge that code instead.
+            RuleExample(InterfaceBuilderExample.iOS("""
+                <view contentMode="scaleToFill" customClass="SortBar" id="srt-vw-001">
+                    <rect key="frame" x="0.0" y="0.0" width="393" height="44"/>
+                    <subviews>
+                        <label opaque="NO" userInteractionEnabled="NO" contentMode="left" text="Sorted by date" textAlignment="natural" lineBreakMode="tailTruncation" baselineAdjustment="alignBaselines" translatesAutoresizingMaskIntoConstraints="NO" id="srt-lb-001">
+                            <rect key="frame" x="16" y="12" width="200" height="20"/>
+                            <fontDescription key="fontDescription" style="UICTFontTextStyleCaption1"/>
+                            <nil key="textColor"/>
+                            <nil key="highlightedColor"/>
+                        </label>
+                        <label opaque="NO" userInteractionEnabled="NO" contentMode="left" text="12 notes" textAlignment="natural" lineBreakMode="tailTruncation" baselineAdjustment="alignBaselines" customClass="CountLabel" translatesAutoresizingMaskIntoConstraints="NO" id="srt-lb-002">
+                            <rect key="frame" x="230" y="12" width="120" height="20"/>
+                            <fontDescription key="fontDescription" style="UICTFontTextStyleCaption1"/>
+                            <nil key="textColor"/>
+                            <nil key="highlightedColor"/>
+                        </label>
+                    </subviews>
+                    <connections>
+                        <outlet property="descriptionLabel" destination="srt-lb-001" id="srt-ot-001"/>
+                    </connections>
+                </view>
+                """), platforms: PlatformSet(.iOS), file: "SortBar.xib", assets: [
+                "SortBar.swift": """
+                    import UIKit
+                    final class SortBar: UIView {
+                        @IBOutlet private var descriptionLabel: UILabel!
+                        override func awakeFromNib() {
+                            super.awakeFromNib()
+                            descriptionLabel.font = .preferredFont(forTextStyle: .caption1)
+                            descriptionLabel.adjustsFontForContentSizeCategory = true
+                        }
+                    }
+                    final class CountLabel: UILabel {
+                        override func awakeFromNib() {
+                            super.awakeFromNib()
+                            adjustsFontForContentSizeCategory = true
+                        }
+                    }
+                    """,
+            ]),
         ]
     )
 
@@ -64,7 +112,8 @@ struct InterfaceBuilderFontNotAdjustingRule: DocumentRule {
         for view in file.document.views where Self.kinds.contains(view.kind) && !view.adjustsFontForContentSizeCategory {
             guard let style = view.font?.textStyle else { continue }
             let text = view.title.map { " \"\($0)\"" } ?? ""
-            sink.report(view, "\(view.kind)\(text) uses the \(style) text style without \"Automatically Adjusts Font\"; it keeps its launch size when people change the text size")
+            sink.report(view, "\(view.kind)\(text) uses the \(style) text style without \"Automatically Adjusts Font\"; it keeps its launch size when people change the text size",
+                        overriddenBy: ["font", "adjustsFontForContentSizeCategory"])
         }
     }
 }

@@ -108,9 +108,11 @@ struct InterfaceBuilderImageLabelRule: DocumentRule {
             if label.isEmpty {
                 if view.imageIsSystem && isImageButton { continue }
                 let image = view.image.map { " \"\($0)\"" } ?? ""
-                sink.report(view, "\(what) showing\(image) has no accessibility label; VoiceOver reads the image's name or nothing at all")
+                sink.report(view, "\(what) showing\(image) has no accessibility label; VoiceOver reads the image's name or nothing at all",
+                            overriddenBy: ["accessibilityLabel", "isAccessibilityElement"])
             } else if let shape = AccessibilityLabelRawIdentifierRule.identifierShape(label), !file.isLocalizedKey(label) {
-                sink.report(view, "\(what) has the accessibility label \"\(label)\", \(shape); VoiceOver reads it aloud as written")
+                sink.report(view, "\(what) has the accessibility label \"\(label)\", \(shape); VoiceOver reads it aloud as written",
+                            overriddenBy: ["accessibilityLabel"])
             }
         }
     }

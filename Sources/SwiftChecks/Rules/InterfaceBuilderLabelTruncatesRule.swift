@@ -26,7 +26,9 @@ struct InterfaceBuilderLabelTruncatesRule: DocumentRule {
             """,
         limitations: """
             Labels whose text always fits (a single digit) are still reported; a label that shrinks \
-            its text to fit (Autoshrink) is not. Constraints changed in code are not seen. Findings \
+            its text to fit (Autoshrink) is not, nor one with a fixed point size (it never grows) \
+            or whose font code replaces (through an outlet or its class). Constraints changed in \
+            code are not seen. Findings \
             can be turned off or re-graded only in `.a11y-audit.json`.
             """,
         triggering: [
@@ -59,6 +61,15 @@ struct InterfaceBuilderLabelTruncatesRule: DocumentRule {
                     <nil key="textColor"/>
                     <nil key="highlightedColor"/>
                 </label>
+                <label opaque="NO" userInteractionEnabled="NO" contentMode="left" text="Episode 12" textAlignment="natural" lineBreakMode="tailTruncation" baselineAdjustment="alignBaselines" translatesAutoresizingMaskIntoConstraints="NO" id="fix-lb-001">
+                    <rect key="frame" x="16" y="80" width="300" height="16"/>
+                    <constraints>
+                        <constraint firstAttribute="height" constant="16" id="fix-hc-001"/>
+                    </constraints>
+                    <fontDescription key="fontDescription" type="system" pointSize="13"/>
+                    <nil key="textColor"/>
+                    <nil key="highlightedColor"/>
+                </label>
                 """), platforms: PlatformSet(.iOS), file: "Main.storyboard"),
         ]
     )
@@ -66,13 +77,16 @@ struct InterfaceBuilderLabelTruncatesRule: DocumentRule {
     func check(_ file: DocumentFile, _ sink: inout DocumentFindingSink) {
         guard !file.document.isAppKit else { return }
         for view in file.document.views where view.kind == "label" && view.numberOfLines == 1 && !view.shrinksToFit {
-            guard let height = view.fixedHeight else { continue }
+            // Only text that grows can outgrow its height: a fixed point size never does (the
+            // fixed font is what ib-fixed-font reports).
+            guard let height = view.fixedHeight, let style = view.font?.textStyle else { continue }
             var growth = ""
-            if let style = view.font?.textStyle, let size = file.reference.iosTextStyleSizes["AX5"]?[style] {
+            if let size = file.reference.iosTextStyleSizes["AX5"]?[style] {
                 growth = "; its \(style) text is \(size.points) pt at the largest accessibility size (AX5)"
             }
             let text = view.title.map { " \"\($0)\"" } ?? ""
-            sink.report(view, "label\(text) is limited to one line and a fixed \(height.points) pt height constraint\(growth), so large text is cut off")
+            sink.report(view, "label\(text) is limited to one line and a fixed \(height.points) pt height constraint\(growth), so large text is cut off",
+                        overriddenBy: ["font"])
         }
     }
 }

@@ -55,8 +55,25 @@ struct SwiftUIHitRegion {
     let control: String
     let width: Double?
     let height: Double?
+    /// The frame sizes the control's label content, not the control (`Menu { … } label: {
+    /// Text(…).frame(…) }`): where the system draws the control (a macOS menu), it may not be
+    /// the tappable area.
+    let sizesLabelOnly: Bool
 
     static let controls: Set<String> = ["Button", "Toggle", "Link", "Menu", "NavigationLink"]
+
+    /// Containers whose content the system draws as its own rows or buttons, at its own sizes:
+    /// a frame on a `Button` there shapes the row's label, not what can be hit.
+    static let systemDrawnContainers: Set<String> = ["contextMenu", "swipeActions", "confirmationDialog", "alert"]
+
+    /// A menu item, context-menu action, swipe action or alert button.
+    static func isSystemDrawnItem(_ control: FunctionCallExprSyntax) -> Bool {
+        control.enclosingViewCalls.contains { container in
+            guard let name = container.calleeName else { return false }
+            if name == "Menu" || name == "Picker" { return !AccessibilityLabels.isInLabel(control, of: container) }
+            return systemDrawnContainers.contains(name)
+        }
+    }
 
     static func measure(_ file: SourceFile) -> [SwiftUIHitRegion] {
         var result: [SwiftUIHitRegion] = []
@@ -67,18 +84,25 @@ struct SwiftUIHitRegion {
             var size = Size()
             guard size.apply(chain.modifiers[position...]) else { continue }
             var control: String?
+            var controlCall: FunctionCallExprSyntax?
+            var sizesLabelOnly = false
             if let root = chain.root.as(FunctionCallExprSyntax.self), let name = root.calleeName,
                controls.contains(name), root.calledExpression.is(DeclReferenceExprSyntax.self) {
                 control = "`\(name)`"
+                controlCall = root
             } else if chain.has("onTapGesture") {
                 control = "view with `.onTapGesture`"
             } else if let owner = labelOwner(of: chain) {
                 // The whole label is this view: the control is as large as it, plus its own modifiers.
                 guard size.apply(ModifierChain(containing: ExprSyntax(owner)).modifiers[...]) else { continue }
                 control = "`\(owner.calleeName ?? "Button")`"
+                controlCall = owner
+                sizesLabelOnly = true
             }
             guard let control, size.width != nil || size.height != nil else { continue }
-            result.append(SwiftUIHitRegion(frame: frame, control: control, width: size.width, height: size.height))
+            if let controlCall, isSystemDrawnItem(controlCall) { continue }
+            result.append(SwiftUIHitRegion(frame: frame, control: control, width: size.width, height: size.height,
+                                           sizesLabelOnly: sizesLabelOnly))
         }
         return result
     }
