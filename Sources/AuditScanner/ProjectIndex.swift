@@ -80,6 +80,13 @@ struct ProjectIndex: Sendable {
                 case .xcodeProject?:
                     // The project's sources sit beside the .xcodeproj folder.
                     let bytes = try file.bytes()
+                    if let problem = ProjectFiles.xcodeProjectProblem(bytes) {
+                        // A damaged project must not decide which files are compiled.
+                        projectsListFiles = false
+                        notes.append(ScanNote(kind: .skipped, file: file.path,
+                                              message: "Xcode project file is malformed (\(problem)); its platforms and file list are ignored"))
+                        continue
+                    }
                     // A project that lists no Swift file (resources only, or a stub) says nothing.
                     if let listed = ProjectFiles.swiftFileNames(inXcodeProject: bytes) {
                         if listed.contains(where: { $0 != "sourcecode.swift" }) { sawProject = true }
@@ -94,11 +101,12 @@ struct ProjectIndex: Sendable {
                 case .strings?:
                     if let table = Self.localizationTable(of: file.path), !["en", "Base"].contains(table.language),
                        developmentTables.contains(table.table) { continue }
-                    let bytes = try file.bytes()
-                    // .strings files are often UTF-16; Foundation detects the encoding from the BOM.
-                    let text = String(validating: bytes, as: UTF8.self)
-                        ?? String(data: Data(bytes), encoding: .utf16) ?? ""
-                    keys.formUnion(ProjectFiles.localizedKeys(fromStrings: text))
+                    let table = ProjectFiles.localizedKeys(fromStringsFile: try file.bytes())
+                    keys.formUnion(table.keys)
+                    if let problem = table.problem {
+                        notes.append(ScanNote(kind: .skipped, file: file.path,
+                                              message: "strings file is malformed (\(problem)); keys after that point are ignored"))
+                    }
                 case .stringCatalog?:
                     if let catalog = ProjectFiles.localizedKeys(fromStringCatalog: Data(try file.bytes())) {
                         keys.formUnion(catalog)

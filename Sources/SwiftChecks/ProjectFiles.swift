@@ -95,35 +95,116 @@ public enum ProjectFiles {
         return false
     }
 
+    /// Why an Xcode project file cannot be trusted, or nil: its braces (outside quoted strings
+    /// and comments) do not balance, as in a file cut short or a merge left half-resolved.
+    public static func xcodeProjectProblem(_ bytes: [UInt8]) -> String? {
+        var depth = 0, line = 1, index = 0
+        var deepestOpen: Int?
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\n"): line += 1
+            case UInt8(ascii: "\""):
+                index += 1
+                while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+                    if bytes[index] == UInt8(ascii: "\\") { index += 1 } else if bytes[index] == UInt8(ascii: "\n") { line += 1 }
+                    index += 1
+                }
+                if index >= bytes.count { return "a quoted string that starts before line \(line) is never closed" }
+            case UInt8(ascii: "/") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "*"):
+                index += 2
+                while index + 1 < bytes.count, !(bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/")) {
+                    if bytes[index] == UInt8(ascii: "\n") { line += 1 }
+                    index += 1
+                }
+                if index + 1 >= bytes.count { return "a comment that starts before line \(line) is never closed" }
+                index += 1
+            case UInt8(ascii: "/") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "/"):
+                while index < bytes.count, bytes[index] != UInt8(ascii: "\n") { index += 1 }
+                line += 1
+            case UInt8(ascii: "{"):
+                if depth == 0 { deepestOpen = line }
+                depth += 1
+            case UInt8(ascii: "}"):
+                depth -= 1
+                if depth < 0 { return "line \(line) closes a brace that was never opened" }
+            default: break
+            }
+            index += 1
+        }
+        if depth > 0 { return "\(depth) brace\(depth == 1 ? "" : "s") opened (from line \(deepestOpen ?? 1)) never close: the file is cut short" }
+        return nil
+    }
+
+    /// Keys of a `.strings` file: text (`"key" = "value";`, comments allowed) or a compiled
+    /// property list (binary or XML), with why the file cannot be read whole when it cannot.
+    /// Keys before the problem are kept.
+    public static func localizedKeys(fromStringsFile bytes: [UInt8]) -> (keys: [String], problem: String?) {
+        if bytes.starts(with: Array("bplist".utf8)) || bytes.starts(with: Array("<?xml".utf8)) || bytes.starts(with: Array("<plist".utf8)) {
+            guard let list = try? PropertyListSerialization.propertyList(from: Data(bytes), format: nil),
+                  let table = list as? [String: Any] else {
+                return ([], "property list is not readable as a dictionary of strings")
+            }
+            return (Array(table.keys), nil)
+        }
+        // Text tables are UTF-8 or UTF-16; Foundation detects UTF-16's byte order from its mark.
+        guard let text = String(validating: bytes, as: UTF8.self) ?? String(data: Data(bytes), encoding: .utf16) else {
+            return ([], "neither UTF-8 nor UTF-16 text")
+        }
+        return localizedKeysAndProblem(fromStrings: text)
+    }
+
     /// Keys of a `.strings` file (`"key" = "value";`, comments allowed).
-    public static func localizedKeys(fromStrings text: String) -> [String] {
+    public static func localizedKeys(fromStrings text: String) -> [String] { localizedKeysAndProblem(fromStrings: text).keys }
+
+    static func localizedKeysAndProblem(fromStrings text: String) -> (keys: [String], problem: String?) {
         var keys: [String] = []
+        var line = 1
         var scalars = Array(text.unicodeScalars)[...]
         var expectKey = true
         while let first = scalars.first {
             if first == "/" , scalars.dropFirst().first == "*" {
-                if let end = indexOf("*/", in: scalars) { scalars = scalars[(end + 2)...] } else { break }
+                guard let end = indexOf("*/", in: scalars) else { return (keys, "a comment that starts on line \(line) is never closed") }
+                line += scalars[scalars.startIndex..<end].filter { $0 == "\n" }.count
+                scalars = scalars[(end + 2)...]
             } else if first == "/", scalars.dropFirst().first == "/" {
                 if let end = scalars.firstIndex(of: "\n") { scalars = scalars[end...] } else { break }
             } else if first == "\"" {
                 var value = String.UnicodeScalarView()
+                let startLine = line
                 var index = scalars.index(after: scalars.startIndex)
                 while index < scalars.endIndex, scalars[index] != "\"" {
                     if scalars[index] == "\\", scalars.index(after: index) < scalars.endIndex {
                         index = scalars.index(after: index)
                     }
+                    if scalars[index] == "\n" { line += 1 }
                     value.append(scalars[index])
                     index = scalars.index(after: index)
                 }
+                guard index < scalars.endIndex else { return (keys, "a string that starts on line \(startLine) is never closed") }
                 if expectKey { keys.append(String(value)) }
                 expectKey = false
-                scalars = index < scalars.endIndex ? scalars[scalars.index(after: index)...] : []
+                scalars = scalars[scalars.index(after: index)...]
+            } else if Self.isBareWordScalar(first) {
+                // Old-style property lists allow unquoted words: `CFBundleDisplayName = "Shop";`.
+                let word = scalars.prefix(while: Self.isBareWordScalar)
+                if expectKey { keys.append(String(String.UnicodeScalarView(word))) }
+                expectKey = false
+                scalars = scalars.dropFirst(word.count)
             } else {
                 if first == ";" { expectKey = true }
+                if first == "\n" { line += 1 }
+                if !(first.properties.isWhitespace || first == ";" || first == "=") {
+                    return (keys, "unexpected \"\(Character(first))\" on line \(line): entries look like \"key\" = \"value\";")
+                }
                 scalars = scalars.dropFirst()
             }
         }
-        return keys
+        return (keys, nil)
+    }
+
+    private static func isBareWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "_$.:/-".unicodeScalars.contains(scalar)
     }
 
     /// Keys of an Xcode string catalog (`.xcstrings`, JSON with a `strings` object).
