@@ -88,6 +88,10 @@ public struct Finding: Codable, Sendable, Hashable {
     /// custom class with the property (`titleLabel.font`, `BadgeLabel#font`). The scan drops the
     /// finding when any Swift file assigns one; not part of reports.
     public var overriddenBy: [String] = []
+    /// Facts from other files that make the finding one a person must judge: a view whose
+    /// callers label, hide or group it (`BadgeRow@labelled`). The scan hands the finding to
+    /// review when any file records one; not part of reports.
+    public var reviewIf: [String] = []
 
     public init(ruleID: String, kind: RuleKind, severity: Severity, certainty: Certainty = .violation,
                 location: SourceLocation, message: String, fix: String, citation: Citation, platforms: PlatformSet,

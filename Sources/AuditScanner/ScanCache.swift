@@ -131,7 +131,7 @@ struct ScanCache: Sendable {
                 out += (["F", finding.ruleID, finding.kind.rawValue, finding.severity.rawValue, finding.certainty.rawValue, finding.location.file,
                          String(finding.location.line), String(finding.location.column), String(finding.platforms.rawValue),
                          finding.fingerprint, finding.message, finding.snippet, finding.sourceLine, finding.requiredUse.joined(separator: " "),
-                         finding.overriddenBy.joined(separator: " ")]
+                         finding.overriddenBy.joined(separator: " "), finding.reviewIf.joined(separator: " ")]
                     .map(escape).joined(separator: "\t")) + "\n"
             }
             for note in result.notes {
@@ -163,7 +163,7 @@ struct ScanCache: Sendable {
                 let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false).map(unescape)
                 switch fields.first {
                 case "F":
-                    guard fields.count == 15, let rule = rules[fields[1]], let kind = RuleKind(rawValue: fields[2]),
+                    guard fields.count == 16, let rule = rules[fields[1]], let kind = RuleKind(rawValue: fields[2]),
                           let severity = Severity(rawValue: fields[3]), let certainty = Certainty(rawValue: fields[4]),
                           let lineNumber = Int(fields[6]), let column = Int(fields[7]), let platforms = UInt8(fields[8]) else { return nil }
                     result.findings.append(Finding(
@@ -176,6 +176,9 @@ struct ScanCache: Sendable {
                     }
                     if !fields[14].isEmpty {
                         result.findings[result.findings.count - 1].overriddenBy = fields[14].split(separator: " ").map(String.init)
+                    }
+                    if !fields[15].isEmpty {
+                        result.findings[result.findings.count - 1].reviewIf = fields[15].split(separator: " ").map(String.init)
                     }
                 case "N":
                     guard fields.count == 5, let kind = ScanNote.Kind(rawValue: fields[1]) else { return nil }

@@ -189,6 +189,7 @@ public struct Scanner: Sendable {
                     var settled = finding
                     settled.requiredUse = []
                     settled.overriddenBy = []
+                    settled.reviewIf = []
                     return settled
                 })
                 statistics.findingsUnused += result.findings.count - inUse.count

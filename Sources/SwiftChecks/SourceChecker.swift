@@ -30,7 +30,8 @@ public struct FileResult: Codable, Sendable, Hashable {
         self.referencedNames = referencedNames
     }
 
-    /// The findings that stand once the repository's references and assignments are known.
+    /// The findings that stand once the repository's references and assignments are known,
+    /// handed to review where another file's facts leave them to a person.
     public func findingsInUse(referenced: Set<String>, assigned: Set<String> = []) -> [Finding] {
         let isApp = referenced.contains(Self.entryPointMarker)
         return findings.filter { finding in
@@ -38,6 +39,12 @@ public struct FileResult: Codable, Sendable, Hashable {
                 guard name.hasPrefix(Self.typeRequirementPrefix) else { return referenced.contains(name) }
                 return !isApp || referenced.contains(String(name.dropFirst(Self.typeRequirementPrefix.count)))
             } && !finding.overriddenBy.contains(where: assigned.contains)
+        }.map { finding in
+            guard finding.certainty == .violation, finding.reviewIf.contains(where: assigned.contains) else { return finding }
+            var handed = finding
+            handed.certainty = .review
+            handed.severity = .note
+            return handed
         }
     }
 
@@ -119,6 +126,7 @@ public struct SourceChecker: Sendable {
                                           snippet: lines.snippet(of: item.node), sourceLine: lines.text(ofLine: position.line))
                 finding.requiredUse = [file.memberPropertyRequiringUse(around: item.node), file.typeRequiringUse(around: item.node)]
                     .compactMap { $0 }
+                finding.reviewIf = item.reviewIf
                 result.findings.append(finding)
             }
         }
@@ -126,7 +134,7 @@ public struct SourceChecker: Sendable {
         result.colorUses = file.colorNameUses(lines)
         result.referencedNames = Set(file.index.references.keys).union(file.index.typeReferences)
         if file.declaresEntryPoint { result.referencedNames.insert(FileResult.entryPointMarker) }
-        result.assignedMembers = file.overridingAssignments(FileResult.overridableProperties)
+        result.assignedMembers = file.overridingAssignments(FileResult.overridableProperties).union(file.viewsLabelledWhereUsed())
         result.findings.assignFingerprints()
         return result
     }

@@ -18,12 +18,15 @@ public struct FindingSink {
         let position: AbsolutePosition?
         /// `.review` when the code cannot settle the claim; nil: the rule's own certainty.
         let certainty: Certainty?
+        /// Facts from other files that would hand the finding to a person (`Finding.reviewIf`).
+        var reviewIf: [String] = []
     }
     private(set) var items: [Item] = []
 
     public mutating func report(_ node: some SyntaxProtocol, _ message: String, platforms: PlatformSet? = nil,
-                                certainty: Certainty? = nil) {
-        items.append(Item(node: Syntax(node), message: message, platforms: platforms, position: nil, certainty: certainty))
+                                certainty: Certainty? = nil, reviewIf: [String] = []) {
+        items.append(Item(node: Syntax(node), message: message, platforms: platforms, position: nil, certainty: certainty,
+                          reviewIf: reviewIf))
     }
 
     /// Reports `node` (its code names the finding in fingerprints) but points at `anchor`, e.g. a

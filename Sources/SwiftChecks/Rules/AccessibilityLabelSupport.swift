@@ -189,6 +189,14 @@ extension AccessibilityLabels {
 
     /// Controls whose label is drawn by a closure (`Button(action:) { … }`, `… label: { … }`).
     static let labelledControls: Set<String> = ["Button", "Link", "NavigationLink", "Menu", "Toggle"]
+
+    /// SwiftUI's own views and shapes: never a custom view whose callers label it.
+    static let systemViews: Set<String> = [
+        "Text", "Image", "Label", "VStack", "HStack", "ZStack", "LazyVStack", "LazyHStack", "Group", "Button", "Link",
+        "NavigationLink", "Menu", "Toggle", "List", "ForEach", "Section", "ScrollView", "Spacer", "Divider", "Color",
+        "Circle", "Capsule", "Rectangle", "RoundedRectangle", "Ellipse", "GeometryReader", "AsyncImage", "ProgressView",
+        "Picker", "Slider", "Stepper", "TextField", "SecureField", "Form", "Grid", "GridRow", "ViewThatFits", "TimelineView",
+    ]
     /// Modifiers whose closure content is presented elsewhere (another screen, a bar, a
     /// popup): the presenting view's accessibility modifiers do not reach it.
     static let presentationModifiers: Set<String> = [
@@ -236,5 +244,31 @@ extension AccessibilityLabels {
         while let first = scalars.first, first.isWhitespace { scalars.removeFirst() }
         while let last = scalars.last, last.isWhitespace { scalars.removeLast() }
         return String(scalars)
+    }
+}
+
+extension SourceFile {
+    /// `Row@labelled` for each custom view this file constructs under a label, a hide or a
+    /// group that ignores its children (`BadgeRow(…).accessibilityLabel("…")`, `HStack { BadgeRow(…) }
+    /// .accessibilityElement(children: .ignore)`): what that view's own images would say may
+    /// never be read. Only names that start uppercase and are not SwiftUI's own views.
+    func viewsLabelledWhereUsed() -> Set<String> {
+        var names = Set<String>()
+        let modifiers = index.calls(named: ["accessibilityLabel", "accessibilityHidden", "accessibilityElement",
+                                            "accessibilityRepresentation", "accessibility"])
+        for modifier in modifiers where modifier.isMemberCallWithBase {
+            let chain = ModifierChain(containing: ExprSyntax(modifier))
+            let replaces = AccessibilityLabels.labelsOrHides(chain) || chain.modifiers.contains { call in
+                call.calleeName == "accessibilityElement" && (call.argument("children").map { $0.memberName == "ignore" } ?? true)
+            }
+            guard replaces, let root = chain.root.as(FunctionCallExprSyntax.self) else { continue }
+            for call in [root] + calls(inside: root) {
+                guard let name = call.calleeName, name.first?.isUppercase == true,
+                      call.calledExpression.is(DeclReferenceExprSyntax.self),
+                      !AccessibilityLabels.systemViews.contains(name) else { continue }
+                names.insert(name + "@labelled")
+            }
+        }
+        return names
     }
 }

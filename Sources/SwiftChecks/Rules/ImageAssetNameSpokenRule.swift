@@ -200,6 +200,25 @@ struct ImageAssetNameSpokenRule: SourceRule {
                     var body: some View { Account.local.badge }
                 }
                 """),
+            // A view whose callers label it as a whole: its own image may never be read.
+            RuleExample("""
+                import SwiftUI
+                struct PodcastRow: View {
+                    let title: String
+                    var body: some View {
+                        HStack { ↓Image("artwork_placeholder"); Text(title) }
+                    }
+                }
+                """, assets: ["ShowPicker.swift": """
+                    import SwiftUI
+                    struct ShowPicker: View {
+                        var body: some View {
+                            PodcastRow(title: "Daily")
+                                .accessibilityElement(children: .ignore)
+                                .accessibilityLabel("Daily, selected")
+                        }
+                    }
+                    """]),
         ]
     )
 
@@ -243,7 +262,8 @@ struct ImageAssetNameSpokenRule: SourceRule {
                 continue
             }
             let role = control.map { "as part of the enclosing `\($0)`'s label" } ?? "as the image's label"
-            sink.report(call, "`Image(\"\(name)\")` has no accessibility label and is not hidden: VoiceOver reads the asset name \"\(name)\" \(role); label it in words, or hide it if it is decorative")
+            sink.report(call, "`Image(\"\(name)\")` has no accessibility label and is not hidden: VoiceOver reads the asset name \"\(name)\" \(role); label it in words, or hide it if it is decorative",
+                        reviewIf: Self.enclosingView(of: call).map { ["\($0)@labelled"] } ?? [])
         }
     }
 
@@ -269,6 +289,13 @@ struct ImageAssetNameSpokenRule: SourceRule {
             current = node.parent
         }
         return nil
+    }
+
+    /// The custom view type whose code shows the image: where its callers label, hide or
+    /// ignore its children (`viewsLabelledWhereUsed`), the image may never be read.
+    static func enclosingView(of call: FunctionCallExprSyntax) -> String? {
+        guard let type = Syntax(call).enclosingTypeDecl, let decl = type.as(StructDeclSyntax.self) else { return nil }
+        return decl.name.text
     }
 
     private static func isImageType(_ type: TypeSyntax?) -> Bool {
