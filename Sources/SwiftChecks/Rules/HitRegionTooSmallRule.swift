@@ -261,36 +261,6 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
                 """, file: "Inspector.xib"),
         ],
         needsReview: [
-            // A button in a table cell (selecting the row may do the same) and a custom button
-            // class (it may size or pad itself): the document's frame may not be the target.
-            RuleExample("""
-                <?xml version="1.0" encoding="UTF-8"?>
-                <document type="com.apple.InterfaceBuilder3.CocoaTouch.XIB" version="3.0" toolsVersion="22505" targetRuntime="iOS.CocoaTouch" useAutolayout="YES">
-                    <objects>
-                        <tableViewCell contentMode="scaleToFill" selectionStyle="default" id="rad-tc-001" customClass="RadioCell">
-                            <rect key="frame" x="0.0" y="0.0" width="393" height="51"/>
-                            <tableViewCellContentView key="contentView" opaque="NO" contentMode="center" id="rad-cv-001">
-                                <rect key="frame" x="0.0" y="0.0" width="393" height="51"/>
-                                <subviews>
-                                    ↓<button opaque="NO" contentMode="scaleToFill" buttonType="custom" id="rad-bt-001">
-                                        <rect key="frame" x="16" y="14" width="22" height="22"/>
-                                        <state key="normal" image="radio_off"/>
-                                    </button>
-                                </subviews>
-                            </tableViewCellContentView>
-                        </tableViewCell>
-                        <view contentMode="scaleToFill" id="root-vw-001">
-                            <rect key="frame" x="0.0" y="0.0" width="393" height="120"/>
-                            <subviews>
-                                ↓<button opaque="NO" contentMode="scaleToFill" buttonType="custom" customClass="ShiftyRoundButton" id="shr-bt-001">
-                                    <rect key="frame" x="16" y="16" width="120" height="30"/>
-                                    <state key="normal" title="Download"/>
-                                </button>
-                            </subviews>
-                        </view>
-                    </objects>
-                </document>
-                """, platforms: PlatformSet(.iOS), file: "RadioCell.xib"),
             // A frame on the label of a Mac `Menu`: AppKit draws the control around it.
             RuleExample("""
                 import SwiftUI
@@ -340,9 +310,8 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
             }
             guard !missed.isEmpty else { continue }
             let what = view.kind == "button" || file.document.isAppKit ? "" : " (system controls are held to the minimum control size)"
-            let doubt = InterfaceBuilderHitRegion.doubt(view, in: file.document)
-            sink.report(view, "\(InterfaceBuilderHitRegion.name(view)) is \(ControlSizeThreshold.size(width: view.width, height: view.height)), below \(ControlSizeThreshold.thresholds(missed))\(what); people with limited dexterity will miss it" + (doubt.map { " (check it: \($0))" } ?? ""),
-                        platforms: PlatformSet(missed.map(\.0)), certainty: doubt == nil ? nil : .review)
+            sink.report(view, "\(InterfaceBuilderHitRegion.name(view)) is \(ControlSizeThreshold.size(width: view.width, height: view.height)), below \(ControlSizeThreshold.thresholds(missed))\(what); people with limited dexterity will miss it",
+                        platforms: PlatformSet(missed.map(\.0)))
         }
     }
 }

@@ -184,22 +184,6 @@ enum InterfaceBuilderHitRegion {
         return document.isAppKit ? view.isImageOnly : true
     }
 
-    /// Why the document's frame may not be what people can hit, or nil: a custom button class
-    /// (it may size or pad itself at runtime), or a control inside a table or collection cell
-    /// (selecting the row often does the same thing, and the row is the target).
-    static func doubt(_ view: InterfaceBuilderView, in document: InterfaceBuilderDocument) -> String? {
-        if let customClass = view.customClass { return "its class `\(customClass)` may size it at runtime" }
-        var ancestor = view.superview
-        while let index = ancestor {
-            let kind = document.views[index].kind
-            if ["tableViewCell", "collectionViewCell", "tableViewCellContentView", "collectionViewCellContentView"].contains(kind) {
-                return "it sits in a cell, whose selection may do the same"
-            }
-            ancestor = document.views[index].superview
-        }
-        return nil
-    }
-
     /// Buttons get the hit region; other UIKit controls have system-drawn sizes and are held
     /// to the minimum control size.
     static func required(_ view: InterfaceBuilderView, _ platform: Platform, _ reference: ReferenceData) -> Double? {
