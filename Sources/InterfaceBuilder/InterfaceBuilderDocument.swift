@@ -145,7 +145,7 @@ public struct InterfaceBuilderView: Sendable {
     /// The element's attributes, and its AppKit cell's (`buttonCell`, `textFieldCell`, …).
     public let attributes: [String: String]
     public let cellAttributes: [String: String]
-    /// Whether the element carries `<connections>` with an action or the cell has an action.
+    /// Whether the element carries `<connections>` with an action or segue, or the cell has an action.
     public let hasAction: Bool
     /// Gesture recognizers attached in the document (`outletCollection property="gestureRecognizers"`).
     public let hasGestureRecognizers: Bool
@@ -271,7 +271,7 @@ private struct ViewCollector {
                         imageIsSystem = imageIsSystem || record["catalog"] == "system"
                     }
                 case "connections":
-                    hasAction = hasAction || record.children.contains { elements[$0].name == "action" }
+                    hasAction = hasAction || record.children.contains { elements[$0].name == "action" || elements[$0].name == "segue" }
                     hasGestureRecognizers = hasGestureRecognizers || record.children.contains {
                         elements[$0].name == "outletCollection" && elements[$0]["property"] == "gestureRecognizers"
                     }

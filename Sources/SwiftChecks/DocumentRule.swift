@@ -21,13 +21,16 @@ public struct DocumentFindingSink {
         let certainty: Certainty?
         /// Assignments in code that replace what the finding judges (`Finding.overriddenBy`).
         let overriddenBy: [String]
+        /// Names code must use for the finding to stand (`Finding.requiredUse`).
+        var requiredUse: [String] = []
     }
     private(set) var items: [Item] = []
 
     /// `overriddenBy`: the view's properties whose assignment in code (through an outlet or in
     /// its custom class) replaces what the document says; the scan drops the finding then.
     public mutating func report(_ view: InterfaceBuilderView, _ message: String, platforms: PlatformSet? = nil,
-                                detail: String = "", certainty: Certainty? = nil, overriddenBy properties: [String] = []) {
+                                detail: String = "", certainty: Certainty? = nil, overriddenBy properties: [String] = [],
+                                requiredUse: [String] = []) {
         var overrides: [String] = []
         for property in properties {
             for outlet in view.outlets {
@@ -40,7 +43,7 @@ public struct DocumentFindingSink {
             if let customClass = view.customClass { overrides.append(customClass + "#" + property) }
         }
         items.append(Item(view: view, message: message, platforms: platforms, detail: detail, certainty: certainty,
-                          overriddenBy: overrides))
+                          overriddenBy: overrides, requiredUse: requiredUse))
     }
 }
 
@@ -121,6 +124,7 @@ public struct DocumentChecker: Sendable {
                     snippet: "<\(InputExcerpt.of(view.kind)) id=\"\(InputExcerpt.of(view.id))\">" + (item.detail.isEmpty ? "" : " " + item.detail),
                     sourceLine: document.text(ofLine: view.line)))
                 result.findings[result.findings.count - 1].overriddenBy = item.overriddenBy
+                result.findings[result.findings.count - 1].requiredUse = item.requiredUse
             }
         }
         result.findings.assignFingerprints()

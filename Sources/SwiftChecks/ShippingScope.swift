@@ -145,3 +145,34 @@ extension SourceFile {
         "TimelineProvider", "AppIntentTimelineProvider", "IntentTimelineProvider",
     ]
 }
+
+extension SourceFile {
+    /// `readButton@target` for each object code gives an action: `readButton.addTarget(…)`,
+    /// `.addAction(…)`, `.addGestureRecognizer(…)`, a `menu` assigned, or RxSwift's
+    /// `readButton.rx.tap`. An Interface Builder button wired only through an outlet is
+    /// operated if some file does one of these through that outlet's name.
+    func targetsGivenInCode() -> Set<String> {
+        var names = Set<String>()
+        for call in index.calls(named: ["addTarget", "addAction", "addGestureRecognizer"]) {
+            guard let base = call.calledExpression.as(MemberAccessExprSyntax.self)?.base else { continue }
+            if let last = Assignment.objectName(base).split(separator: ".").last { names.insert(last + "@target") }
+        }
+        for assignment in index.assignments where assignment.targetProperty == "menu" || assignment.targetProperty == "primaryAction" {
+            if let last = assignment.targetObject.split(separator: ".").last { names.insert(last + "@target") }
+        }
+        if index.topLevelImports.contains("RxCocoa") || index.topLevelImports.contains("RxSwift") { names.formUnion(rxTapSubjects) }
+        return names
+    }
+
+    /// `button.rx.tap` → `button@target`: read only in files that import RxSwift or RxCocoa.
+    private var rxTapSubjects: Set<String> {
+        var names = Set<String>()
+        for call in index.calls {
+            guard let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base else { continue }
+            let text = Assignment.objectName(base)
+            guard let range = text.range(of: ".rx.") ?? (text.hasSuffix(".rx") ? text.range(of: ".rx") : nil) else { continue }
+            if let last = text[..<range.lowerBound].split(separator: ".").last { names.insert(last + "@target") }
+        }
+        return names
+    }
+}

@@ -134,6 +134,7 @@ public struct SourceChecker: Sendable {
         result.colorUses = file.colorNameUses(lines)
         result.referencedNames = Set(file.index.references.keys).union(file.index.typeReferences)
         if file.declaresEntryPoint { result.referencedNames.insert(FileResult.entryPointMarker) }
+        result.referencedNames.formUnion(file.targetsGivenInCode())
         result.assignedMembers = file.overridingAssignments(FileResult.overridableProperties).union(file.viewsLabelledWhereUsed())
         result.findings.assignFingerprints()
         return result

@@ -8,7 +8,10 @@ struct CustomModalMissingIsModalRule: SourceRule {
         id: "custom-modal-missing-is-modal",
         title: "Custom modal overlay does not trap VoiceOver focus",
         platforms: .all,
-        kind: .recommendation,
+        // On the seed-17 census 4 of 8 findings were wrong: an 80 pt loading spinner on a
+        // translucent square and a banner's own background are not screen-covering overlays.
+        // Until the rule knows what an overlay covers, a person judges it.
+        kind: .recommendation, certainty: .review,
         rationale: """
             A custom dialog drawn over a dimmed screen looks modal, but VoiceOver does not know it \
             is: swiping moves on to the buttons and text behind the dimming, and a VoiceOver user \

@@ -107,6 +107,9 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
                                     </constraints>
                                     <state key="normal" image="xmark" catalog="system"/>
                                     <accessibility key="accessibilityConfiguration" label="Close"/>
+                                    <connections>
+                                        <action selector="close:" destination="-1" eventType="touchUpInside" id="cls-ac-001"/>
+                                    </connections>
                                 </button>
                                 ↓<segmentedControl opaque="NO" contentMode="scaleToFill" segmentControlStyle="plain" selectedSegmentIndex="0" translatesAutoresizingMaskIntoConstraints="NO" id="seg-sc-001">
                                     <rect key="frame" x="60" y="16" width="200" height="22"/>
@@ -139,8 +142,67 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
                     </objects>
                 </document>
                 """, file: "Inspector.xib"),
+            // Wired in code through its outlet: a control people operate.
+            RuleExample(InterfaceBuilderExample.iOS("""
+                <view contentMode="scaleToFill" customClass="ComposerBar" id="cmp-vw-001">
+                    <rect key="frame" x="0.0" y="0.0" width="393" height="44"/>
+                    <subviews>
+                        ↓<button opaque="NO" contentMode="scaleToFill" buttonType="custom" id="snd-bt-001">
+                            <rect key="frame" x="350" y="10" width="24" height="24"/>
+                            <state key="normal" image="send"/>
+                        </button>
+                    </subviews>
+                    <connections>
+                        <outlet property="sendButton" destination="snd-bt-001" id="snd-ot-001"/>
+                    </connections>
+                </view>
+                """), platforms: PlatformSet(.iOS), file: "ComposerBar.xib", assets: [
+                "ComposerBar.swift": """
+                    import UIKit
+                    final class ComposerBar: UIView {
+                        @IBOutlet var sendButton: UIButton!
+                        override func awakeFromNib() {
+                            super.awakeFromNib()
+                            sendButton.addTarget(self, action: #selector(send), for: .touchUpInside)
+                        }
+                        @objc func send() {}
+                    }
+                    """,
+            ]),
         ],
         nonTriggering: [
+            // A button that nothing wires does nothing when tapped: a read-receipt icon drawn as
+            // a button, one with interaction off, one whose outlet code only restyles.
+            RuleExample(InterfaceBuilderExample.iOS("""
+                <button opaque="NO" userInteractionEnabled="NO" contentMode="scaleToFill" buttonType="custom" id="rcp-bt-001">
+                    <rect key="frame" x="16" y="16" width="14" height="14"/>
+                    <state key="normal" image="check_read"/>
+                </button>
+                <button opaque="NO" contentMode="scaleToFill" buttonType="custom" id="rcp-bt-002">
+                    <rect key="frame" x="40" y="16" width="14" height="14"/>
+                    <state key="normal" image="check_sent"/>
+                </button>
+                <view contentMode="scaleToFill" customClass="MessageCellView" id="msg-vw-001">
+                    <rect key="frame" x="0.0" y="40" width="393" height="60"/>
+                    <subviews>
+                        <button opaque="NO" contentMode="scaleToFill" buttonType="custom" id="rcp-bt-003">
+                            <rect key="frame" x="16" y="16" width="14" height="14"/>
+                            <state key="normal" image="check_read"/>
+                        </button>
+                    </subviews>
+                    <connections>
+                        <outlet property="readReceiptButton" destination="rcp-bt-003" id="rcp-ot-003"/>
+                    </connections>
+                </view>
+                """), platforms: PlatformSet(.iOS), file: "MessageCell.xib", assets: [
+                "MessageCellView.swift": """
+                    import UIKit
+                    final class MessageCellView: UIView {
+                        @IBOutlet var readReceiptButton: UIButton!
+                        func show(read: Bool) { readReceiptButton.setImage(UIImage(named: read ? "check_read" : "check_sent"), for: .normal) }
+                    }
+                    """,
+            ]),
             // Menu items, context-menu actions and swipe actions are rows the system draws at
             // its own sizes; a frame in them shapes the row's label.
             RuleExample("""
@@ -302,6 +364,9 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
 
     func check(_ file: DocumentFile, _ sink: inout DocumentFindingSink) {
         for view in file.document.views where InterfaceBuilderHitRegion.isMeasured(view, in: file.document) {
+            // A button with no action, segue or outlet does nothing when tapped (a status icon
+            // drawn as a button); one with an outlet only if code gives it a target.
+            guard let operated = InterfaceBuilderHitRegion.targetRequirement(view, in: file.document) else { continue }
             var missed: [(Platform, Double)] = []
             for platform in file.platforms.platforms {
                 guard let threshold = InterfaceBuilderHitRegion.required(view, platform, file.reference),
@@ -311,7 +376,7 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
             guard !missed.isEmpty else { continue }
             let what = view.kind == "button" || file.document.isAppKit ? "" : " (system controls are held to the minimum control size)"
             sink.report(view, "\(InterfaceBuilderHitRegion.name(view)) is \(ControlSizeThreshold.size(width: view.width, height: view.height)), below \(ControlSizeThreshold.thresholds(missed))\(what); people with limited dexterity will miss it",
-                        platforms: PlatformSet(missed.map(\.0)))
+                        platforms: PlatformSet(missed.map(\.0)), requiredUse: operated)
         }
     }
 }

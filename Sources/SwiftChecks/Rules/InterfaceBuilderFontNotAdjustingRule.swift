@@ -102,6 +102,25 @@ struct InterfaceBuilderFontNotAdjustingRule: DocumentRule {
                     }
                     """,
             ]),
+        ],
+        needsReview: [
+            // A cell style's own label: UIKit manages it, with quirks only a run can show.
+            RuleExample(InterfaceBuilderExample.iOS("""
+                <tableViewCell contentMode="scaleToFill" selectionStyle="default" accessoryType="disclosureIndicator" textLabel="lng-lb-001" style="IBUITableViewCellStyleDefault" id="lng-tc-001">
+                    <rect key="frame" x="0.0" y="0.0" width="393" height="44"/>
+                    <tableViewCellContentView key="contentView" opaque="NO" contentMode="center" tableViewCell="lng-tc-001" id="lng-cv-001">
+                        <rect key="frame" x="0.0" y="0.0" width="363" height="44"/>
+                        <subviews>
+                            ↓<label opaque="NO" multipleTouchEnabled="YES" contentMode="left" text="Language" textAlignment="natural" lineBreakMode="tailTruncation" baselineAdjustment="alignBaselines" id="lng-lb-001">
+                                <rect key="frame" x="20" y="0.0" width="335" height="44"/>
+                                <fontDescription key="fontDescription" style="UICTFontTextStyleBody"/>
+                                <nil key="textColor"/>
+                                <nil key="highlightedColor"/>
+                            </label>
+                        </subviews>
+                    </tableViewCellContentView>
+                </tableViewCell>
+                """), platforms: PlatformSet(.iOS), file: "Preferences.storyboard"),
         ]
     )
 
@@ -109,11 +128,17 @@ struct InterfaceBuilderFontNotAdjustingRule: DocumentRule {
 
     func check(_ file: DocumentFile, _ sink: inout DocumentFindingSink) {
         guard !file.document.isAppKit else { return }
+        // The labels of a table cell style (Basic, Subtitle, Right Detail): UIKit lays them out
+        // and updates them itself, with known quirks in static tables; a person checks at runtime.
+        let cellStyleLabels = Set(file.document.views.filter { $0.kind == "tableViewCell" }
+            .flatMap { [$0.attributes["textLabel"], $0.attributes["detailTextLabel"]].compactMap { $0 } })
         for view in file.document.views where Self.kinds.contains(view.kind) && !view.adjustsFontForContentSizeCategory {
             guard let style = view.font?.textStyle else { continue }
             let text = view.title.map { " \"\($0)\"" } ?? ""
-            sink.report(view, "\(view.kind)\(text) uses the \(style) text style without \"Automatically Adjusts Font\"; it keeps its launch size when people change the text size",
-                        overriddenBy: ["font", "adjustsFontForContentSizeCategory"])
+            let builtIn = cellStyleLabels.contains(view.id)
+            sink.report(view, "\(view.kind)\(text) uses the \(style) text style without \"Automatically Adjusts Font\"; it keeps its launch size when people change the text size"
+                            + (builtIn ? " (it is a table cell style's own label, which UIKit manages: check it by changing the text size)" : ""),
+                        certainty: builtIn ? .review : nil, overriddenBy: ["font", "adjustsFontForContentSizeCategory"])
         }
     }
 }

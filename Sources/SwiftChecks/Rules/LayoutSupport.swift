@@ -184,6 +184,19 @@ enum InterfaceBuilderHitRegion {
         return document.isAppKit ? view.isImageOnly : true
     }
 
+    /// What makes a UIKit button something people operate: nil when nothing can (no action,
+    /// segue or outlet: a status icon drawn as a button, or interaction turned off), `[]` when
+    /// the document wires it, else the names code must use to give it a target through one
+    /// of its outlets (`readButton@target`, recorded by `SourceFile.targetsGivenInCode`).
+    /// Other controls and AppKit documents are operated as they are.
+    static func targetRequirement(_ view: InterfaceBuilderView, in document: InterfaceBuilderDocument) -> [String]? {
+        guard !document.isAppKit, view.kind == "button", !view.hasAction else { return [] }
+        if !view.isInteractionEnabled { return nil }
+        let outlets = Set(view.outlets.map(\.property))
+        guard outlets.count == 1, let outlet = outlets.first else { return outlets.isEmpty ? nil : [] }
+        return [outlet + "@target"]
+    }
+
     /// Buttons get the hit region; other UIKit controls have system-drawn sizes and are held
     /// to the minimum control size.
     static func required(_ view: InterfaceBuilderView, _ platform: Platform, _ reference: ReferenceData) -> Double? {
