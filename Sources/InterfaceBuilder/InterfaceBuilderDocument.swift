@@ -41,6 +41,22 @@ public struct InterfaceBuilderDocument: Sendable {
     /// the File's Owner): code that only a storyboard or xib constructs is still in use.
     public var customClasses: Set<String> { Set(tree.elements.compactMap { $0["customClass"] }) }
 
+    /// The class a xib is loaded for: its File's Owner's `customClass`, else its first top-level
+    /// object's (a cell or view nib). Nil for storyboards, which the app opens by name.
+    public var xibOwnerClass: String? {
+        guard path.hasSuffix(".xib") else { return nil }
+        let elements = tree.elements
+        guard let objects = elements.firstIndex(where: { element in
+            element.name == "objects" && element.parent.map { elements[$0].name == "document" } == true
+        }) else { return nil }
+        let children = elements[objects].children
+        if let owner = children.first(where: { elements[$0]["placeholderIdentifier"] == "IBFilesOwner" }),
+           let name = elements[owner]["customClass"] {
+            return name
+        }
+        return children.lazy.filter { elements[$0].name != "placeholder" }.compactMap { elements[$0]["customClass"] }.first
+    }
+
     public var isAppKit: Bool { targetRuntime?.lowercased().hasPrefix("macosx") == true }
 
     /// The text of a line, for a finding's caret display.

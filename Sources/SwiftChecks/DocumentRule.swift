@@ -106,7 +106,10 @@ public struct DocumentChecker: Sendable {
         }
         let file = DocumentFile(document: document, context: context, platformOverride: config.platforms, reference: reference)
         var result = FileResult()
-        result.referencedNames = document.customClasses
+        // A xib names its own class; that alone does not mean anything loads it. Its findings
+        // stand if code (or another document) names the class, in an app (see `typeRequiringUse`).
+        let ownerClass = document.xibOwnerClass
+        result.referencedNames = document.customClasses.subtracting(ownerClass.map { [$0] } ?? [])
         for rule in rules {
             let description = rule.description
             var sink = DocumentFindingSink()
@@ -125,6 +128,7 @@ public struct DocumentChecker: Sendable {
                     sourceLine: document.text(ofLine: view.line)))
                 result.findings[result.findings.count - 1].overriddenBy = item.overriddenBy
                 result.findings[result.findings.count - 1].requiredUse = item.requiredUse
+                    + (ownerClass.map { [FileResult.typeRequirementPrefix + $0] } ?? [])
             }
         }
         result.findings.assignFingerprints()

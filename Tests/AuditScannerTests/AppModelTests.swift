@@ -230,4 +230,47 @@ struct AppModelTests {
         let (synchronised, _) = try scanned(synchronised: true)
         #expect(synchronised.contains("App/Draft.swift"))
     }
+
+    /// In an app, a cell nib whose class nothing registers or names is never loaded: its
+    /// findings are left out; once code registers the class they stand.
+    @Test func xibsWhoseClassNothingNamesAreLeftOut() throws {
+        let xib = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <document type="com.apple.InterfaceBuilder3.CocoaTouch.XIB" version="3.0" toolsVersion="22505" targetRuntime="iOS.CocoaTouch" useAutolayout="YES">
+                <objects>
+                    <placeholder placeholderIdentifier="IBFilesOwner" id="-1" userLabel="File's Owner"/>
+                    <view contentMode="scaleToFill" customClass="HeaderCell" id="hdr-vw-001">
+                        <rect key="frame" x="0.0" y="0.0" width="375" height="60"/>
+                        <subviews>
+                            <label opaque="NO" text="Channel" id="hdr-lb-001">
+                                <rect key="frame" x="16" y="12" width="200" height="20"/>
+                                <fontDescription key="fontDescription" style="UICTFontTextStyleHeadline"/>
+                            </label>
+                        </subviews>
+                    </view>
+                </objects>
+            </document>
+            """
+        func findings(registering: Bool) throws -> [Finding] {
+            let repository = try TemporaryRepository()
+            try repository.write("App/Main.swift", "import UIKit\n@main final class AppDelegate: UIResponder, UIApplicationDelegate {}\n")
+            try repository.write("App/HeaderCell.xib", xib)
+            try repository.write("App/HeaderCell.swift", "import UIKit\nfinal class HeaderCell: UICollectionViewCell {}\n")
+            if registering {
+                try repository.write("App/List.swift", """
+                    import UIKit
+                    final class List: UICollectionViewController {
+                        override func viewDidLoad() {
+                            collectionView.register(UINib(nibName: "HeaderCell", bundle: nil), forCellWithReuseIdentifier: String(describing: HeaderCell.self))
+                        }
+                    }
+                    """)
+            }
+            let report = try Scanner(options: ScanOptions(config: AuditConfig()))
+                .scan(try ScanInput.directory(repository.path, maxFileBytes: 2_000_000), root: repository.path)
+            return report.findings.filter { $0.ruleID == "ib-font-not-adjusting" }
+        }
+        #expect(try findings(registering: false).isEmpty)
+        #expect(try findings(registering: true).count == 1)
+    }
 }
