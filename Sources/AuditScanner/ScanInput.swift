@@ -64,15 +64,16 @@ public struct ScanInput: Sendable {
         self.notes = notes
     }
 
-    /// Which files the scanner needs to see at all: Swift sources and the project files that
-    /// decide platforms, localisation, colours, configuration and code ownership.
+    /// Which files the scanner needs to see at all: Swift sources, Objective-C sources (which
+    /// construct Swift classes by name), and the project files that decide platforms,
+    /// localisation, colours, configuration and code ownership.
     static func isRelevant(_ path: String) -> Bool {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         return name.hasSuffix(".swift") || name.hasSuffix(".strings") || name.hasSuffix(".xcstrings")
             || path.hasSuffix(".xcodeproj/project.pbxproj") || name == AuditConfig.fileName
             || (name == "Contents.json" && path.contains(".xcassets/"))
             || name.hasSuffix(".storyboard") || name.hasSuffix(".xib") || name.hasSuffix("Info.plist")
-            || name == "CODEOWNERS"
+            || name == "CODEOWNERS" || Scanner.objectiveCSuffixes.contains(where: name.hasSuffix)
     }
 
     /// Walks a checkout on disk. Symlinked directories are followed once (a loop is reported,

@@ -158,7 +158,7 @@ public struct Scanner: Sendable {
         let reexporting = Set(outcomes.flatMap(\.reexportedModules))
         if !reexporting.isEmpty {
             let retry = outcomes.indices.filter { index in
-                if case .withoutUIImport(let imports) = outcomes[index].status { return !imports.isDisjoint(with: reexporting) }
+                if case .withoutUIImport(let imports, _) = outcomes[index].status { return !imports.isDisjoint(with: reexporting) }
                 return false
             }
             let second = run(retry.map { candidates[$0] }) { file in
@@ -173,9 +173,23 @@ public struct Scanner: Sendable {
         // What any file refers to decides the findings that hold only if their property is read.
         var referenced = Set<String>(), assigned = Set<String>()
         for outcome in outcomes {
-            if case .checked(let result, _) = outcome.status {
+            switch outcome.status {
+            case .checked(let result, _):
                 referenced.formUnion(result.referencedNames)
                 assigned.formUnion(result.assignedMembers)
+            case .withoutUIImport(_, let typeNames):
+                referenced.formUnion(typeNames)
+            default:
+                break
+            }
+        }
+        // In an app, Objective-C sources construct Swift classes by name (`[SPHistoryViewController
+        // new]`, a nib's class): their capitalised words count as uses, read only when the
+        // usage filters apply.
+        if referenced.contains(FileResult.entryPointMarker) {
+            for file in input.files where Self.objectiveCSuffixes.contains(where: file.path.hasSuffix)
+                && Self.skipReason(file.path, config) == nil && file.size <= config.maxFileBytes {
+                if let bytes = try? file.bytes() { referenced.formUnion(ImportScanner.capitalisedWords(bytes)) }
             }
         }
         for outcome in outcomes {
@@ -220,6 +234,8 @@ public struct Scanner: Sendable {
     }
 
     enum SkipReason { case excluded, vendored, test }
+
+    static let objectiveCSuffixes = [".m", ".mm", ".h"]
 
     /// Why a path is out of scope: the config's `exclude` (unless `include`d), or the default
     /// vendored and generated folders.

@@ -99,7 +99,12 @@ struct AppModelTests {
                 public struct Shared: View {
                     public var body: some View { Text("Library").font(.system(size: 12)) }
                 }
+                struct Promo: View {
+                    var body: some View { Text("Sale").font(.system(size: 13)) }
+                }
                 """,
+            // Imports no UI framework, yet names a view (module members are visible without it).
+            "App/PromoRouting.swift": "import Foundation\nextension Home { var promoType: Any.Type { Promo.self } }\n",
             "App/BadgeLabel.swift": """
                 import UIKit
                 final class BadgeLabel: UILabel {
@@ -134,7 +139,7 @@ struct AppModelTests {
             return (Set(lines), report)
         }
         let (app, report) = try flagged(files)
-        #expect(app == ["App/Home.swift:4", "App/Home.swift:7", "App/Home.swift:13", "App/BadgeLabel.swift:3"])
+        #expect(app == ["App/Home.swift:4", "App/Home.swift:7", "App/Home.swift:13", "App/Home.swift:16", "App/BadgeLabel.swift:3"])
         #expect(report.statistics.findingsUnused >= 2, "the orphan view and the unused label, by every rule that flags them")
         #expect(report.findings.allSatisfy { $0.requiredUse.isEmpty && $0.overriddenBy.isEmpty }, "settled before the report")
         var folder = files
@@ -251,11 +256,14 @@ struct AppModelTests {
                 </objects>
             </document>
             """
-        func findings(registering: Bool) throws -> [Finding] {
+        func findings(registering: Bool, fromObjectiveC: Bool = false) throws -> [Finding] {
             let repository = try TemporaryRepository()
             try repository.write("App/Main.swift", "import UIKit\n@main final class AppDelegate: UIResponder, UIApplicationDelegate {}\n")
             try repository.write("App/HeaderCell.xib", xib)
             try repository.write("App/HeaderCell.swift", "import UIKit\nfinal class HeaderCell: UICollectionViewCell {}\n")
+            if fromObjectiveC {
+                try repository.write("App/Legacy/SPListController.m", "#import \"App-Swift.h\"\n@implementation SPListController\n- (void)viewDidLoad { [self.collectionView registerNib:[UINib nibWithNibName:@\"HeaderCell\" bundle:nil] forCellWithReuseIdentifier:NSStringFromClass([HeaderCell class])]; }\n@end\n")
+            }
             if registering {
                 try repository.write("App/List.swift", """
                     import UIKit
@@ -272,5 +280,6 @@ struct AppModelTests {
         }
         #expect(try findings(registering: false).isEmpty)
         #expect(try findings(registering: true).count == 1)
+        #expect(try findings(registering: false, fromObjectiveC: true).count == 1, "Objective-C code names it")
     }
 }
