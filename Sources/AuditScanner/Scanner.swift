@@ -158,7 +158,7 @@ public struct Scanner: Sendable {
         let reexporting = Set(outcomes.flatMap(\.reexportedModules))
         if !reexporting.isEmpty {
             let retry = outcomes.indices.filter { index in
-                if case .withoutUIImport(let imports, _) = outcomes[index].status { return !imports.isDisjoint(with: reexporting) }
+                if case .withoutUIImport(let imports) = outcomes[index].status { return !imports.isDisjoint(with: reexporting) }
                 return false
             }
             let second = run(retry.map { candidates[$0] }) { file in
@@ -173,25 +173,13 @@ public struct Scanner: Sendable {
         // What any file refers to decides the findings that hold only if their property is read.
         var referenced = Set<String>(), assigned = Set<String>()
         for outcome in outcomes {
-            switch outcome.status {
-            case .checked(let result, _):
+            if case .checked(let result, _) = outcome.status {
                 referenced.formUnion(result.referencedNames)
                 assigned.formUnion(result.assignedMembers)
-            case .withoutUIImport(_, let typeNames):
-                referenced.formUnion(typeNames)
-            default:
-                break
             }
         }
-        // In an app, Objective-C sources construct Swift classes by name (`[SPHistoryViewController
-        // new]`, a nib's class): their capitalised words count as uses, read only when the
-        // usage filters apply.
-        if referenced.contains(FileResult.entryPointMarker) {
-            for file in input.files where Self.objectiveCSuffixes.contains(where: file.path.hasSuffix)
-                && Self.skipReason(file.path, config) == nil && file.size <= config.maxFileBytes {
-                if let bytes = try? file.bytes() { referenced.formUnion(ImportScanner.capitalisedWords(bytes)) }
-            }
-        }
+        referenced.formUnion(Self.typesNamedOutsideUIFiles(outcomes, candidates: candidates, input: input, config: config,
+                                                           referenced: referenced))
         for outcome in outcomes {
             notes.append(contentsOf: outcome.notes)
             switch outcome.status {
@@ -234,6 +222,45 @@ public struct Scanner: Sendable {
     }
 
     enum SkipReason { case excluded, vendored, test }
+
+    /// In an app, the types some finding stands on that no checked file names, which a Swift
+    /// file without UI imports (module members need no import: a Foundation-only extension can
+    /// show a banner view) or an Objective-C source (`[SPHistoryViewController new]`) does
+    /// name. Searched only for those few names, as bytes: a name inside a longer word or a
+    /// comment counts too, which can only keep a finding.
+    static func typesNamedOutsideUIFiles(_ outcomes: [FileOutcome], candidates: [InputFile], input: ScanInput,
+                                         config: AuditConfig, referenced: Set<String>) -> Set<String> {
+        guard referenced.contains(FileResult.entryPointMarker) else { return [] }
+        var wanted = Set<String>()
+        for outcome in outcomes {
+            guard case .checked(let result, _) = outcome.status else { continue }
+            for finding in result.findings {
+                for name in finding.requiredUse where name.hasPrefix(FileResult.typeRequirementPrefix) {
+                    let type = String(name.dropFirst(FileResult.typeRequirementPrefix.count))
+                    if !referenced.contains(type) { wanted.insert(type) }
+                }
+            }
+        }
+        guard !wanted.isEmpty else { return [] }
+        var sources: [InputFile] = []
+        for (index, outcome) in outcomes.enumerated() {
+            if case .withoutUIImport = outcome.status { sources.append(candidates[index]) }
+        }
+        sources += input.files.filter { file in
+            objectiveCSuffixes.contains(where: file.path.hasSuffix) && skipReason(file.path, config) == nil
+                && file.size <= config.maxFileBytes
+        }
+        var found = Set<String>()
+        let patterns = wanted.map { ($0, Array($0.utf8)) }
+        for file in sources {
+            guard let bytes = try? file.bytes() else { continue }
+            for (name, pattern) in patterns where !found.contains(name) && BytePattern.occurs(pattern, in: bytes) {
+                found.insert(name)
+            }
+            if found.count == wanted.count { break }
+        }
+        return found
+    }
 
     static let objectiveCSuffixes = [".m", ".mm", ".h"]
 

@@ -51,7 +51,7 @@ public struct FileResult: Codable, Sendable, Hashable {
     /// In `referencedNames`: the file declares the app's entry point (never an identifier).
     public static let entryPointMarker = "@main"
     /// A `requiredUse` entry naming the type a finding lies in.
-    static let typeRequirementPrefix = "T:"
+    public static let typeRequirementPrefix = "T:"
 
     /// The assignments an Interface Builder finding can be overridden by (see `Finding.overriddenBy`).
     static let overridableProperties: Set<String> = [
