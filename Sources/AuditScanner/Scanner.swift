@@ -121,9 +121,10 @@ public struct Scanner: Sendable {
         where file.path.hasSuffix(".swift") || DocumentChecker.handles(file.path) {
             let isSwift = file.path.hasSuffix(".swift")
             if isSwift { statistics.swiftFiles += 1 } else { statistics.interfaceBuilderFiles += 1 }
+            let reason = Self.skipReason(file.path, config)
             // The skip counts and their summary notes are about Swift files.
-            if !isSwift, Self.skipReason(file.path, config) != nil { continue }
-            switch Self.skipReason(file.path, config) {
+            if !isSwift, reason != nil { continue }
+            switch reason {
             case .excluded?:
                 statistics.skippedExcluded += 1
                 continue

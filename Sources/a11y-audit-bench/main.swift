@@ -351,7 +351,7 @@ func format(_ value: Double) -> String { String(format: "%.3f", value) }
 let p = best(parseOnly), c1 = best(cold1), c2 = best(cold2), cc = best(coldCached), w = best(warm)
 let sf = best(swiftFormat)
 print("""
-    corpus: \(input.files.count) Swift files, \(corpusBytes) bytes; parsed \(parsedFiles.count) files, \(parsedBytes) bytes (\(String(format: "%.0f", Double(parsedBytes) * 100 / Double(max(corpusBytes, 1))))% of bytes)
+    corpus: \(input.files.count) files the scanner reads (\(input.files.filter { $0.path.hasSuffix(".swift") }.count) Swift), \(corpusBytes) bytes; parsed \(parsedFiles.count) files, \(parsedBytes) bytes (\(String(format: "%.0f", Double(parsedBytes) * 100 / Double(max(corpusBytes, 1))))% of bytes)
     rounds: \(options.rounds) (fastest of each); findings: \(probe.findings.count)
 
     | measurement | seconds | ratio | goal |
