@@ -1,3 +1,5 @@
+import SwiftChecks
+
 /// A needle searched for in bytes with Knuth–Morris–Pratt: each byte of the haystack is read
 /// once however the needle half-matches, so a hostile file full of near-matches costs the
 /// same as any other of its size.
@@ -53,17 +55,7 @@ struct BytePattern {
     }
 
     /// Whether `needle` occurs in `bytes`, stopping at the first match.
-    static func occurs(_ needle: [UInt8], in bytes: [UInt8]) -> Bool {
-        guard let first = needle.first else { return true }
-        var found = false
-        // The first byte is rare in source text; full matching starts only where it occurs.
-        var index = bytes.firstIndex(of: first)
-        while let start = index, !found {
-            if matches(needle, in: bytes, at: start) { found = true; break }
-            index = bytes[(start + 1)...].firstIndex(of: first)
-        }
-        return found
-    }
+    static func occurs(_ needle: [UInt8], in bytes: [UInt8]) -> Bool { ProjectFiles.occurs(needle, in: bytes) }
 
     static func isXMLSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D

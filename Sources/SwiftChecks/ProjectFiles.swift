@@ -85,7 +85,9 @@ public enum ProjectFiles {
         return names
     }
 
-    private static func occurs(_ needle: [UInt8], in bytes: [UInt8]) -> Bool {
+    /// Whether `needle` occurs in `bytes`, stopping at the first match: full comparison starts
+    /// only where its first byte occurs.
+    public static func occurs(_ needle: [UInt8], in bytes: [UInt8]) -> Bool {
         guard let first = needle.first else { return true }
         var index = bytes.firstIndex(of: first)
         while let start = index {
