@@ -1,5 +1,3 @@
-import SwiftChecks
-
 /// A needle searched for in bytes with Knuth–Morris–Pratt: each byte of the haystack is read
 /// once however the needle half-matches, so a hostile file full of near-matches costs the
 /// same as any other of its size.
@@ -53,9 +51,6 @@ struct BytePattern {
         for offset in expected.indices where bytes[index + offset] != expected[offset] { return false }
         return true
     }
-
-    /// Whether `needle` occurs in `bytes`, stopping at the first match.
-    static func occurs(_ needle: [UInt8], in bytes: [UInt8]) -> Bool { ProjectFiles.occurs(needle, in: bytes) }
 
     static func isXMLSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D

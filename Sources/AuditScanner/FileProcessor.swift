@@ -105,7 +105,7 @@ enum ImportScanner {
         .map { Array($0.utf8) }
 
     /// Whether `@_exported` occurs anywhere: only then can the file re-export a UI framework.
-    static func mayReexport(_ bytes: [UInt8]) -> Bool { BytePattern.occurs(exportedAttribute, in: bytes) }
+    static func mayReexport(_ bytes: [UInt8]) -> Bool { ProjectFiles.occurs(exportedAttribute, in: bytes) }
     private static let exportedAttribute = Array("@_exported".utf8)
 
     static func scan(_ bytes: [UInt8]) -> Header {
@@ -122,7 +122,7 @@ enum ImportScanner {
             while index < lineEnd, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") { index += 1 }
             if lineNumber <= 10, index + 1 < lineEnd, bytes[index] == UInt8(ascii: "/"), bytes[index + 1] == UInt8(ascii: "/") {
                 let comment = bytes[index..<lineEnd].map { $0 >= 65 && $0 <= 90 ? $0 | 0x20 : $0 }
-                if generatedMarkers.contains(where: { BytePattern.occurs($0, in: comment) }) { header.looksGenerated = true }
+                if generatedMarkers.contains(where: { ProjectFiles.occurs($0, in: comment) }) { header.looksGenerated = true }
             }
             if index < lineEnd, bytes[index] == UInt8(ascii: "@") || bytes[index] == UInt8(ascii: "i") {
                 parseImport(bytes[index..<lineEnd], into: &header)

@@ -22,6 +22,9 @@ struct ProjectIndex: Sendable {
     private var swiftFilesInXcodeProjects: Set<String>? = nil
     /// Folders with a Package.swift: SwiftPM compiles what its targets' folders hold.
     private var packageDirectories: Set<String> = []
+    /// The folders holding a `.xcodeproj` that lists Swift files: only files under one of them
+    /// can be judged "in no target" (a pod's sources beside an example project are not).
+    private var projectRoots: Set<String> = []
 
     /// `isScanned` says whether a path is in scope (config excludes, vendored folders). Each
     /// project file over its limit in `limits` is a note and is not read; Interface Builder files
@@ -32,6 +35,7 @@ struct ProjectIndex: Sendable {
         var keys: Set<String> = []
         var assetFiles: [(path: String, bytes: [UInt8])] = []
         var projectSwiftFiles: Set<String> = []
+        var listingProjectRoots: Set<String> = []
         var projectsListFiles = true, sawProject = false
         // A table's keys are the same in every language: read the development language's copy
         // (English or Base) where there is one, rather than forty translations of it.
@@ -49,6 +53,8 @@ struct ProjectIndex: Sendable {
             }
         }
         for file in input.oversized {
+            // A project nobody could read cannot say which files it compiles.
+            if ProjectFileKind.of(file.path) == .xcodeProject { projectsListFiles = false }
             guard let kind = ProjectFileKind.of(file.path), notesWhenTooLarge(kind, file.path, inArchive: true) else { continue }
             let own = limits.limit(for: kind)
             notes.append(kind.note(file: file.path, size: file.size, limit: file.size > own ? own : file.limit))
@@ -56,6 +62,7 @@ struct ProjectIndex: Sendable {
         for file in input.files {
             let kind = ProjectFileKind.of(file.path)
             if let kind, file.size > limits.limit(for: kind) {
+                if kind == .xcodeProject { projectsListFiles = false }
                 if notesWhenTooLarge(kind, file.path, inArchive: false) {
                     notes.append(kind.note(file: file.path, size: file.size, limit: limits.limit(for: kind)))
                 }
@@ -78,8 +85,14 @@ struct ProjectIndex: Sendable {
                     guard isScanned(file.path) else { continue }
                     colorNamesUsedByProjectFiles.formUnion(Self.colorNames(inInfoPlist: try file.bytes()))
                 case .xcodeProject?:
+                    // A vendored or excluded project (a Carthage checkout's) says nothing about the app.
+                    guard isScanned(file.path) else { continue }
                     // The project's sources sit beside the .xcodeproj folder.
-                    let bytes = try file.bytes()
+                    let bytes: [UInt8]
+                    do { bytes = try file.bytes() } catch {
+                        projectsListFiles = false
+                        throw error
+                    }
                     if let problem = ProjectFiles.xcodeProjectProblem(bytes) {
                         // A damaged project must not decide which files are compiled.
                         projectsListFiles = false
@@ -89,7 +102,10 @@ struct ProjectIndex: Sendable {
                     }
                     // A project that lists no Swift file (resources only, or a stub) says nothing.
                     if let listed = ProjectFiles.swiftFileNames(inXcodeProject: bytes) {
-                        if listed.contains(where: { $0 != "sourcecode.swift" }) { sawProject = true }
+                        if listed.contains(where: { $0 != "sourcecode.swift" }) {
+                            sawProject = true
+                            listingProjectRoots.insert(Self.directory(of: directory))
+                        }
                         projectSwiftFiles.formUnion(listed)
                     } else {
                         projectsListFiles = false
@@ -126,7 +142,10 @@ struct ProjectIndex: Sendable {
             }
         }
         localizedKeys = keys
-        if sawProject, projectsListFiles { swiftFilesInXcodeProjects = projectSwiftFiles }
+        if sawProject, projectsListFiles {
+            swiftFilesInXcodeProjects = projectSwiftFiles
+            projectRoots = listingProjectRoots
+        }
         keysDigest = Digest.sha256Hex(keys.sorted().joined(separator: "\u{1}"))
         if !assetFiles.isEmpty {
             let index = self
@@ -188,9 +207,11 @@ struct ProjectIndex: Sendable {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         if listed.contains(name) { return false }
         var directory = Self.directory(of: path)
+        var underProject = false
         while true {
             if packageDirectories.contains(directory) { return false }
-            if directory.isEmpty { return true }
+            if projectRoots.contains(directory) { underProject = true }
+            if directory.isEmpty { return underProject }
             directory = Self.directory(of: directory)
         }
     }

@@ -123,15 +123,15 @@ struct ScanCache: Sendable {
     /// already holds (each rule's fix and citation). JSON decoding of the same data took most
     /// of a warm scan's time.
     enum Entry {
-        static let header = "a11y-audit cache 6"
+        static let header = "a11y-audit cache 7"
 
         static func encode(_ result: FileResult) -> String {
             var out = header + "\n"
             for finding in result.findings {
                 out += (["F", finding.ruleID, finding.kind.rawValue, finding.severity.rawValue, finding.certainty.rawValue, finding.location.file,
                          String(finding.location.line), String(finding.location.column), String(finding.platforms.rawValue),
-                         finding.fingerprint, finding.message, finding.snippet, finding.sourceLine, finding.requiredUse.joined(separator: " "),
-                         finding.overriddenBy.joined(separator: " "), finding.reviewIf.joined(separator: " ")]
+                         finding.fingerprint, finding.message, finding.snippet, finding.sourceLine, finding.requiredUse.joined(separator: "\u{1}"),
+                         finding.overriddenBy.joined(separator: "\u{1}"), finding.reviewIf.joined(separator: "\u{1}")]
                     .map(escape).joined(separator: "\t")) + "\n"
             }
             for note in result.notes {
@@ -172,13 +172,13 @@ struct ScanCache: Sendable {
                         fix: rule.fix, citation: rule.citation, platforms: PlatformSet(rawValue: platforms),
                         fingerprint: fields[9], snippet: fields[11], sourceLine: fields[12]))
                     if !fields[13].isEmpty {
-                        result.findings[result.findings.count - 1].requiredUse = fields[13].split(separator: " ").map(String.init)
+                        result.findings[result.findings.count - 1].requiredUse = fields[13].split(separator: "\u{1}").map(String.init)
                     }
                     if !fields[14].isEmpty {
-                        result.findings[result.findings.count - 1].overriddenBy = fields[14].split(separator: " ").map(String.init)
+                        result.findings[result.findings.count - 1].overriddenBy = fields[14].split(separator: "\u{1}").map(String.init)
                     }
                     if !fields[15].isEmpty {
-                        result.findings[result.findings.count - 1].reviewIf = fields[15].split(separator: " ").map(String.init)
+                        result.findings[result.findings.count - 1].reviewIf = fields[15].split(separator: "\u{1}").map(String.init)
                     }
                 case "N":
                     guard fields.count == 5, let kind = ScanNote.Kind(rawValue: fields[1]) else { return nil }

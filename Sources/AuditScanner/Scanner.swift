@@ -245,18 +245,28 @@ public struct Scanner: Sendable {
         guard !wanted.isEmpty else { return [] }
         var sources: [InputFile] = []
         for (index, outcome) in outcomes.enumerated() {
-            if case .withoutUIImport = outcome.status { sources.append(candidates[index]) }
+            switch outcome.status {
+            case .withoutUIImport, .generated: sources.append(candidates[index])
+            default: break
+            }
         }
+        // Objective-C sources, and Info.plist files (an extension's NSExtensionPrincipalClass).
         sources += input.files.filter { file in
-            objectiveCSuffixes.contains(where: file.path.hasSuffix) && skipReason(file.path, config) == nil
-                && file.size <= config.maxFileBytes
+            (objectiveCSuffixes.contains(where: file.path.hasSuffix) || file.path.hasSuffix("Info.plist"))
+                && skipReason(file.path, config) == nil && file.size <= config.maxFileBytes
         }
         var found = Set<String>()
-        let patterns = wanted.map { ($0, Array($0.utf8)) }
+        // Knuth–Morris–Pratt per name: linear in each file whatever a hostile name or file holds.
+        let patterns = wanted.map { ($0, BytePattern($0)) }
         for file in sources {
             guard let bytes = try? file.bytes() else { continue }
-            for (name, pattern) in patterns where !found.contains(name) && BytePattern.occurs(pattern, in: bytes) {
-                found.insert(name)
+            for (name, pattern) in patterns where !found.contains(name) {
+                var seen = false
+                pattern.forEachMatch(in: bytes) { _ in
+                    seen = true
+                    return bytes.count
+                }
+                if seen { found.insert(name) }
             }
             if found.count == wanted.count { break }
         }

@@ -50,11 +50,17 @@ public struct InterfaceBuilderDocument: Sendable {
             element.name == "objects" && element.parent.map { elements[$0].name == "document" } == true
         }) else { return nil }
         let children = elements[objects].children
-        if let owner = children.first(where: { elements[$0]["placeholderIdentifier"] == "IBFilesOwner" }),
-           let name = elements[owner]["customClass"] {
-            return name
+        // UIKit marks the File's Owner with a placeholder identifier; AppKit gives it id -2.
+        if let owner = children.first(where: { child in
+            elements[child]["placeholderIdentifier"] == "IBFilesOwner" || (isAppKit && elements[child]["id"] == "-2")
+        }) {
+            if let name = elements[owner]["customClass"] { return name }
         }
-        return children.lazy.filter { elements[$0].name != "placeholder" }.compactMap { elements[$0]["customClass"] }.first
+        // The first real object (ids -1, -2, -3 are the owner, first responder and application).
+        guard let first = children.first(where: { child in
+            elements[child].name != "placeholder" && !(elements[child]["id"] ?? "").hasPrefix("-")
+        }) else { return nil }
+        return elements[first]["customClass"]
     }
 
     public var isAppKit: Bool { targetRuntime?.lowercased().hasPrefix("macosx") == true }
@@ -222,7 +228,8 @@ private struct ViewCollector {
         var outlets: [String: [InterfaceBuilderOutlet]] = [:]
         for element in elements {
             if element.name == "image", element["catalog"] == "system", let name = element["name"] { systemImages.insert(name) }
-            if element.name == "outlet", let property = element["property"], let destination = element["destination"] {
+            if element.name == "outlet" || element.name == "outletCollection", let property = element["property"],
+               let destination = element["destination"] {
                 let owner = element.parent.flatMap { elements[$0].parent }.flatMap { elements[$0]["customClass"] }
                 outlets[destination, default: []].append(InterfaceBuilderOutlet(property: property, ownerClass: owner))
             }

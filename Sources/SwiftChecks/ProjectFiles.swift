@@ -141,7 +141,9 @@ public enum ProjectFiles {
     /// Keys of a `.strings` file: text (`"key" = "value";`, comments allowed) or a compiled
     /// property list (binary or XML), with why the file cannot be read whole when it cannot.
     /// Keys before the problem are kept.
-    public static func localizedKeys(fromStringsFile bytes: [UInt8]) -> (keys: [String], problem: String?) {
+    public static func localizedKeys(fromStringsFile file: [UInt8]) -> (keys: [String], problem: String?) {
+        // A UTF-8 byte-order mark is not part of the table.
+        let bytes = file.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(file.dropFirst(3)) : file
         if bytes.starts(with: Array("bplist".utf8)) || bytes.starts(with: Array("<?xml".utf8)) || bytes.starts(with: Array("<plist".utf8)) {
             guard let list = try? PropertyListSerialization.propertyList(from: Data(bytes), format: nil),
                   let table = list as? [String: Any] else {
@@ -163,6 +165,7 @@ public enum ProjectFiles {
         var keys: [String] = []
         var line = 1
         var scalars = Array(text.unicodeScalars)[...]
+        if scalars.first == "\u{FEFF}" { scalars = scalars.dropFirst() }
         var expectKey = true
         while let first = scalars.first {
             if first == "/" , scalars.dropFirst().first == "*" {

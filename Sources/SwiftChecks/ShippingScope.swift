@@ -143,6 +143,10 @@ extension SourceFile {
         "NSApplicationDelegate", "WKApplicationDelegate", "WKExtensionDelegate", "NSExtensionRequestHandling",
         "UNNotificationContentExtension", "UIApplicationMain", "PreviewProvider", "AppIntent", "ControlWidget",
         "TimelineProvider", "AppIntentTimelineProvider", "IntentTimelineProvider",
+        // Extension principal classes, named only in Info.plist (NSExtensionPrincipalClass).
+        "UIInputViewController", "NSExtensionRequestHandling", "SLComposeServiceViewController",
+        "FPUIActionExtensionViewController", "QLPreviewingController", "INExtension", "WKHostingController",
+        "CPTemplateApplicationSceneDelegate", "NSItemProviderReading",
     ]
 }
 

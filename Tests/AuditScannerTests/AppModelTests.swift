@@ -215,9 +215,9 @@ struct AppModelTests {
                 };
             }
             """
-        func scanned(synchronised: Bool) throws -> (Set<String>, ScanReport) {
+        func scanned(synchronised: Bool, projectFolder: String = "") throws -> (Set<String>, ScanReport) {
             let repository = try TemporaryRepository()
-            try repository.write("App.xcodeproj/project.pbxproj",
+            try repository.write(projectFolder + "App.xcodeproj/project.pbxproj",
                                  synchronised ? project.replacingOccurrences(of: "PBXFileReference", with: "PBXFileSystemSynchronizedRootGroup") : project)
             for path in ["App/Listed.swift", "App/My Row.swift", "App/Draft.swift", "Packages/Kit/Package.swift.txt",
                          "Packages/Kit/Sources/Kit/Badge.swift"] {
@@ -234,6 +234,12 @@ struct AppModelTests {
         #expect(report.notes.contains { $0.kind == .summary && $0.message.hasPrefix("1 Swift files skipped because no Xcode project lists them") })
         let (synchronised, _) = try scanned(synchronised: true)
         #expect(synchronised.contains("App/Draft.swift"))
+        // A project in a vendored checkout, or one beside the sources (a pod's Example/ project),
+        // does not judge files outside its folder.
+        let (vendored, _) = try scanned(synchronised: false, projectFolder: "Carthage/Checkouts/Kit/")
+        #expect(vendored.contains("App/Draft.swift"))
+        let (example, _) = try scanned(synchronised: false, projectFolder: "Example/")
+        #expect(example.contains("App/Draft.swift"))
     }
 
     /// In an app, a cell nib whose class nothing registers or names is never loaded: its

@@ -52,6 +52,8 @@ struct MalformedProjectFileTests {
         let binary = try PropertyListSerialization.data(fromPropertyList: ["cart.title": "Cart"], format: .binary, options: 0)
         let compiled = ProjectFiles.localizedKeys(fromStringsFile: Array(binary))
         #expect(compiled.keys == ["cart.title"] && compiled.problem == nil)
+        let marked = ProjectFiles.localizedKeys(fromStringsFile: [0xEF, 0xBB, 0xBF] + Array("\"close_btn\" = \"Close\";".utf8))
+        #expect(marked.keys == ["close_btn"] && marked.problem == nil, "a UTF-8 byte-order mark is not stray text")
         let broken = ProjectFiles.localizedKeys(fromStringsFile: Array("bplist00 not really".utf8))
         #expect(broken.keys.isEmpty && broken.problem != nil)
     }

@@ -254,6 +254,7 @@ extension SourceFile {
     /// never be read. Only names that start uppercase and are not SwiftUI's own views.
     func viewsLabelledWhereUsed() -> Set<String> {
         var names = Set<String>()
+        var walked = Set<SyntaxIdentifier>()
         let modifiers = index.calls(named: ["accessibilityLabel", "accessibilityHidden", "accessibilityElement",
                                             "accessibilityRepresentation", "accessibility"])
         for modifier in modifiers where modifier.isMemberCallWithBase {
@@ -261,8 +262,8 @@ extension SourceFile {
             let replaces = AccessibilityLabels.labelsOrHides(chain) || chain.modifiers.contains { call in
                 call.calleeName == "accessibilityElement" && (call.argument("children").map { $0.memberName == "ignore" } ?? true)
             }
-            guard replaces, let root = chain.root.as(FunctionCallExprSyntax.self) else { continue }
-            for call in [root] + calls(inside: root) {
+            guard replaces, let root = chain.root.as(FunctionCallExprSyntax.self), walked.insert(root.id).inserted else { continue }
+            for call in [root] + Self.callsInSubtree(of: root) {
                 guard let name = call.calleeName, name.first?.isUppercase == true,
                       call.calledExpression.is(DeclReferenceExprSyntax.self),
                       !AccessibilityLabels.systemViews.contains(name) else { continue }
@@ -270,5 +271,19 @@ extension SourceFile {
             }
         }
         return names
+    }
+
+    /// The calls inside `root`, from one walk of its subtree (not a filter over the file's calls).
+    static func callsInSubtree(of root: FunctionCallExprSyntax) -> [FunctionCallExprSyntax] {
+        final class Collector: SyntaxVisitor {
+            var calls: [FunctionCallExprSyntax] = []
+            override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+                calls.append(node)
+                return .visitChildren
+            }
+        }
+        let collector = Collector(viewMode: .sourceAccurate)
+        for child in root.children(viewMode: .sourceAccurate) { collector.walk(child) }
+        return collector.calls
     }
 }

@@ -26,9 +26,8 @@ struct InterfaceBuilderLabelTruncatesRule: DocumentRule {
             """,
         limitations: """
             Labels whose text always fits (a single digit) are still reported; a label that shrinks \
-            its text to fit (Autoshrink) is not, nor one with a fixed point size (it never grows) \
-            or whose font code replaces (through an outlet or its class). Constraints changed in \
-            code are not seen. Findings \
+            its text to fit (Autoshrink) is not, nor one with a fixed point size (it never grows). \
+            A font code replaces and constraints changed in code are not seen. Findings \
             can be turned off or re-graded only in `.a11y-audit.json`.
             """,
         triggering: [
@@ -85,8 +84,7 @@ struct InterfaceBuilderLabelTruncatesRule: DocumentRule {
                 growth = "; its \(style) text is \(size.points) pt at the largest accessibility size (AX5)"
             }
             let text = view.title.map { " \"\($0)\"" } ?? ""
-            sink.report(view, "label\(text) is limited to one line and a fixed \(height.points) pt height constraint\(growth), so large text is cut off",
-                        overriddenBy: ["font"])
+            sink.report(view, "label\(text) is limited to one line and a fixed \(height.points) pt height constraint\(growth), so large text is cut off")
         }
     }
 }

@@ -190,7 +190,7 @@ enum InterfaceBuilderHitRegion {
     /// of its outlets (`readButton@target`, recorded by `SourceFile.targetsGivenInCode`).
     /// Other controls and AppKit documents are operated as they are.
     static func targetRequirement(_ view: InterfaceBuilderView, in document: InterfaceBuilderDocument) -> [String]? {
-        guard !document.isAppKit, view.kind == "button", !view.hasAction else { return [] }
+        guard !document.isAppKit, view.kind == "button", !view.hasAction, !view.hasGestureRecognizers else { return [] }
         if !view.isInteractionEnabled { return nil }
         let outlets = Set(view.outlets.map(\.property))
         guard outlets.count == 1, let outlet = outlets.first else { return outlets.isEmpty ? nil : [] }
