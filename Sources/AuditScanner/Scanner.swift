@@ -179,6 +179,7 @@ public struct Scanner: Sendable {
                 assigned.formUnion(result.assignedMembers)
             }
         }
+        assigned = FileResult.inheritingAssignments(assigned)
         referenced.formUnion(Self.typesNamedOutsideUIFiles(outcomes, candidates: candidates, input: input, config: config,
                                                            referenced: referenced))
         for outcome in outcomes {

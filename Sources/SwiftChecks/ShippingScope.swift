@@ -100,6 +100,13 @@ extension SourceFile {
                 keys.insert(type + "#" + property)
             }
         }
+        // `class EntryCell: FieldCell`: what FieldCell's code does through its outlets, the
+        // subclass inherits (`FileResult.inheritingAssignments`).
+        for type in index.typeDeclarations {
+            guard let decl = type.as(ClassDeclSyntax.self),
+                  let superclass = decl.inheritanceClause?.inheritedTypes.first?.type.trimmedDescription else { continue }
+            keys.insert(decl.name.text + FileResult.inheritsMarker + superclass)
+        }
         return keys
     }
 

@@ -48,6 +48,32 @@ public struct FileResult: Codable, Sendable, Hashable {
         }
     }
 
+    /// In `assignedMembers`, `Sub<:Super`: a class and its superclass (the first inherited type).
+    public static let inheritsMarker = "<:"
+
+    /// `assigned` with each class's assignments (`Super:outlet.font`, `Super#font`) also
+    /// credited to its subclasses, through any depth: an outlet a storyboard connects to a
+    /// subclass is restyled by code its superclass runs.
+    public static func inheritingAssignments(_ assigned: Set<String>) -> Set<String> {
+        var subclasses: [String: [String]] = [:]
+        for entry in assigned {
+            guard let range = entry.range(of: inheritsMarker) else { continue }
+            subclasses[String(entry[range.upperBound...]), default: []].append(String(entry[..<range.lowerBound]))
+        }
+        guard !subclasses.isEmpty else { return assigned }
+        var result = assigned
+        for entry in assigned where !entry.contains(inheritsMarker) {
+            guard let separator = entry.firstIndex(where: { $0 == ":" || $0 == "#" }) else { continue }
+            let owner = String(entry[..<separator]), rest = entry[separator...]
+            var pending = subclasses[owner] ?? [], seen = Set<String>()
+            while let sub = pending.popLast(), seen.insert(sub).inserted {
+                result.insert(sub + rest)
+                pending += subclasses[sub] ?? []
+            }
+        }
+        return result
+    }
+
     /// In `referencedNames`: the file declares the app's entry point (never an identifier).
     public static let entryPointMarker = "@main"
     /// A `requiredUse` entry naming the type a finding lies in.

@@ -102,6 +102,38 @@ struct InterfaceBuilderFontNotAdjustingRule: DocumentRule {
                     }
                     """,
             ]),
+            // The font is set by the superclass of the cell that owns the outlet.
+            RuleExample(InterfaceBuilderExample.iOS("""
+                <tableViewCell contentMode="scaleToFill" selectionStyle="default" customClass="NotesFieldCell" id="nts-tc-001">
+                    <rect key="frame" x="0.0" y="0.0" width="393" height="60"/>
+                    <tableViewCellContentView key="contentView" opaque="NO" contentMode="center" tableViewCell="nts-tc-001" id="nts-cv-001">
+                        <rect key="frame" x="0.0" y="0.0" width="393" height="60"/>
+                        <subviews>
+                            <label opaque="NO" userInteractionEnabled="NO" contentMode="left" text="Notes" textAlignment="natural" lineBreakMode="tailTruncation" baselineAdjustment="alignBaselines" translatesAutoresizingMaskIntoConstraints="NO" id="nts-lb-001">
+                                <rect key="frame" x="16" y="8" width="200" height="20"/>
+                                <fontDescription key="fontDescription" style="UICTFontTextStyleCallout"/>
+                                <nil key="textColor"/>
+                                <nil key="highlightedColor"/>
+                            </label>
+                        </subviews>
+                    </tableViewCellContentView>
+                    <connections>
+                        <outlet property="nameLabel" destination="nts-lb-001" id="nts-ot-001"/>
+                    </connections>
+                </tableViewCell>
+                """), platforms: PlatformSet(.iOS), file: "EntryViewer.storyboard", assets: [
+                "FieldCells.swift": """
+                    import UIKit
+                    class FieldCell: UITableViewCell {
+                        @IBOutlet var nameLabel: UILabel!
+                        func setUp() {
+                            nameLabel.font = .preferredFont(forTextStyle: .callout)
+                            nameLabel.adjustsFontForContentSizeCategory = true
+                        }
+                    }
+                    final class NotesFieldCell: FieldCell {}
+                    """,
+            ]),
         ],
         needsReview: [
             // A cell style's own label: UIKit manages it, with quirks only a run can show.
