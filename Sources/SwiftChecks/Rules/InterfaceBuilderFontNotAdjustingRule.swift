@@ -168,7 +168,7 @@ struct InterfaceBuilderFontNotAdjustingRule: DocumentRule {
             guard let style = view.font?.textStyle else { continue }
             let text = view.title.map { " \"\($0)\"" } ?? ""
             let builtIn = cellStyleLabels.contains(view.id)
-            sink.report(view, "\(view.kind)\(text) uses the \(style) text style without \"Automatically Adjusts Font\"; it keeps its launch size when people change the text size"
+            sink.report(view, "\(view.kind)\(text) uses the \(style) text style without \"Automatically Adjusts Font\"; while it is on screen it keeps the size it was loaded or last styled with, and does not follow a text size people change"
                             + (builtIn ? " (it is a table cell style's own label, which UIKit manages: check it by changing the text size)" : ""),
                         certainty: builtIn ? .review : nil, overriddenBy: ["font", "adjustsFontForContentSizeCategory"])
         }
