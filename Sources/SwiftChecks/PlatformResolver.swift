@@ -67,18 +67,10 @@ struct PlatformResolver {
 
     /// `targetEnvironment(macCatalyst)`, alone or joined with `&&`: true only in a Catalyst build.
     static func requiresCatalyst(_ condition: ExprSyntax) -> Bool {
-        if let tuple = condition.as(TupleExprSyntax.self), tuple.elements.count == 1, let inner = tuple.elements.first {
-            return requiresCatalyst(inner.expression)
-        }
-        if let call = condition.as(FunctionCallExprSyntax.self) {
+        condition.requiresConjunct { term in
+            guard let call = term.as(FunctionCallExprSyntax.self) else { return false }
             return call.calleeName == "targetEnvironment" && call.arguments.first?.expression.trimmedDescription == "macCatalyst"
         }
-        if let sequence = condition.as(SequenceExprSyntax.self) {
-            let elements = Array(sequence.elements)
-            guard elements.count == 3, elements[1].as(BinaryOperatorExprSyntax.self)?.operator.text == "&&" else { return false }
-            return requiresCatalyst(elements[0]) || requiresCatalyst(elements[2])
-        }
-        return false
     }
 
     /// What a `#if` condition says about platforms: the code is compiled only for platforms in

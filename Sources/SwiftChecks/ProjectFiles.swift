@@ -158,9 +158,7 @@ public enum ProjectFiles {
         return localizedKeysAndProblem(fromStrings: text)
     }
 
-    /// Keys of a `.strings` file (`"key" = "value";`, comments allowed).
-    public static func localizedKeys(fromStrings text: String) -> [String] { localizedKeysAndProblem(fromStrings: text).keys }
-
+    /// Keys of a text `.strings` table (`"key" = "value";`, comments allowed).
     static func localizedKeysAndProblem(fromStrings text: String) -> (keys: [String], problem: String?) {
         var keys: [String] = []
         var line = 1

@@ -19,19 +19,9 @@ extension SourceFile {
 
     /// `DEBUG`, `DEBUG && os(iOS)`: true only in debug builds. `!DEBUG` and `DEBUG || X` are not.
     static func isDebugOnly(_ condition: ExprSyntax) -> Bool {
-        if let reference = condition.as(DeclReferenceExprSyntax.self) {
-            return ["DEBUG", "TARGET_INTERFACE_BUILDER"].contains(reference.baseName.text)
+        condition.requiresConjunct { term in
+            term.as(DeclReferenceExprSyntax.self).map { ["DEBUG", "TARGET_INTERFACE_BUILDER"].contains($0.baseName.text) } ?? false
         }
-        if let sequence = condition.as(SequenceExprSyntax.self) {
-            let elements = Array(sequence.elements)
-            guard elements.count == 3, let operatorToken = elements[1].as(BinaryOperatorExprSyntax.self),
-                  operatorToken.operator.text == "&&" else { return false }
-            return isDebugOnly(elements[0]) || isDebugOnly(elements[2])
-        }
-        if let tuple = condition.as(TupleExprSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first {
-            return isDebugOnly(only.expression)
-        }
-        return false
     }
 
     /// The name of the member property `node` lies in, when whether it ever renders depends on
@@ -100,14 +90,19 @@ extension SourceFile {
                 keys.insert(type + "#" + property)
             }
         }
-        // `class EntryCell: FieldCell`: what FieldCell's code does through its outlets, the
-        // subclass inherits (`FileResult.inheritingAssignments`).
+        return keys
+    }
+
+    /// `EntryCell<:FieldCell` for `class EntryCell: FieldCell`: what FieldCell's code does
+    /// through its outlets, the subclass inherits (`FileResult.inheritingAssignments`).
+    func superclassFacts() -> Set<String> {
+        var facts = Set<String>()
         for type in index.typeDeclarations {
             guard let decl = type.as(ClassDeclSyntax.self),
                   let superclass = decl.inheritanceClause?.inheritedTypes.first?.type.trimmedDescription else { continue }
-            keys.insert(decl.name.text + FileResult.inheritsMarker + superclass)
+            facts.insert(decl.name.text + FileResult.inheritsMarker + superclass)
         }
-        return keys
+        return facts
     }
 
     private static let builtInSubviews: Set<String> = [
@@ -151,7 +146,7 @@ extension SourceFile {
         "UNNotificationContentExtension", "UIApplicationMain", "PreviewProvider", "AppIntent", "ControlWidget",
         "TimelineProvider", "AppIntentTimelineProvider", "IntentTimelineProvider",
         // Extension principal classes, named only in Info.plist (NSExtensionPrincipalClass).
-        "UIInputViewController", "NSExtensionRequestHandling", "SLComposeServiceViewController",
+        "UIInputViewController", "SLComposeServiceViewController",
         "FPUIActionExtensionViewController", "QLPreviewingController", "INExtension", "WKHostingController",
         "CPTemplateApplicationSceneDelegate", "NSItemProviderReading",
     ]

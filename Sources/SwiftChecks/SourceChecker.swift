@@ -17,8 +17,10 @@ public struct FileResult: Codable, Sendable, Hashable {
     /// Every name the file's code refers to: the scan keeps a finding with a `requiredUse` only
     /// if some file refers to that name.
     public var referencedNames: Set<String>
-    /// Properties the file's code assigns that can replace what an Interface Builder document
-    /// set: `titleLabel.font` through an outlet, `BadgeLabel#font` inside the class itself.
+    /// Facts other files' findings are settled by: properties the code assigns that can replace
+    /// what an Interface Builder document set (`SortBar:titleLabel.font`, `BadgeLabel#font`),
+    /// views it constructs under a label (`Row@labelled`), and class-to-superclass pairs
+    /// (`EntryCell<:FieldCell`).
     public var assignedMembers: Set<String> = []
     public init(findings: [Finding] = [], notes: [ScanNote] = [], colorUses: [ColorNameUse] = [], suppressedCount: Int = 0,
                 nonShippingCount: Int = 0, referencedNames: Set<String> = []) {
@@ -161,7 +163,8 @@ public struct SourceChecker: Sendable {
         result.referencedNames = Set(file.index.references.keys).union(file.index.typeReferences)
         if file.declaresEntryPoint { result.referencedNames.insert(FileResult.entryPointMarker) }
         result.referencedNames.formUnion(file.targetsGivenInCode())
-        result.assignedMembers = file.overridingAssignments(FileResult.overridableProperties).union(file.viewsLabelledWhereUsed())
+        result.assignedMembers = file.overridingAssignments(FileResult.overridableProperties)
+            .union(file.viewsLabelledWhereUsed()).union(file.superclassFacts())
         result.findings.assignFingerprints()
         return result
     }

@@ -379,3 +379,20 @@ extension FunctionCallExprSyntax {
         return ModifierChain(containing: ExprSyntax(self)).root.as(FunctionCallExprSyntax.self)
     }
 }
+
+extension ExprSyntax {
+    /// Whether this `#if` condition can hold only where a term `matches` does: the term itself,
+    /// in parentheses, or one side of `a && b` (not of `||`, and not negated).
+    func requiresConjunct(_ matches: (ExprSyntax) -> Bool) -> Bool {
+        if matches(self) { return true }
+        if let tuple = self.as(TupleExprSyntax.self), tuple.elements.count == 1, let inner = tuple.elements.first {
+            return inner.expression.requiresConjunct(matches)
+        }
+        if let sequence = self.as(SequenceExprSyntax.self) {
+            let elements = Array(sequence.elements)
+            guard elements.count == 3, elements[1].as(BinaryOperatorExprSyntax.self)?.operator.text == "&&" else { return false }
+            return elements[0].requiresConjunct(matches) || elements[2].requiresConjunct(matches)
+        }
+        return false
+    }
+}

@@ -285,7 +285,7 @@ struct ImageAssetNameSpokenRule: SourceRule {
                 return isImageType(subscriptDecl.returnClause.type) ? "subscript" : nil
             }
             // A closure or a view builder in between shows the image itself.
-            if node.is(ClosureExprSyntax.self) || node.is(FunctionCallExprSyntax.self) && node != Syntax(expression) { return nil }
+            if node.is(ClosureExprSyntax.self) || node.is(FunctionCallExprSyntax.self) { return nil }
             current = node.parent
         }
         return nil
