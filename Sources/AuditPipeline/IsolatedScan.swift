@@ -17,7 +17,9 @@ public struct ScanIsolation: Sendable, Equatable {
     /// its exit are noticed at once).
     public var pollInterval: Double
     /// A child is replaced after this many snapshots: whatever a job leaves behind in it (heap
-    /// fragmentation, a cache that grows) is bounded, at one child start (~25 ms) per this many.
+    /// fragmentation, a cache that grows) is bounded. Its start and warm-up (~40 ms of CPU:
+    /// loading, symbol binding, the first parse) are paid once per this many; memory a child
+    /// keeps is bounded by the idle check below, so this can be large.
     public var snapshotsPerChild: Int
     /// A child is replaced before a job when, idle, its resident set is over this or over half
     /// of the job's memory limit: the limit is per job, and memory the child kept from earlier
@@ -26,7 +28,7 @@ public struct ScanIsolation: Sendable, Equatable {
 
     public static let standardTimeLimitSeconds = 1800
     public static let standardMemoryLimitMB = 4096
-    public static let standardSnapshotsPerChild = 200
+    public static let standardSnapshotsPerChild = 1000
     public static let standardIdleMemoryLimitMB = 256
 
     public init(executable: String, defaultTimeLimitSeconds: Int = ScanIsolation.standardTimeLimitSeconds,
@@ -98,24 +100,23 @@ struct IsolatedScan {
     func run(archive: String, root: String, jobs: Int, cache: MemoryCacheStorage?, wantDigests: Bool,
              cancelled: () -> Bool) throws -> (result: SnapshotResult, childPID: Int32) {
         let tag = String(UUID().uuidString.prefix(8))
-        let resultPath = "\(directory)/scan-\(tag).result.json"
         let cacheInPath = "\(directory)/scan-\(tag).cache-in"
-        let cacheOutPath = "\(directory)/scan-\(tag).cache-out"
         let stderrPath = "\(directory)/scan-\(tag).stderr"
         defer {
-            for path in [resultPath, cacheInPath, cacheOutPath, stderrPath] { unlink(path) }
+            for path in [cacheInPath, stderrPath] { unlink(path) }
         }
-        if let cache { try CacheFile.write(cache.allEntries, to: cacheInPath) }
-        let request = ChildRequest(id: tag, archive: archive, root: root, jobs: jobs, out: resultPath,
-                                   cacheIn: cache == nil ? nil : cacheInPath, cacheOut: cache == nil ? nil : cacheOutPath,
-                                   digests: wantDigests, errorOutput: stderrPath)
+        // A repository's first audit has nothing to hand over: no file then.
+        let handed = cache?.allEntries ?? [:]
+        if !handed.isEmpty { try CacheFile.write(handed, to: cacheInPath) }
+        let request = ChildRequest(id: tag, archive: archive, root: root, jobs: jobs, usesCache: cache != nil,
+                                   cacheIn: handed.isEmpty ? nil : cacheInPath, digests: wantDigests, errorOutput: stderrPath)
         let child = try hand(request)
 
         var stop: Stop?
-        var reported = false
+        var answer: ServingChild.ChildAnswer?
         while true {
             let status = child.status(of: request.id)
-            if status.reported { reported = true; break }
+            if let given = status.answer { answer = given; break }
             if status.exited { break }
             if cancelled() {
                 stop = .cancelled
@@ -129,7 +130,7 @@ struct IsolatedScan {
         }
         // A child that did not report this job's result is never given another: it crashed,
         // was stopped, or its state is unknown.
-        if !reported { slot.pool.discard(child, slot: slot.index, reason: stop.map(Self.reason) ?? "exited during a job") }
+        if answer == nil { slot.pool.discard(child, slot: slot.index, reason: stop.map(Self.reason) ?? "exited during a job") }
         let activity = child.activity
 
         switch stop {
@@ -144,7 +145,7 @@ struct IsolatedScan {
         case nil:
             break
         }
-        if !reported {
+        guard let answer else {
             let status = child.waitStatus ?? 0
             if status & 0x7F != 0 {
                 throw JobFailure("a11y-audit crashed (signal \(status & 0x7F)) \(activity)", retryable: true)
@@ -153,21 +154,22 @@ struct IsolatedScan {
             throw JobFailure("a11y-audit exited with status \((status >> 8) & 0xFF) \(activity) without a result\(detail.isEmpty ? "" : ": \(detail)")",
                              retryable: true)
         }
-        guard let data = FileManager.default.contents(atPath: resultPath),
-              let outcome = try? JSONDecoder().decode(ChildOutcome.self, from: data) else {
-            slot.pool.discard(child, slot: slot.index, reason: "reported a result it did not write")
-            let detail = Self.tail(of: stderrPath)
-            throw JobFailure("a11y-audit reported its result \(activity) but \(resultPath) is missing or unreadable\(detail.isEmpty ? "" : ": \(detail)")",
-                             retryable: true)
+        let parts: (json: ArraySlice<UInt8>, cache: ArraySlice<UInt8>)
+        let outcome: ChildOutcome
+        let stored: [String: [UInt8]]
+        do {
+            parts = try answer.outcome.get()
+            outcome = try JSONDecoder().decode(ChildOutcome.self, from: Data(parts.json))
+            stored = try CacheFile.decode(parts.cache, source: "the cache entries a11y-audit scan-child \(child.pid) sent")
+        } catch {
+            slot.pool.discard(child, slot: slot.index, reason: "sent an unreadable answer")
+            throw JobFailure("a11y-audit answered \(activity) but its answer cannot be read: \(error)", retryable: true)
         }
         if let failure = outcome.failure { throw JobFailure(failure.message, retryable: failure.retryable) }
         guard let result = outcome.result else {
             throw JobFailure("a11y-audit wrote neither a result nor a failure \(activity)", retryable: true)
         }
-        if let cache {
-            let stored = (try? CacheFile.read(cacheOutPath)) ?? [:]
-            cache.merge(stored: stored, used: Set(outcome.usedCacheKeys))
-        }
+        cache?.merge(stored: stored, used: Set(outcome.usedCacheKeys))
         return (result, outcome.childPID ?? child.pid)
     }
 
@@ -240,17 +242,17 @@ struct ChildRequest: Codable, Sendable {
     var archive: String
     var root: String
     var jobs: Int
-    /// The result file (a `ChildOutcome`), written to a temporary name and renamed.
-    var out: String
+    /// Whether the scan uses a cache (and so reports the entries it stored); `cacheIn` is the
+    /// file holding the worker's entries, nil when it holds none.
+    var usesCache: Bool
     var cacheIn: String?
-    var cacheOut: String?
     var digests: Bool
     /// Where the child's standard error goes while it checks this snapshot: the job's folder,
     /// so a crash message is quoted in that job's error and removed with it.
     var errorOutput: String?
 }
 
-/// What `scan-child` writes to its result file.
+/// What `scan-child` reports for one snapshot (JSON; the cache entries it stored travel beside it).
 struct ChildOutcome: Codable {
     struct Failure: Codable {
         var message: String

@@ -1,19 +1,22 @@
 import AuditScanner
 import CProcess
 import Foundation
-import Synchronization
 
 /// `a11y-audit scan-child`: the isolated side. Reads an archive the worker fetched, checks it,
-/// and writes the result file; progress goes to standard output, one line per event.
+/// and hands back the result; progress goes out one line per event.
 ///
 /// `--serve` (what the worker runs): one child per worker slot takes request after request, one
-/// JSON line each on standard input, and reports each with a `=done ID` line once its result
-/// file is in place. Without `--serve`: one snapshot from the command line, then exit (for
+/// JSON line each on standard input, and answers each on standard output with a line
+/// `=done ID OUTCOME-BYTES CACHE-BYTES` followed by the outcome (JSON) and the cache entries it
+/// stored (a `CacheFile` record list): no result file to create, rename, read and remove per job.
+/// Progress lines go to descriptor 3, a pipe of their own that the worker reads only now and
+/// then (and when a job fails, to name the file): a line per file must not wake the worker
+/// while the checks want every core. Without `--serve`: one snapshot from the command line, then exit (for
 /// reproducing a crash by hand). Either way, end of file on standard input means the worker is
 /// gone: the child exits at once, even in the middle of a job.
 public enum ScanChild {
     public static let usage = """
-        a11y-audit scan-child --serve [--work-dir DIR]   (requests on standard input)
+        a11y-audit scan-child --serve [--work-dir DIR] [--progress-fd N]   (requests on standard input)
         a11y-audit scan-child --archive FILE --root NAME --out FILE [--jobs N] [--cache-in FILE --cache-out FILE] [--digests]
         """
 
@@ -42,21 +45,40 @@ public enum ScanChild {
         watchLifeline(exitingWith: IsolatedScan.orphanStatus)
         let request = ChildRequest(id: "-", archive: archive, root: root,
                                    jobs: values["--jobs"].flatMap(Int.init) ?? ProcessInfo.processInfo.activeProcessorCount,
-                                   out: out, cacheIn: values["--cache-in"], cacheOut: values["--cache-out"], digests: digests)
-        let outcome = check(request)
-        guard write(outcome, to: out) else { return 1 }
+                                   usesCache: values["--cache-out"] != nil, cacheIn: values["--cache-in"], digests: digests)
+        var (outcome, stored) = check(request, progress: 1)
+        if let cacheOut = values["--cache-out"], outcome.failure == nil {
+            do {
+                try CacheFile.write(stored, to: cacheOut)
+            } catch {
+                outcome = ChildOutcome(failure: .init(message: "\(error)", retryable: true), childPID: getpid())
+            }
+        }
+        do {
+            try HandOverFile.write([UInt8](try JSONEncoder().encode(outcome)), to: out)
+        } catch {
+            complain("cannot write \(out): \(error)")
+            return 1
+        }
         return outcome.failure == nil ? 0 : IsolatedScan.failureStatus
     }
 
     /// Request after request until the worker closes standard input.
     static func serve(_ arguments: [String]) -> Int32 {
         var workDirectory: String?
+        var progressDescriptor: Int32 = 1
         var index = 0
         while index < arguments.count {
             switch arguments[index] {
             case "--work-dir" where index + 1 < arguments.count: workDirectory = arguments[index + 1]
             // Spaces the process title is written over; see ProcessTitle.
             case "--title-room" where index + 1 < arguments.count: break
+            case "--progress-fd" where index + 1 < arguments.count:
+                guard let descriptor = Int32(arguments[index + 1]), fcntl(descriptor, F_GETFD) >= 0 else {
+                    complain("--progress-fd \(arguments[index + 1]) is not an open descriptor")
+                    return 2
+                }
+                progressDescriptor = descriptor
             default:
                 complain("unexpected argument \(arguments[index])\n\(usage)")
                 return 2
@@ -71,10 +93,12 @@ public enum ScanChild {
             complain("cannot open /dev/null: \(String(cString: strerror(errno)))")
             return 1
         }
-        let inbox = RequestInbox()
-        inbox.start()
+        // The worker's end closing shows as a hang-up, which the lifeline sees even while this
+        // thread is deep in a job; requests are read here, so a request wakes only this thread.
+        watchLifeline(exitingWith: IsolatedScan.orphanStatus, reading: false)
+        var inbox = RequestLines()
         while true {
-            let line = inbox.next()
+            guard let line = inbox.next() else { _exit(IsolatedScan.orphanStatus) }
             let request: ChildRequest
             do {
                 request = try JSONDecoder().decode(ChildRequest.self, from: Data(line.utf8))
@@ -93,10 +117,16 @@ public enum ScanChild {
                     close(descriptor)
                 }
             }
-            let outcome = check(request)
-            guard write(outcome, to: request.out) else { return 1 }
+            let (outcome, stored) = check(request, progress: progressDescriptor)
+            let answer: [UInt8]
+            do {
+                answer = try encodeAnswer(outcome, stored: stored, id: request.id)
+            } catch {
+                complain("cannot encode the result of \(request.id): \(error)")
+                return 1
+            }
             dup2(quiet, 2)
-            report("=done " + request.id)
+            guard writeAll(answer) else { return 1 }
             title.set(idleTitle)
             // Freed memory goes back to the system between jobs, so the idle resident set the
             // worker reads before the next job is what this child really keeps.
@@ -104,24 +134,26 @@ public enum ScanChild {
         }
     }
 
-    /// One snapshot's checks; every error becomes the outcome's failure.
-    static func check(_ request: ChildRequest) -> ChildOutcome {
+    /// One snapshot's checks and the cache entries they stored; every error becomes the
+    /// outcome's failure.
+    static func check(_ request: ChildRequest, progress descriptor: Int32) -> (ChildOutcome, stored: [String: [UInt8]]) {
         var outcome = ChildOutcome()
         outcome.childPID = getpid()
+        var stored: [String: [UInt8]] = [:]
         do {
-            report("#reading the archive")
-            let cache = try request.cacheIn.map { MemoryCacheStorage(entries: try CacheFile.read($0)) }
-            report("#checking the repository")
+            report("#reading the archive", to: descriptor)
+            let cache = try request.usesCache ? MemoryCacheStorage(entries: request.cacheIn.map { try CacheFile.read($0) } ?? [:]) : nil
+            report("#checking the repository", to: descriptor)
             let result = try SnapshotAudit.run(archive: request.archive, root: request.root, jobs: request.jobs, cache: cache,
                                                wantDigests: request.digests) { event in
                 switch event {
-                case .started(let path): report("+" + IsolatedScan.escape(path))
-                case .finished(let path): report("-" + IsolatedScan.escape(path))
+                case .started(let path): report("+" + IsolatedScan.escape(path), to: descriptor)
+                case .finished(let path): report("-" + IsolatedScan.escape(path), to: descriptor)
                 case .parsedSwift: break
                 }
             }
-            report("#writing the results")
-            if let cache, let cacheOut = request.cacheOut { try CacheFile.write(cache.newEntries, to: cacheOut) }
+            report("#writing the results", to: descriptor)
+            stored = cache?.newEntries ?? [:]
             outcome.result = result
             outcome.usedCacheKeys = cache.map { Array($0.usedKeys) } ?? []
         } catch let error as ScanError {
@@ -129,37 +161,52 @@ public enum ScanChild {
         } catch {
             outcome.failure = .init(message: String(describing: error), retryable: true)
         }
-        return outcome
+        return (outcome, stored)
     }
 
-    /// A `HandOverFile`: the worker never reads half a result.
-    static func write(_ outcome: ChildOutcome, to out: String) -> Bool {
-        do {
-            try HandOverFile.write([UInt8](try JSONEncoder().encode(outcome)), to: out)
-            return true
-        } catch {
-            complain("cannot write \(out): \(error)")
-            return false
+    /// The `=done` line and the two parts it announces.
+    static func encodeAnswer(_ outcome: ChildOutcome, stored: [String: [UInt8]], id: String) throws -> [UInt8] {
+        let json = [UInt8](try JSONEncoder().encode(outcome))
+        let cache = CacheFile.encode(stored)
+        return Array("=done \(id) \(json.count) \(cache.count)\n".utf8) + json + cache
+    }
+
+    /// Writes all of `bytes` to standard output; false if the worker is gone.
+    private static func writeAll(_ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.write(1, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return false }
+            offset += written
         }
+        return true
     }
 
     /// One progress line, written whole: a pipe write under PIPE_BUF is atomic, so lines from
     /// the Dispatch workers never interleave.
-    static func report(_ line: String) {
+    static func report(_ line: String, to descriptor: Int32) {
         var bytes = Array(line.utf8.prefix(4000))
         bytes.append(UInt8(ascii: "\n"))
-        bytes.withUnsafeBytes { _ = Glibc.write(1, $0.baseAddress, $0.count) }
+        bytes.withUnsafeBytes { _ = Glibc.write(descriptor, $0.baseAddress, $0.count) }
     }
 
     private static func complain(_ text: String) {
         FileHandle.standardError.write(Data("scan-child: \(text)\n".utf8))
     }
 
-    /// Exits when the worker's end of standard input closes: the worker is gone.
-    private static func watchLifeline(exitingWith status: Int32) {
+    /// Exits when the worker's end of standard input closes: the worker is gone. `reading`: the
+    /// lifeline may consume standard input (a one-shot child gets no requests on it); otherwise
+    /// it only waits for the hang-up (`poll` with no events still reports it).
+    private static func watchLifeline(exitingWith status: Int32, reading: Bool = true) {
         let thread = Thread {
-            var byte: UInt8 = 0
-            while Glibc.read(0, &byte, 1) > 0 {}
+            if reading {
+                var byte: UInt8 = 0
+                while Glibc.read(0, &byte, 1) > 0 {}
+            } else {
+                var watched = pollfd(fd: 0, events: 0, revents: 0)
+                while poll(&watched, 1, -1) < 0 && errno == EINTR {}
+            }
             _exit(status)
         }
         thread.name = "a11y-scan-lifeline"
@@ -167,37 +214,24 @@ public enum ScanChild {
     }
 }
 
-/// Request lines from standard input, read by a thread of their own so that end of file (the
-/// worker is gone) ends the child at once, even in the middle of a job.
-private final class RequestInbox: Sendable {
-    private let lines = Mutex<[String]>([])
-    private let arrived = DispatchSemaphore(value: 0)
+/// Request lines from standard input.
+private struct RequestLines {
+    private var pending: [UInt8] = []
+    private var buffer = [UInt8](repeating: 0, count: 1 << 16)
 
-    func start() {
-        let thread = Thread { [self] in
-            var pending: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 1 << 16)
-            while true {
-                let count = buffer.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
-                if count < 0 && errno == EINTR { continue }
-                if count <= 0 { break }
-                pending += buffer[0..<count]
-                while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                    let line = String(decoding: pending[..<newline], as: UTF8.self)
-                    pending.removeSubrange(...newline)
-                    lines.withLock { $0.append(line) }
-                    arrived.signal()
-                }
+    /// The next line; nil at end of file (the worker is gone).
+    mutating func next() -> String? {
+        while true {
+            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                return line
             }
-            _exit(IsolatedScan.orphanStatus)
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { return nil }
+            pending += buffer[0..<count]
         }
-        thread.name = "a11y-scan-requests"
-        thread.start()
-    }
-
-    func next() -> String {
-        arrived.wait()
-        return lines.withLock { $0.removeFirst() }
     }
 }
 

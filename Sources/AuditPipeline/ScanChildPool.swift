@@ -94,30 +94,61 @@ final class ScanChildPool: Sendable {
     private static let shuttingDown = JobFailure("stopped: the worker is shutting down", retryable: true)
 }
 
-/// The worker's side of one `a11y-audit scan-child --serve`: the pipe its requests go down, a
-/// thread reading its progress and `=done` lines, and its exit status once it is reaped.
+/// The worker's side of one `a11y-audit scan-child --serve`: the pipe its requests go down,
+/// the pipe its answers come up, the pipe of its progress lines, and its exit status once it is
+/// reaped.
+///
+/// The job's own thread waits for the child's answer (`waitForNews`): one wake-up per answer.
+/// Progress lines are read only when it wakes anyway (at least every poll interval, and at the
+/// answer or the child's end), so a line per file never takes a core from the checks. An idle
+/// child says nothing; its exit is noticed before its next job (`waitStatus`), and `stop` reaps it.
 final class ServingChild: Sendable {
     let pid: pid_t
+    /// The read ends of the child's standard output and of its progress pipe (descriptor 3 in
+    /// the child, non-blocking here); closed when the child is dropped.
+    private let answers: Int32
+    private let progressLines: Int32
     private let state: Mutex<ChildState>
-    /// Signalled on a `=done` line and on the child's exit: the watch wakes at once.
-    private let news = DispatchSemaphore(value: 0)
 
     private struct ChildState {
         /// The write end of the child's standard input; nil once closed.
         var requests: Int32?
         var progress = ChildProgress()
-        var reported: String?
+        var answer: ChildAnswer?
         var waitStatus: Int32?
         var requestsTaken = 0
+        /// Bytes read and not yet taken, and the answer being read: its id and how many bytes
+        /// of each part it announced.
+        var pending: [UInt8] = []
+        var pendingProgress: [UInt8] = []
+        var awaited: (id: String, json: Int, cache: Int)?
     }
+
+    /// What the child answered for one request: its outcome (JSON) and the cache entries it
+    /// stored, or why the answer could not be read.
+    struct ChildAnswer {
+        let id: String
+        let outcome: Result<(json: ArraySlice<UInt8>, cache: ArraySlice<UInt8>), SendError>
+    }
+
+    /// An answer bigger than this is not one our child wrote (a result for the largest real
+    /// repositories is a few megabytes).
+    static let answerLimit = 1 << 30
 
     struct SendError: Error, CustomStringConvertible {
         let description: String
     }
 
-    private init(pid: pid_t, requests: Int32) {
+    private init(pid: pid_t, requests: Int32, answers: Int32, progressLines: Int32) {
         self.pid = pid
+        self.answers = answers
+        self.progressLines = progressLines
         state = Mutex(ChildState(requests: requests))
+    }
+
+    deinit {
+        close(answers)
+        close(progressLines)
     }
 
     /// Its arguments leave room for the process title the child writes over them.
@@ -126,22 +157,29 @@ final class ServingChild: Sendable {
     static func start(_ executable: String, workDirectory: String) throws -> ServingChild {
         // Close-on-exec from the start: another slot starting its child at the same moment
         // must not inherit this child's pipe, or this child would never see its end of file.
-        var input: [Int32] = [-1, -1], output: [Int32] = [-1, -1]
+        var input: [Int32] = [-1, -1], output: [Int32] = [-1, -1], progress: [Int32] = [-1, -1]
         guard a11y_pipe_cloexec(&input) == 0 else { throw startFailure(executable, errno) }
         guard a11y_pipe_cloexec(&output) == 0 else {
             let error = errno
             close(input[0]); close(input[1])
             throw startFailure(executable, error)
         }
+        guard a11y_pipe_cloexec(&progress) == 0 else {
+            let error = errno
+            for descriptor in input + output { close(descriptor) }
+            throw startFailure(executable, error)
+        }
+        _ = fcntl(progress[0], F_SETFL, fcntl(progress[0], F_GETFL) | O_NONBLOCK)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, input[0], 0)
         posix_spawn_file_actions_adddup2(&actions, output[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, progress[1], 3)
         // Until a request names the job's file, what it says on standard error goes nowhere.
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         // The worker's database sockets and other descriptors are none of the child's business.
-        a11y_spawn_close_from(&actions, 3)
+        a11y_spawn_close_from(&actions, 4)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -155,7 +193,7 @@ final class ServingChild: Sendable {
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
-        let arguments = [executable, "scan-child", "--serve", "--work-dir", workDirectory, "--title-room", titleRoom]
+        let arguments = [executable, "scan-child", "--serve", "--work-dir", workDirectory, "--progress-fd", "3", "--title-room", titleRoom]
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         // The child reads local archives and writes local files: it gets no credential, and no
@@ -168,57 +206,127 @@ final class ServingChild: Sendable {
         let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         close(input[0])
         close(output[1])
+        close(progress[1])
         guard result == 0 else {
-            close(input[1]); close(output[0])
+            close(input[1]); close(output[0]); close(progress[0])
             throw startFailure(executable, result)
         }
-        let child = ServingChild(pid: pid, requests: input[1])
-        let progress = output[0]
-        let reader = Thread { child.read(progress) }
-        reader.name = "a11y-scan-child-\(pid)"
-        reader.start()
-        return child
+        return ServingChild(pid: pid, requests: input[1], answers: output[0], progressLines: progress[0])
     }
 
     private static func startFailure(_ executable: String, _ code: Int32) -> JobFailure {
         JobFailure("cannot start \(executable) scan-child --serve: \(String(cString: strerror(code)))", retryable: true)
     }
 
-    /// The reader thread: progress and `=done` lines until end of file, then the exit status.
-    private func read(_ descriptor: Int32) {
-        var pending: [UInt8] = []
+    /// Waits up to `timeout` seconds for the child to say something, and takes what it said:
+    /// progress lines, an answer, or its end (then it is reaped). Called by the one job thread
+    /// that holds the child.
+    func waitForNews(timeout: Double) {
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        defer { readProgress(into: &buffer) }
+        var wait = Int32(max(0, timeout) * 1000)
+        // Reads on while more is ready at once: a large answer comes in many pipe-fulls.
         while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            var watched = pollfd(fd: answers, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&watched, 1, wait)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { return }
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(answers, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }
-            pending += buffer[0..<count]
-            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                take(Substring(String(decoding: pending[..<newline], as: UTF8.self)))
-                pending.removeSubrange(...newline)
+            if count <= 0 {
+                reapAfterEndOfFile()
+                return
             }
-            // A line never grows past a path and its marker; anything longer is not ours.
-            if pending.count > 1 << 16 { pending.removeAll() }
+            let answered = state.withLock { state in
+                state.pending += buffer[0..<count]
+                Self.take(&state)
+                return state.answer != nil
+            }
+            if answered { return }
+            wait = 0
         }
-        close(descriptor)
-        // Wait without reaping, then reap under the lock: `stop` signals the pid only while it is
-        // not reaped, so a kill can never reach another process that reused the number.
-        var info = siginfo_t()
-        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
-        state.withLock { state in
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-            state.waitStatus = status
-        }
-        news.signal()
     }
 
-    private func take(_ line: Substring) {
-        if line.hasPrefix("=done ") {
-            state.withLock { $0.reported = String(line.dropFirst("=done ".count)) }
-            news.signal()
-        } else {
-            state.withLock { $0.progress.take(line) }
+    /// Takes every progress line the child has written so far (the pipe is non-blocking).
+    private func readProgress(into buffer: inout [UInt8]) {
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(progressLines, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return }
+            state.withLock { state in
+                state.pendingProgress += buffer[0..<count]
+                while let newline = state.pendingProgress.firstIndex(of: UInt8(ascii: "\n")) {
+                    state.progress.take(Substring(String(decoding: state.pendingProgress[..<newline], as: UTF8.self)))
+                    state.pendingProgress.removeSubrange(...newline)
+                }
+                // A line never grows past a path and its marker; anything longer is not ours.
+                if state.pendingProgress.count > 1 << 16 { state.pendingProgress.removeAll() }
+            }
+        }
+    }
+
+    /// Parses what is pending: answers of announced length (and any stray line before one).
+    private static func take(_ state: inout ChildState) {
+        while true {
+            if let answer = state.awaited {
+                let total = answer.json + answer.cache
+                guard state.pending.count >= total else {
+                    state.pending.reserveCapacity(total)
+                    return
+                }
+                let json = state.pending[..<answer.json], cache = state.pending[answer.json..<total]
+                state.answer = ChildAnswer(id: answer.id, outcome: .success((json, cache)))
+                state.pending.removeSubrange(..<total)
+                state.awaited = nil
+                continue
+            }
+            guard let newline = state.pending.firstIndex(of: UInt8(ascii: "\n")) else {
+                if state.pending.count > 1 << 16 { state.pending.removeAll() }
+                return
+            }
+            let line = String(decoding: state.pending[..<newline], as: UTF8.self)
+            state.pending.removeSubrange(...newline)
+            guard line.hasPrefix("=done ") else {
+                state.progress.take(Substring(line))
+                continue
+            }
+            let fields = line.dropFirst("=done ".count).split(separator: " ")
+            if fields.count == 3, let json = Int(fields[1]), let cache = Int(fields[2]), json >= 0, cache >= 0,
+               json + cache <= answerLimit {
+                state.awaited = (String(fields[0]), json, cache)
+            } else {
+                let error = SendError(description: "it sent a malformed answer line \(line.prefix(120))")
+                state.answer = ChildAnswer(id: fields.first.map(String.init) ?? "", outcome: .failure(error))
+            }
+        }
+    }
+
+    /// The child closed its output: it is exiting (a crash, a kill, or the end of its requests).
+    /// Its status is collected without blocking for long; one that lingers with its output
+    /// closed is not ours to trust and is killed.
+    private func reapAfterEndOfFile() {
+        for _ in 0..<200 {
+            if reap(blocking: false) { return }
+            usleep(5_000)
+        }
+        state.withLock { state in
+            if state.waitStatus == nil { kill(pid, SIGKILL) }
+        }
+        _ = reap(blocking: true)
+    }
+
+    /// Collects the exit status under the lock: `stop` signals the pid only while it is not
+    /// reaped, so a kill can never reach another process that reused the number.
+    @discardableResult
+    private func reap(blocking: Bool) -> Bool {
+        state.withLock { state in
+            if state.waitStatus != nil { return true }
+            var status: Int32 = 0
+            var result: pid_t
+            repeat { result = waitpid(pid, &status, blocking ? 0 : WNOHANG) } while result < 0 && errno == EINTR
+            guard result == pid else { return false }
+            state.waitStatus = status
+            return true
         }
     }
 
@@ -229,7 +337,10 @@ final class ServingChild: Sendable {
         try state.withLock { state throws(SendError) in
             guard let descriptor = state.requests, state.waitStatus == nil else { throw SendError(description: "the child has exited") }
             state.progress = ChildProgress()
-            state.reported = nil
+            state.answer = nil
+            state.pending.removeAll()
+            state.pendingProgress.removeAll()
+            state.awaited = nil
             state.requestsTaken += 1
             var offset = 0
             while offset < line.count {
@@ -241,29 +352,27 @@ final class ServingChild: Sendable {
         }
     }
 
-    /// Whether the child reported the request `id` done, and whether it has exited.
-    func status(of id: String) -> (reported: Bool, exited: Bool) {
-        state.withLock { ($0.reported == id, $0.waitStatus != nil) }
-    }
-
-    func waitForNews(timeout: Double) {
-        _ = news.wait(timeout: .now() + timeout)
+    /// The child's answer to the request `id` if it has given it, and whether it has exited.
+    func status(of id: String) -> (answer: ChildAnswer?, exited: Bool) {
+        state.withLock { state in (state.answer?.id == id ? state.answer : nil, state.waitStatus != nil) }
     }
 
     var activity: String { state.withLock { $0.progress.activity } }
-    var waitStatus: Int32? { state.withLock { $0.waitStatus } }
+    /// The exit status once the child is gone (an idle child's exit is collected here).
+    var waitStatus: Int32? {
+        reap(blocking: false)
+        return state.withLock { $0.waitStatus }
+    }
     var requestsTaken: Int { state.withLock { $0.requestsTaken } }
 
-    /// SIGKILL unless already reaped, close its standard input, and wait until it is reaped:
-    /// when this returns the process is gone.
+    /// SIGKILL unless already reaped, close its standard input, and reap it: when this returns
+    /// the process is gone.
     func stop() {
         state.withLock { state in
             if state.waitStatus == nil { kill(pid, SIGKILL) }
             if let descriptor = state.requests { close(descriptor) }
             state.requests = nil
         }
-        while waitStatus == nil { waitForNews(timeout: 0.05) }
-        // Leave a signal for anyone else waiting on this child (the job's watch during a shutdown).
-        news.signal()
+        reap(blocking: true)
     }
 }

@@ -79,20 +79,21 @@ enum HandOverFile {
 }
 
 /// A cache handed between the worker and its child: records of (key, entry), each a 32-bit
-/// big-endian length and its bytes (a `HandOverFile`).
+/// big-endian length and its bytes. The worker's cache goes to the child as a `HandOverFile`;
+/// what the child stored comes back with its result on the pipe.
 enum CacheFile {
     enum ReadError: Error, CustomStringConvertible {
-        case truncated(path: String, offset: Int)
+        case truncated(source: String, offset: Int)
         case unreadable(path: String)
         var description: String {
             switch self {
-            case .truncated(let path, let offset): "\(path): cache hand-over file is truncated at byte \(offset)"
+            case .truncated(let source, let offset): "\(source): cache hand-over is truncated at byte \(offset)"
             case .unreadable(let path): "\(path): cache hand-over file cannot be read"
             }
         }
     }
 
-    static func write(_ entries: [String: [UInt8]], to path: String) throws {
+    static func encode(_ entries: [String: [UInt8]]) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(entries.reduce(0) { $0 + $1.key.utf8.count + $1.value.count + 8 })
         func append(_ part: some Collection<UInt8>) {
@@ -104,26 +105,34 @@ enum CacheFile {
             append(Array(key.utf8))
             append(entry)
         }
-        try HandOverFile.write(bytes, to: path)
+        return bytes
     }
 
-    static func read(_ path: String) throws -> [String: [UInt8]] {
-        guard let data = FileManager.default.contents(atPath: path) else { throw ReadError.unreadable(path: path) }
-        let bytes = [UInt8](data)
+    /// `source` names where the bytes came from, for the error.
+    static func decode(_ bytes: ArraySlice<UInt8>, source: String) throws -> [String: [UInt8]] {
         var entries: [String: [UInt8]] = [:]
-        var offset = 0
+        var offset = bytes.startIndex
         func next() throws -> ArraySlice<UInt8> {
-            guard offset + 4 <= bytes.count else { throw ReadError.truncated(path: path, offset: offset) }
+            guard offset + 4 <= bytes.endIndex else { throw ReadError.truncated(source: source, offset: offset - bytes.startIndex) }
             let count = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
             offset += 4
-            guard offset + count <= bytes.count else { throw ReadError.truncated(path: path, offset: offset) }
+            guard offset + count <= bytes.endIndex else { throw ReadError.truncated(source: source, offset: offset - bytes.startIndex) }
             defer { offset += count }
             return bytes[offset..<(offset + count)]
         }
-        while offset < bytes.count {
+        while offset < bytes.endIndex {
             let key = String(decoding: try next(), as: UTF8.self)
             entries[key] = Array(try next())
         }
         return entries
+    }
+
+    static func write(_ entries: [String: [UInt8]], to path: String) throws {
+        try HandOverFile.write(encode(entries), to: path)
+    }
+
+    static func read(_ path: String) throws -> [String: [UInt8]] {
+        guard let data = FileManager.default.contents(atPath: path) else { throw ReadError.unreadable(path: path) }
+        return try decode([UInt8](data)[...], source: path)
     }
 }

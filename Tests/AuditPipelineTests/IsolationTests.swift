@@ -219,6 +219,37 @@ func processExists(_ pid: Int32) -> Bool {
         }
     }
 
+    /// A child's answer travels on its pipe: one far bigger than a pipe's buffer (thousands of
+    /// findings, hundreds of cache entries) arrives whole, and the cache entries it brings back
+    /// serve the next night, which parses nothing.
+    @Test func aLargeAnswerAndItsCacheEntriesComeBackWholeOverThePipe() throws {
+        try TestDatabase.with { database in
+            let workspace = try Workspace()
+            let folder = try workspace.sampleRepository("Large")
+            let rows = (0..<40).map { "        Text(\"row \($0)\").font(.system(size: 12))\n" }.joined()
+            for index in 0..<300 {
+                try "import SwiftUI\nstruct Rows\(index): View {\n    var body: some View {\n    VStack {\n\(rows)    }\n    }\n}\n"
+                    .write(toFile: folder + "/Rows\(index).swift", atomically: true, encoding: .utf8)
+            }
+            let config = try workspace.writeConfig([("acme/large", try workspace.archive(folder, as: "large.tar.gz"))])
+            let night1 = try scheduleNight(database, config: config, date: "2026-11-28")
+            let first = try runOneSlot(database, workspace).summary
+            #expect(first.succeeded == 1 && first.failed == 0)
+            let connection = try database.connect()
+            let stored = Int(try value(connection, "SELECT count(*) FROM findings WHERE rule_id = 'fixed-font-size' AND first_seen_run = $1",
+                                       [.int(night1)]) ?? "") ?? 0
+            #expect(stored >= 300 * 40, "every fixed font of the 300 files is stored: \(stored)")
+
+            let night2 = try scheduleNight(database, config: config, date: "2026-11-29")
+            #expect(try runOneSlot(database, workspace).summary.succeeded == 1)
+            let summary = try #require(try connection.query(
+                "SELECT files_scanned, files_parsed, cache_hits FROM job_summaries WHERE run_id = $1", [.int(night2)], purpose: "read").first)
+            #expect(summary.int("files_parsed") == 0, "the first night's child sent back a cache entry for every file")
+            #expect((summary.int("cache_hits") ?? 0) >= 300)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.workDirectory).isEmpty)
+        }
+    }
+
     /// A child that crashes is not given the slot's next job: that job succeeds on a fresh
     /// child, and the crashed one is reaped.
     @Test func afterACrashTheSlotsNextJobSucceedsOnAFreshChild() throws {
