@@ -61,6 +61,8 @@ public enum TextReport {
         if stats.skippedVendored > 0 { skipped.append("\(stats.skippedVendored) vendored") }
         if stats.skippedGenerated > 0 { skipped.append("\(stats.skippedGenerated) generated") }
         if stats.skippedTests > 0 { skipped.append("\(stats.skippedTests) test") }
+        if stats.skippedDebugScreens > 0 { skipped.append("\(stats.skippedDebugScreens) debug screens") }
+        if stats.skippedExamples > 0 { skipped.append("\(stats.skippedExamples) example apps") }
         if stats.skippedNotInTarget > 0 { skipped.append("\(stats.skippedNotInTarget) in no target") }
         if stats.skippedExcluded > 0 { skipped.append("\(stats.skippedExcluded) excluded") }
         if stats.skippedUnreadable > 0 { skipped.append("\(stats.skippedUnreadable) unreadable") }

@@ -52,6 +52,10 @@ public struct ScanStatistics: Codable, Sendable, Equatable {
     public var skippedUnreadable = 0
     /// Files of test targets (not shipped UI), unless `includeNonShipping`.
     public var skippedTests = 0
+    /// Debug screens (`Debug.storyboard`, `HistoryDebugViewController.swift`, a `Debug/` folder)
+    /// and example apps of libraries (`Example/`, `MailExample/`, `Demo/`), unless `includeNonShipping`.
+    public var skippedDebugScreens = 0
+    public var skippedExamples = 0
     /// Swift files no Xcode project lists and no package governs: compiled into nothing.
     public var skippedNotInTarget = 0
     /// Findings left out because they lie in `#if DEBUG` code or previews.
@@ -133,6 +137,12 @@ public struct Scanner: Sendable {
                 continue
             case .test?:
                 statistics.skippedTests += 1
+                continue
+            case .debugScreen?:
+                statistics.skippedDebugScreens += 1
+                continue
+            case .example?:
+                statistics.skippedExamples += 1
                 continue
             case nil:
                 break
@@ -223,7 +233,7 @@ public struct Scanner: Sendable {
                           toolVersion: Self.toolVersion)
     }
 
-    enum SkipReason { case excluded, vendored, test }
+    enum SkipReason { case excluded, vendored, test, debugScreen, example }
 
     /// In an app, the types some finding stands on that no checked file names, which a Swift
     /// file without UI imports (module members need no import: a Foundation-only extension can
@@ -282,8 +292,50 @@ public struct Scanner: Sendable {
         if config.include.contains(where: { Glob($0).matches(path) }) { return nil }
         if config.exclude.contains(where: { Glob($0).matches(path) }) { return .excluded }
         if config.skipVendored, vendoredPatterns.contains(where: { $0.matches(path) }) { return .vendored }
-        if !config.includeNonShipping, isTestPath(path) { return .test }
+        if !config.includeNonShipping {
+            if isTestPath(path) { return .test }
+            if isExamplePath(path) { return .example }
+            if isDebugScreenPath(path) { return .debugScreen }
+        }
         return nil
+    }
+
+    /// A debug screen, by the names teams give them: a folder whose name has the word `Debug`
+    /// (`Debug/`, `DebugMenu/`, `debug/`), an Interface Builder file so named (`Debug.storyboard`),
+    /// or a Swift file whose name is a screen's and has the word (`BookmarksDebugViewController`,
+    /// `DebugMenuView`). A `Debug.swift` or `DebugLogger.swift` may hold release code: not these.
+    static func isDebugScreenPath(_ path: String) -> Bool {
+        let components = path.split(separator: "/")
+        guard let file = components.last else { return false }
+        if components.dropLast().contains(where: { $0 == "debug" || hasWord("Debug", in: $0) }) { return true }
+        let base = file.split(separator: ".").first ?? file
+        guard hasWord("Debug", in: base) else { return false }
+        if !file.hasSuffix(".swift") { return true }
+        return screenSuffixes.contains { base.hasSuffix($0) }
+    }
+
+    static let screenSuffixes = ["ViewController", "Controller", "View", "Screen", "Menu", "Sheet", "Panel", "Window", "Cell", "Page"]
+
+    /// A library's example or demo app (not the product): a folder named `Example`, `Examples`,
+    /// `Demo`, `Demos`, or a name ending in one of those words (`MailExample`, `SwipeCell-Demo`,
+    /// `ExampleApp`).
+    static func isExamplePath(_ path: String) -> Bool {
+        path.split(separator: "/").dropLast().contains { folder in
+            ["Example", "Examples", "Demo", "Demos"].contains { word in
+                folder.caseInsensitiveCompare(word) == .orderedSame || hasWord(word, in: folder)
+            }
+        }
+    }
+
+    /// Whether `word` (capitalised) appears in `name` as a word of its CamelCase or
+    /// separated spelling: not followed by a lowercase letter (`Debugger` is not `Debug`).
+    static func hasWord(_ word: String, in name: Substring) -> Bool {
+        var searchStart = name.startIndex
+        while let range = name.range(of: word, range: searchStart..<name.endIndex) {
+            if range.upperBound == name.endIndex || !(name[range.upperBound].isLowercase) { return true }
+            searchStart = range.upperBound
+        }
+        return false
     }
 
     /// Test targets by Xcode's and SwiftPM's naming: a folder `Tests`, `UITests`, `AppTests`,
@@ -334,6 +386,8 @@ public struct Scanner: Sendable {
         let counted: [(Int, String)] = [
             (statistics.skippedVendored, "vendored or generated Swift files skipped (Pods/, Carthage/, .build/, SourcePackages/, *.pb.swift, *.generated.swift); \"include\" patterns or \"skipVendored\": false scan them"),
             (statistics.skippedTests, "test files skipped (test targets are not shipped UI); \"includeNonShipping\": true scans them"),
+            (statistics.skippedDebugScreens, "Swift files of debug screens skipped (a Debug folder, or a screen named with Debug: not shipped UI); \"includeNonShipping\": true scans them"),
+            (statistics.skippedExamples, "Swift files of example or demo apps skipped (an Example or Demo folder: a library's sample, not the product); \"includeNonShipping\": true scans them"),
             (statistics.skippedNotInTarget, "Swift files skipped because no Xcode project lists them and no Package.swift covers them: they are compiled into nothing"),
             (statistics.findingsNotShipped, "findings left out in #if DEBUG code and previews; \"includeNonShipping\": true reports them"),
             (statistics.findingsUnused, "findings left out in properties nothing in the repository reads, types nothing in the app constructs, or Interface Builder settings that code replaces"),

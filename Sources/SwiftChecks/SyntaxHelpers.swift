@@ -312,8 +312,9 @@ extension SyntaxProtocol {
         var pending: [(closure: SyntaxIdentifier, from: Int)] = []
         var current = Syntax(self).parent
         walk: while let node = current {
-            // Kinds, not `is(_:)` casts: this walk runs for every coloured element.
-            if node.kind != .variableDecl && node.kind.isDeclaration { break }
+            // Kinds, not `is(_:)` casts: this walk runs for every coloured element. An `#if`
+            // inside a view builder is not a declaration boundary: its views are the closure's.
+            if node.kind != .variableDecl && node.kind != .ifConfigDecl && node.kind.isDeclaration { break }
             if node.kind == .closureExpr, let closure = node.as(ClosureExprSyntax.self) {
                 if let known = memo?.containers[closure.id] {
                     result += known

@@ -78,6 +78,49 @@ struct AppModelTests {
         #expect(!Scanner.isTestPath("App/Latest/List.swift"))
     }
 
+    @Test func debugScreenAndExamplePaths() {
+        #expect(Scanner.isDebugScreenPath("DuckDuckGo/HistoryDebugViewController.swift"))
+        #expect(Scanner.isDebugScreenPath("App/Settings/DebugMenuView.swift"))
+        #expect(Scanner.isDebugScreenPath("App/Debug.storyboard"))
+        #expect(Scanner.isDebugScreenPath("App/Debug/Flags.swift"))
+        #expect(Scanner.isDebugScreenPath("App/debug/Flags.swift"))
+        #expect(!Scanner.isDebugScreenPath("App/Debug.swift"), "a file named Debug may hold release code")
+        #expect(!Scanner.isDebugScreenPath("App/DebugLogger.swift"))
+        #expect(!Scanner.isDebugScreenPath("App/Debugger/ConsoleView.swift"), "Debugger is another word")
+        #expect(Scanner.isExamplePath("Local Pods/SwipeCellKit/Example/MailExample/Main.storyboard"))
+        #expect(Scanner.isExamplePath("Charts/ChartsDemo-iOS/Swift/DemoViewController.swift"))
+        #expect(Scanner.isExamplePath("Examples/Basic/ContentView.swift"))
+        #expect(!Scanner.isExamplePath("App/Demographics/Chart.swift"))
+        #expect(!Scanner.isExamplePath("App/DemoModeView.swift"), "a file name alone is not an example app")
+    }
+
+    /// Debug screens and a library's example app are not shipped UI: left out and counted,
+    /// unless `includeNonShipping`.
+    @Test func debugScreensAndExampleAppsAreLeftOutAndCounted() throws {
+        let repository = try TemporaryRepository()
+        let font = "import UIKit\nfinal class Screen: UIViewController {\n    let label = UILabel()\n    override func viewDidLoad() { label.font = .systemFont(ofSize: 12) }\n}\n"
+        try repository.write("App/HistoryDebugViewController.swift", font)
+        try repository.write("Pods/Local/Example/ExampleViewController.swift", font)
+        try repository.write("Modules/Kit/Example/Sources/DemoScreen.swift", font)
+        try repository.write("App/ProfileViewController.swift", font)
+        let scan = { (config: AuditConfig) in
+            var options = ScanOptions()
+            options.config = config
+            return try Scanner(options: options).scan(try ScanInput.directory(repository.path, maxFileBytes: 2_000_000), root: repository.path)
+        }
+        let report = try scan(AuditConfig())
+        #expect(Set(report.findings.filter { $0.ruleID == "fixed-font-size" }.map(\.location.file)) == ["App/ProfileViewController.swift"])
+        #expect(report.statistics.skippedDebugScreens == 1)
+        #expect(report.statistics.skippedExamples == 1, "Pods/ is vendored before it is an example")
+        let summaries = report.notes.filter { $0.kind == .summary }.map(\.message)
+        #expect(summaries.contains { $0.hasPrefix("1 Swift files of debug screens skipped") })
+        #expect(summaries.contains { $0.hasPrefix("1 Swift files of example or demo apps skipped") })
+        var everything = AuditConfig()
+        everything.includeNonShipping = true
+        let all = try scan(everything)
+        #expect(all.findings.filter { $0.ruleID == "fixed-font-size" }.count == 3)
+    }
+
     /// In an app, a view nothing constructs never shows: its findings are left out. Names in
     /// type position, a storyboard's `customClass` and `public` types (other repositories use
     /// them) keep theirs; without an entry point (a package, a folder of screens) every type counts.

@@ -23,7 +23,9 @@ struct ColorNameMissingRule: SourceRule {
         fix: "Correct the name to an existing colour set, or add the colour set (with light, dark and increased-contrast variants) to the asset catalog.",
         limitations: """
             Only judged when the repository has asset catalogs. Names built at run time \
-            (`Color("avatar\\(index)")`) and colours from other bundles (`bundle:`/`in:`) are not judged.
+            (`Color("avatar\\(index)")`) and colours from other bundles (`bundle:`/`in:`) are not judged. \
+            `UIColor(named:)` with a fallback (`?? .systemOrange`, `if let`) is not reported: a colour \
+            someone chose renders. A name that differs from a set only in letter case goes to review.
             """,
         triggering: [
             RuleExample("""
@@ -49,6 +51,23 @@ struct ColorNameMissingRule: SourceRule {
                 import SwiftUI
                 let a = Color("Brand")
                 """),
+            // A fallback someone chose renders when the set is missing.
+            RuleExample("""
+                import UIKit
+                let insulin = UIColor(named: "insulin") ?? .systemOrange
+                func tint() -> UIColor {
+                    if let partner = UIColor(named: "Partner") { return partner }
+                    guard let accent = UIColor(named: "Accent") else { return .tintColor }
+                    return accent
+                }
+                """, assets: ["Assets.xcassets/Brand.colorset/Contents.json": ColorNameMissingRule.brandSet]),
+        ],
+        needsReview: [
+            // Only the letter case differs from a set that exists.
+            RuleExample("""
+                import SwiftUI
+                let a = Color(↓"brand")
+                """, assets: ["Assets.xcassets/Brand.colorset/Contents.json": ColorNameMissingRule.brandSet]),
         ]
     )
 
@@ -63,7 +82,42 @@ struct ColorNameMissingRule: SourceRule {
         for use in file.colorNameLiterals where catalog.color(named: use.name) == nil {
             // A set that exists but failed to parse is color-set-unreadable's finding.
             if catalog.errors.contains(where: { $0.path.hasSuffix("/\(use.name).colorset/Contents.json") }) { continue }
-            sink.report(use.call, at: use.literal, "`\(use.call.calleeName ?? "Color")` names colour set \"\(use.name)\", which no asset catalog in the repository defines")
+            if Self.hasFallback(use.call) { continue }
+            let callee = use.call.calleeName ?? "Color"
+            if let near = catalog.names.first(where: { $0.caseInsensitiveCompare(use.name) == .orderedSame }) {
+                sink.report(use.call, at: use.literal,
+                            "`\(callee)` names colour set \"\(use.name)\"; the asset catalogs define \"\(near)\", which differs only in letter case: check on a device that the set loads, and spell it as defined",
+                            certainty: .review)
+                continue
+            }
+            sink.report(use.call, at: use.literal, "`\(callee)` names colour set \"\(use.name)\", which no asset catalog in the repository defines")
         }
+    }
+
+    /// `UIColor(named:) ?? fallback`, or the optional bound in `if let` / `guard let`: when the
+    /// set is missing, the code's own fallback renders.
+    static func hasFallback(_ call: FunctionCallExprSyntax) -> Bool {
+        var node = Syntax(call)
+        // Through wrappers that keep the optional: `(UIColor(named: "x"))`, `UIColor(named: "x")?.cgColor`.
+        while let parent = node.parent, keepsTheOptional(parent) { node = parent }
+        guard let parent = node.parent else { return false }
+        if let list = parent.as(ExprListSyntax.self) {
+            // A sequence not yet folded: `UIColor(named: "x") ?? .systemOrange`.
+            let elements = Array(list)
+            if let index = elements.firstIndex(where: { $0.id == node.id }), index + 1 < elements.count,
+               elements[index + 1].as(BinaryOperatorExprSyntax.self)?.operator.text == "??" { return true }
+        }
+        if let infix = parent.as(InfixOperatorExprSyntax.self), infix.leftOperand.id == node.id,
+           infix.operator.as(BinaryOperatorExprSyntax.self)?.operator.text == "??" { return true }
+        if parent.is(InitializerClauseSyntax.self), parent.parent?.is(OptionalBindingConditionSyntax.self) == true { return true }
+        return false
+    }
+
+    private static func keepsTheOptional(_ node: Syntax) -> Bool {
+        if node.is(TupleExprSyntax.self) || node.is(OptionalChainingExprSyntax.self) || node.is(MemberAccessExprSyntax.self) { return true }
+        // The element and element list of a parenthesised expression.
+        if node.is(LabeledExprSyntax.self) { return node.parent?.parent?.is(TupleExprSyntax.self) == true }
+        if node.is(LabeledExprListSyntax.self) { return node.parent?.is(TupleExprSyntax.self) == true }
+        return false
     }
 }

@@ -262,6 +262,7 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
                         }
                         Button("Save") { }.frame(width: side, height: side)
                         Button("Wide") { }.frame(maxWidth: .infinity, minHeight: 44)
+                        Button("Full") { }.frame(minWidth: 0, maxWidth: .infinity, minHeight: 44)
                         Image("divider").frame(height: 1)
                     }
                 }
@@ -323,6 +324,35 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
                 """, file: "Inspector.xib"),
         ],
         needsReview: [
+            // A bordered style pads the label by an amount the system sets.
+            RuleExample("""
+                import SwiftUI
+                struct Remote: View {
+                    var body: some View {
+                        Button { } label: { Image(systemName: "backward.fill")↓.frame(width: 18, height: 18) }
+                            .buttonStyle(.bordered)
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
+            // Only a minimum bounds the height; the content may make it taller.
+            RuleExample("""
+                import SwiftUI
+                struct Popup: View {
+                    var body: some View {
+                        Button { } label: { Text("Cancel")↓.frame(minWidth: 0, maxWidth: .infinity, minHeight: 30) }
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
+            // A full-width row 1 pt short of 44 under a hairline separator.
+            RuleExample(InterfaceBuilderExample.iOS("""
+                ↓<button opaque="NO" contentMode="scaleToFill" buttonType="system" translatesAutoresizingMaskIntoConstraints="NO" id="row-bt-001">
+                    <rect key="frame" x="0.0" y="1" width="393" height="43"/>
+                    <state key="normal" title="Add a creator"/>
+                    <connections>
+                        <action selector="addCreator:" destination="-1" eventType="touchUpInside" id="row-ac-001"/>
+                    </connections>
+                </button>
+                """), platforms: PlatformSet(.iOS), file: "CreatorEdit.xib"),
             // A frame on the label of a Mac `Menu`: AppKit draws the control around it.
             RuleExample("""
                 import SwiftUI
@@ -356,8 +386,24 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
             var unsure = !file.platformsAreDeclared(at: region.frame) && platforms == .all && file.context.platforms == nil && missed.count < platforms.platforms.count
             // AppKit draws a SwiftUI `Menu` as a pop-up control; a frame inside its label may not be its size.
             if region.sizesLabelOnly, region.control == "`Menu`", missed.contains(where: { $0.0 == .macOS }) { unsure = true }
+            let size = ControlSizeThreshold.size(width: region.width, height: region.height, atLeast: region.atLeast)
+            var why = "people with limited dexterity will miss it"
+            // Only a minimum bounds the short side: the content may make it larger.
+            let shortAtLeast = missed.contains { _, threshold in
+                (region.atLeast.width && (region.width ?? .infinity) < threshold) || (region.atLeast.height && (region.height ?? .infinity) < threshold)
+            }
+            if region.systemPadded {
+                unsure = true
+                why = "the button style pads the label by an amount the system sets: measure the drawn button"
+            } else if shortAtLeast {
+                unsure = true
+                why = "only a minimum is set, so the content may make it larger: measure it"
+            } else if missed.allSatisfy({ ControlSizeThreshold.isNearMissOfWideControl(width: region.fillsWidth ? .infinity : region.width, height: region.height, $0.1) }) {
+                unsure = true
+                why = ControlSizeThreshold.wideNearMissReason
+            }
             sink.report(region.frame, at: member.period,
-                        "\(region.control) can be hit in \(ControlSizeThreshold.size(width: region.width, height: region.height)), below \(ControlSizeThreshold.thresholds(missed)); people with limited dexterity will miss it",
+                        "\(region.control) can be hit in \(size), below \(ControlSizeThreshold.thresholds(missed)); \(why)",
                         platforms: PlatformSet(missed.map(\.0)), certainty: unsure ? .review : nil)
         }
     }
@@ -375,8 +421,9 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
             }
             guard !missed.isEmpty else { continue }
             let what = view.kind == "button" || file.document.isAppKit ? "" : " (system controls are held to the minimum control size)"
-            sink.report(view, "\(InterfaceBuilderHitRegion.name(view)) is \(ControlSizeThreshold.size(width: view.width, height: view.height)), below \(ControlSizeThreshold.thresholds(missed))\(what); people with limited dexterity will miss it",
-                        platforms: PlatformSet(missed.map(\.0)), requiredUse: operated)
+            let nearMiss = missed.allSatisfy { ControlSizeThreshold.isNearMissOfWideControl(width: view.width, height: view.height, $0.1) }
+            sink.report(view, "\(InterfaceBuilderHitRegion.name(view)) is \(ControlSizeThreshold.size(width: view.width, height: view.height)), below \(ControlSizeThreshold.thresholds(missed))\(what); \(nearMiss ? ControlSizeThreshold.wideNearMissReason : "people with limited dexterity will miss it")",
+                        platforms: PlatformSet(missed.map(\.0)), certainty: nearMiss ? .review : nil, requiredUse: operated)
         }
     }
 }

@@ -160,6 +160,15 @@ struct ImageAssetNameSpokenRule: SourceRule {
                 struct Rows: View {
                     var body: some View {
                         Label { Text("Play") } icon: { Image("play") }
+                        Label {
+                            Text("Incognito")
+                        } icon: {
+                            #if os(macOS)
+                            Image("incognito").resizable().frame(width: 16, height: 16)
+                            #else
+                            Image("incognito")
+                            #endif
+                        }
                         Label("Cart", image: "cart")
                         TabView {
                             Text("Home").tabItem { Image("home"); Text("Home") }

@@ -136,6 +136,33 @@ struct InterfaceBuilderFontNotAdjustingRule: DocumentRule {
             ]),
         ],
         needsReview: [
+            // Code sets `attributedText`, which replaces the document's font only if it carries one.
+            RuleExample(InterfaceBuilderExample.iOS("""
+                <view contentMode="scaleToFill" customClass="NoteContentView" id="not-vw-001">
+                    <rect key="frame" x="0.0" y="0.0" width="393" height="44"/>
+                    <subviews>
+                        ↓<label opaque="NO" userInteractionEnabled="NO" contentMode="left" text="Label" textAlignment="natural" lineBreakMode="tailTruncation" baselineAdjustment="alignBaselines" translatesAutoresizingMaskIntoConstraints="NO" id="not-lb-001">
+                            <rect key="frame" x="16" y="12" width="361" height="20"/>
+                            <fontDescription key="fontDescription" style="UICTFontTextStyleBody"/>
+                            <nil key="textColor"/>
+                            <nil key="highlightedColor"/>
+                        </label>
+                    </subviews>
+                    <connections>
+                        <outlet property="label" destination="not-lb-001" id="not-ot-001"/>
+                    </connections>
+                </view>
+                """), platforms: PlatformSet(.iOS), file: "NoteContentView.xib", assets: [
+                "NoteContentView.swift": """
+                    import UIKit
+                    final class NoteContentView: UIView {
+                        @IBOutlet private var label: UILabel!
+                        func setup(with title: String) {
+                            label.attributedText = NSAttributedString(string: title, attributes: [.font: UIFont.preferredFont(forTextStyle: .body)])
+                        }
+                    }
+                    """,
+            ]),
             // A cell style's own label: UIKit manages it, with quirks only a run can show.
             RuleExample(InterfaceBuilderExample.iOS("""
                 <tableViewCell contentMode="scaleToFill" selectionStyle="default" accessoryType="disclosureIndicator" textLabel="lng-lb-001" style="IBUITableViewCellStyleDefault" id="lng-tc-001">
@@ -170,7 +197,8 @@ struct InterfaceBuilderFontNotAdjustingRule: DocumentRule {
             let builtIn = cellStyleLabels.contains(view.id)
             sink.report(view, "\(view.kind)\(text) uses the \(style) text style without \"Automatically Adjusts Font\"; while it is on screen it keeps the size it was loaded or last styled with, and does not follow a text size people change"
                             + (builtIn ? " (it is a table cell style's own label, which UIKit manages: check it by changing the text size)" : ""),
-                        certainty: builtIn ? .review : nil, overriddenBy: ["font", "adjustsFontForContentSizeCategory"])
+                        certainty: builtIn ? .review : nil, overriddenBy: ["font", "adjustsFontForContentSizeCategory"],
+                        reviewedIf: ["attributedText"])
         }
     }
 }

@@ -29,10 +29,29 @@ enum ControlSizeThreshold {
         (width.map { $0 < threshold } ?? false) || (height.map { $0 < threshold } ?? false)
     }
 
-    /// "30x30 pt"; a dimension the layout decides is "flexible".
-    static func size(width: Double?, height: Double?) -> String {
-        "\(width.map(\.points) ?? "flexible")x\(height.map(\.points) ?? "flexible") pt"
+    /// "30x30 pt"; a dimension the layout decides is "flexible"; one only a minimum bounds is
+    /// "at least 18".
+    static func size(width: Double?, height: Double?, atLeast: (width: Bool, height: Bool) = (false, false)) -> String {
+        guard atLeast.width || atLeast.height else {
+            return "\(width.map(\.points) ?? "flexible")x\(height.map(\.points) ?? "flexible") pt"
+        }
+        func side(_ value: Double?, _ minimum: Bool, _ noun: String, _ adjective: String) -> String {
+            guard let value else { return "flexible \(noun)" }
+            return "\(minimum ? "at least " : "")\(value.points) pt \(adjective)"
+        }
+        return "\(side(width, atLeast.width, "width", "wide")) by \(side(height, atLeast.height, "height", "high"))"
     }
+
+    /// A control at least twice the figure long and short of it by at most 4 pt (a 398x43
+    /// row under a hairline separator, a full-width 40 pt button): whether anyone misses it
+    /// depends on what surrounds it, which a person must judge.
+    static func isNearMissOfWideControl(width: Double?, height: Double?, _ threshold: Double) -> Bool {
+        guard let width, let height else { return false }
+        let (long, short) = (max(width, height), min(width, height))
+        return long >= 2 * threshold && short < threshold && short >= threshold - 4
+    }
+
+    static let wideNearMissReason = "it is wide and only a few points short, so whether people miss it depends on the rows around it: check it on a device"
 
     /// "44x44 pt on iOS/iPadOS, 60x60 pt on visionOS".
     static func thresholds(_ entries: [(Platform, Double)]) -> String {
@@ -55,6 +74,15 @@ struct SwiftUIHitRegion {
     let control: String
     let width: Double?
     let height: Double?
+    /// A dimension only a `minWidth:`/`minHeight:` bounds: the control is at least that, and
+    /// its content (or the parent) may make it larger.
+    let atLeast: (width: Bool, height: Bool)
+    /// A dimension `maxWidth: .infinity` gives all the room there is (a full-width row).
+    let fillsWidth: Bool
+    /// The control is drawn by a system button style that pads its label (`.bordered`,
+    /// `.borderedProminent`, `.glass`, or a `.controlSize`), and the frame is on the label: the
+    /// padding is part of what can be hit and no literal says how large it is.
+    let systemPadded: Bool
     /// The frame sizes the control's label content, not the control (`Menu { … } label: {
     /// Text(…).frame(…) }`): where the system draws the control (a macOS menu), it may not be
     /// the tappable area.
@@ -101,10 +129,31 @@ struct SwiftUIHitRegion {
             }
             guard let control, size.width != nil || size.height != nil else { continue }
             if let controlCall, isSystemDrawnItem(controlCall) { continue }
+            let padded = sizesLabelOnly && controlCall.map(hasSystemPadding) == true
             result.append(SwiftUIHitRegion(frame: frame, control: control, width: size.width, height: size.height,
-                                           sizesLabelOnly: sizesLabelOnly))
+                                           atLeast: (size.widthAtLeast, size.heightAtLeast), fillsWidth: size.fillsWidth,
+                                           systemPadded: padded, sizesLabelOnly: sizesLabelOnly))
         }
         return result
+    }
+
+    /// Styles that draw a bezel around the label, padded by the system.
+    static let paddedStyles: Set<String> = ["bordered", "borderedProminent", "glass", "glassProminent"]
+
+    /// Whether the nearest `.buttonStyle` on the control or a container around it is one that
+    /// pads the label, or a `.controlSize` sizes it.
+    static func hasSystemPadding(_ control: FunctionCallExprSyntax) -> Bool {
+        for call in [control] + control.enclosingViewCalls {
+            let modifiers = ModifierChain(containing: ExprSyntax(call)).modifiers
+            if modifiers.contains(where: { $0.calleeName == "controlSize" }) { return true }
+            if let style = modifiers.first(where: { $0.calleeName == "buttonStyle" }) {
+                guard let argument = style.arguments.first?.expression else { return false }
+                if let name = argument.memberName { return paddedStyles.contains(name) }
+                let typeName = argument.as(FunctionCallExprSyntax.self)?.calleeName ?? ""
+                return typeName.hasPrefix("Bordered") || typeName.hasPrefix("Glass")
+            }
+        }
+        return false
     }
 
     /// The control whose label closure holds nothing but this chain.
@@ -122,6 +171,9 @@ struct SwiftUIHitRegion {
     struct Size {
         var width: Double?
         var height: Double?
+        var widthAtLeast = false
+        var heightAtLeast = false
+        var fillsWidth = false
         var started = false
 
         /// Applies frames and padding in order; `false` when an amount is not a literal (a
@@ -132,9 +184,12 @@ struct SwiftUIHitRegion {
                 case "frame":
                     let w = Self.dimension(call, "width", "minWidth", "maxWidth")
                     let h = Self.dimension(call, "height", "minHeight", "maxHeight")
+                    if w.unbounded, call.argument("maxWidth") != nil { fillsWidth = true }
                     if !started {
                         width = w.value
                         height = h.value
+                        widthAtLeast = w.atLeast
+                        heightAtLeast = h.atLeast
                         started = true
                     } else {
                         // An outer frame only ever enlarges what can be tapped.
@@ -162,14 +217,14 @@ struct SwiftUIHitRegion {
             return true
         }
 
-        /// A literal size, `minX` (at least), or `maxX` (at most); `.infinity` is unbounded.
+        /// A literal size; `maxX` (at most, whatever `minX` says); `minX` alone (at least:
+        /// `atLeast`). `.infinity` or a value that is not a literal is unbounded.
         static func dimension(_ call: FunctionCallExprSyntax, _ exact: String, _ minimum: String, _ maximum: String)
-            -> (value: Double?, unbounded: Bool) {
-            if let value = call.argument(exact) ?? call.argument(minimum) {
-                return (value.numberValue, value.numberValue == nil)
-            }
-            if let value = call.argument(maximum) { return (value.numberValue, value.numberValue == nil) }
-            return (nil, false)
+            -> (value: Double?, unbounded: Bool, atLeast: Bool) {
+            if let value = call.argument(exact) { return (value.numberValue, value.numberValue == nil, false) }
+            if let value = call.argument(maximum) { return (value.numberValue, value.numberValue == nil, false) }
+            if let value = call.argument(minimum) { return (value.numberValue, value.numberValue == nil, value.numberValue != nil) }
+            return (nil, false, false)
         }
     }
 }
