@@ -25,6 +25,8 @@ struct ProjectIndex: Sendable {
     /// The folders holding a `.xcodeproj` that lists Swift files: only files under one of them
     /// can be judged "in no target" (a pod's sources beside an example project are not).
     private var projectRoots: Set<String> = []
+    /// Each readable project's targets, by the folder holding its `.xcodeproj`, deepest first.
+    private var xcodeTargets: [(root: String, targets: XcodeTargets)] = []
 
     /// `isScanned` says whether a path is in scope (config excludes, vendored folders). Each
     /// project file over its limit in `limits` is a note and is not read; Interface Builder files
@@ -111,6 +113,7 @@ struct ProjectIndex: Sendable {
                         projectsListFiles = false
                     }
                     colorNamesUsedByProjectFiles.formUnion(Self.colorBuildSettings(bytes))
+                    if let targets = XcodeTargets.parse(bytes) { xcodeTargets.append((Self.directory(of: directory), targets)) }
                     if let set = ProjectFiles.platforms(fromXcodeProject: bytes) {
                         platformsByDirectory[Self.directory(of: directory), default: PlatformSet()].formUnion(set)
                     }
@@ -142,6 +145,7 @@ struct ProjectIndex: Sendable {
             }
         }
         localizedKeys = keys
+        xcodeTargets.sort { ($0.root.count, $0.root) > ($1.root.count, $1.root) }
         if sawProject, projectsListFiles {
             swiftFilesInXcodeProjects = projectSwiftFiles
             projectRoots = listingProjectRoots
@@ -216,9 +220,29 @@ struct ProjectIndex: Sendable {
         }
     }
 
-    /// Platforms for a file: the config override, else the nearest enclosing project's.
+    /// The targets of the nearest enclosing Xcode project that build `path`; empty when no
+    /// project around it lists it.
+    func targets(building path: String) -> [XcodeTargets.Target] {
+        for (root, project) in xcodeTargets where root.isEmpty || path.hasPrefix(root + "/") {
+            let found = project.targets(building: root.isEmpty ? path : String(path.dropFirst(root.count + 1)))
+            if !found.isEmpty { return found }
+        }
+        return []
+    }
+
+    /// A file only test bundles build: not shipped UI, whatever its folder is called.
+    func isOnlyInTestTargets(_ path: String) -> Bool {
+        let building = targets(building: path)
+        return !building.isEmpty && building.allSatisfy(\.isTestBundle)
+    }
+
+    /// Platforms for a file: the config override, else those of the Xcode targets that build
+    /// it (an iPhone app's file is not judged for the watch app of the same project), else
+    /// the nearest enclosing package's or project's.
     func platforms(for path: String) -> PlatformSet? {
         if let configPlatforms { return configPlatforms }
+        let building = targets(building: path).filter { !$0.isTestBundle }.compactMap(\.platforms)
+        if !building.isEmpty { return building.reduce(PlatformSet()) { $0.union($1) } }
         var directory = Self.directory(of: path)
         while true {
             if let set = platformsByDirectory[directory] { return set }

@@ -147,6 +147,10 @@ public struct Scanner: Sendable {
             case nil:
                 break
             }
+            if isSwift, !config.includeNonShipping, project.isOnlyInTestTargets(file.path) {
+                statistics.skippedTests += 1
+                continue
+            }
             if isSwift, project.isOutsideEveryTarget(file.path) {
                 statistics.skippedNotInTarget += 1
                 continue

@@ -23,21 +23,16 @@ public struct DocumentFindingSink {
         let overriddenBy: [String]
         /// Names code must use for the finding to stand (`Finding.requiredUse`).
         var requiredUse: [String] = []
-        /// Assignments in code that hand the finding to a person (`Finding.reviewIf`).
-        var reviewIf: [String] = []
     }
     private(set) var items: [Item] = []
 
     /// `overriddenBy`: the view's properties whose assignment in code (through an outlet or in
     /// its custom class) replaces what the document says; the scan drops the finding then.
-    /// `reviewedIf`: properties whose assignment may replace it (an `attributedText` carries a
-    /// font or not); the scan hands the finding to a person then.
     public mutating func report(_ view: InterfaceBuilderView, _ message: String, platforms: PlatformSet? = nil,
                                 detail: String = "", certainty: Certainty? = nil, overriddenBy properties: [String] = [],
-                                reviewedIf reviewProperties: [String] = [], requiredUse: [String] = []) {
+                                requiredUse: [String] = []) {
         items.append(Item(view: view, message: message, platforms: platforms, detail: detail, certainty: certainty,
-                          overriddenBy: Self.assignmentKeys(view, properties), requiredUse: requiredUse,
-                          reviewIf: Self.assignmentKeys(view, reviewProperties)))
+                          overriddenBy: Self.assignmentKeys(view, properties), requiredUse: requiredUse))
     }
 
     /// How code assigning `properties` of `view` is recorded (`FileResult.assignedMembers`):
@@ -138,7 +133,6 @@ public struct DocumentChecker: Sendable {
                     snippet: "<\(InputExcerpt.of(view.kind)) id=\"\(InputExcerpt.of(view.id))\">" + (item.detail.isEmpty ? "" : " " + item.detail),
                     sourceLine: document.text(ofLine: view.line)))
                 result.findings[result.findings.count - 1].overriddenBy = item.overriddenBy
-                result.findings[result.findings.count - 1].reviewIf = item.reviewIf
                 result.findings[result.findings.count - 1].requiredUse = item.requiredUse
                     + (ownerClass.map { [FileResult.typeRequirementPrefix + $0] } ?? [])
             }

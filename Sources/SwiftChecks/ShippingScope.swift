@@ -68,11 +68,14 @@ extension SourceFile {
     ///   `?:titleLabel.font`: the owner is not known, so any outlet of that name matches;
     /// - inside a class, to the object itself (`font = …` in `class BadgeLabel: UILabel`) →
     ///   `BadgeLabel#font`, which a view whose `customClass` is `BadgeLabel` matches.
+    /// An `attributedText` counts only when the string carries a font (`[.font: …]` in the value,
+    /// or in the initializer of the local it names): one without keeps the label's font.
     func overridingAssignments(_ properties: Set<String>) -> Set<String> {
         var keys = Set<String>()
         for assignment in index.assignments {
             guard let property = assignment.targetProperty ?? assignment.target.as(DeclReferenceExprSyntax.self)?.baseName.text,
                   properties.contains(property) else { continue }
+            if property == "attributedText", !Self.carriesFont(assignment) { continue }
             let type = assignment.node.enclosingTypeDecl.flatMap { type in
                 type.as(ClassDeclSyntax.self)?.name.text ?? type.as(ExtensionDeclSyntax.self)?.extendedType.trimmedDescription
             }
@@ -103,6 +106,34 @@ extension SourceFile {
             facts.insert(decl.name.text + FileResult.inheritsMarker + superclass)
         }
         return facts
+    }
+
+    /// Whether an attributed string assigned here sets a font: a `.font` key in the value, or
+    /// in the initializer of a local the value names (`let text = NSAttributedString(…,
+    /// attributes: [.font: …]); label.attributedText = text`).
+    static func carriesFont(_ assignment: Assignment) -> Bool {
+        func mentionsFont(_ node: some SyntaxProtocol) -> Bool {
+            node.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .identifier("font") }
+        }
+        if assignment.value.contains(where: mentionsFont) { return true }
+        guard assignment.value.count == 1, let name = assignment.value.first?.as(DeclReferenceExprSyntax.self)?.baseName.text else { return false }
+        // The statement lists around the assignment, out to its function, closure or accessor.
+        var current = Syntax(assignment.node).parent
+        while let node = current {
+            if let list = node.as(CodeBlockItemListSyntax.self) {
+                let declared = list.contains { item in
+                    guard let variable = item.item.as(VariableDeclSyntax.self) else { return false }
+                    return variable.bindings.contains { binding in
+                        binding.pattern.trimmedDescription == name && binding.initializer.map(mentionsFont) == true
+                    }
+                }
+                if declared { return true }
+            }
+            if node.is(FunctionDeclSyntax.self) || node.is(InitializerDeclSyntax.self) || node.is(AccessorDeclSyntax.self)
+                || node.is(ClosureExprSyntax.self) { return false }
+            current = node.parent
+        }
+        return false
     }
 
     private static let builtInSubviews: Set<String> = [

@@ -1,5 +1,6 @@
 import AuditModel
 @testable import AuditScanner
+import SwiftChecks
 import Foundation
 import Testing
 
@@ -283,6 +284,71 @@ struct AppModelTests {
         #expect(vendored.contains("App/Draft.swift"))
         let (example, _) = try scanned(synchronised: false, projectFolder: "Example/")
         #expect(example.contains("App/Draft.swift"))
+    }
+
+    /// A project with an iPhone app, a watch app and a unit-test bundle, as Xcode writes it.
+    static let targetsProject = """
+        // !$*UTF8*$!
+        {
+            archiveVersion = 1;
+            objects = {
+                F1 /* Home.swift */ = {isa = PBXFileReference; lastKnownFileType = sourcecode.swift; path = Home.swift; sourceTree = "<group>"; };
+                F2 /* WatchHome.swift */ = {isa = PBXFileReference; lastKnownFileType = sourcecode.swift; path = WatchHome.swift; sourceTree = "<group>"; };
+                F3 /* Shared.swift */ = {isa = PBXFileReference; lastKnownFileType = sourcecode.swift; path = Shared.swift; sourceTree = "<group>"; };
+                F4 /* HomeChecks.swift */ = {isa = PBXFileReference; lastKnownFileType = sourcecode.swift; path = HomeChecks.swift; sourceTree = "<group>"; };
+                B1 /* Home.swift in Sources */ = {isa = PBXBuildFile; fileRef = F1 /* Home.swift */; };
+                B2 /* WatchHome.swift in Sources */ = {isa = PBXBuildFile; fileRef = F2 /* WatchHome.swift */; };
+                B3 /* Shared.swift in Sources */ = {isa = PBXBuildFile; fileRef = F3 /* Shared.swift */; };
+                B4 /* Shared.swift in Sources */ = {isa = PBXBuildFile; fileRef = F3 /* Shared.swift */; };
+                B5 /* HomeChecks.swift in Sources */ = {isa = PBXBuildFile; fileRef = F4 /* HomeChecks.swift */; };
+                P1 /* Sources */ = {isa = PBXSourcesBuildPhase; files = (B1 /* Home.swift in Sources */, B3 /* Shared.swift in Sources */, ); };
+                P2 /* Sources */ = {isa = PBXSourcesBuildPhase; files = (B2 /* WatchHome.swift in Sources */, B4 /* Shared.swift in Sources */, ); };
+                P3 /* Sources */ = {isa = PBXSourcesBuildPhase; files = (B5 /* HomeChecks.swift in Sources */, ); };
+                C1 /* Release */ = {isa = XCBuildConfiguration; buildSettings = {SDKROOT = iphoneos; TARGETED_DEVICE_FAMILY = "1,2"; }; name = Release; };
+                C2 /* Release */ = {isa = XCBuildConfiguration; buildSettings = {SDKROOT = watchos; }; name = Release; };
+                C3 /* Release */ = {isa = XCBuildConfiguration; buildSettings = {PRODUCT_NAME = "$(TARGET_NAME)"; }; name = Release; };
+                C4 /* Release */ = {isa = XCBuildConfiguration; buildSettings = {SDKROOT = iphoneos; }; name = Release; };
+                L1 = {isa = XCConfigurationList; buildConfigurations = (C1 /* Release */, ); };
+                L2 = {isa = XCConfigurationList; buildConfigurations = (C2 /* Release */, ); };
+                L3 = {isa = XCConfigurationList; buildConfigurations = (C3 /* Release */, ); };
+                L4 = {isa = XCConfigurationList; buildConfigurations = (C4 /* Release */, ); };
+                T1 /* Shop */ = {isa = PBXNativeTarget; buildConfigurationList = L1; buildPhases = (P1 /* Sources */, ); name = Shop; productType = "com.apple.product-type.application"; };
+                T2 /* Shop Watch */ = {isa = PBXNativeTarget; buildConfigurationList = L2; buildPhases = (P2 /* Sources */, ); name = "Shop Watch"; productType = "com.apple.product-type.application"; };
+                T3 /* ShopChecks */ = {isa = PBXNativeTarget; buildConfigurationList = L3; buildPhases = (P3 /* Sources */, ); name = ShopChecks; productType = "com.apple.product-type.bundle.unit-test"; };
+                R1 /* Project object */ = {isa = PBXProject; buildConfigurationList = L4; targets = (T1 /* Shop */, T2 /* Shop Watch */, T3 /* ShopChecks */, ); };
+            };
+            rootObject = R1 /* Project object */;
+        }
+        """
+
+    /// A file takes the platforms of the targets that build it, not of the whole project; a
+    /// file only a test bundle builds is a test, whatever its folder.
+    @Test func aFileIsJudgedForTheTargetsThatBuildIt() throws {
+        let targets = try #require(XcodeTargets.parse(Array(Self.targetsProject.utf8)))
+        #expect(targets.targets.map(\.name) == ["Shop", "Shop Watch", "ShopChecks"])
+        #expect(targets.targets.first { $0.name == "ShopChecks" }?.platforms == PlatformSet(.iOS), "the project's SDKROOT")
+        #expect(targets.targets(building: "App/Shared.swift").map(\.name) == ["Shop", "Shop Watch"])
+
+        let repository = try TemporaryRepository()
+        try repository.write("Shop.xcodeproj/project.pbxproj", Self.targetsProject)
+        let view = "import SwiftUI\nstruct V: View {\n    var body: some View { Text(\"x\").font(.system(size: 9)) }\n}\n"
+        for path in ["App/Home.swift", "Watch/WatchHome.swift", "App/Shared.swift", "App/HomeChecks.swift"] { try repository.write(path, view) }
+        let report = try Scanner(options: ScanOptions(config: AuditConfig()))
+            .scan(try ScanInput.directory(repository.path, maxFileBytes: 2_000_000), root: repository.path)
+        let platforms = Dictionary(report.findings.filter { $0.ruleID == "fixed-font-size" }.map { ($0.location.file, $0.platforms) },
+                                   uniquingKeysWith: { $0.union($1) })
+        #expect(platforms["App/Home.swift"] == PlatformSet(.iOS))
+        #expect(platforms["Watch/WatchHome.swift"] == PlatformSet(.watchOS))
+        #expect(platforms["App/Shared.swift"] == PlatformSet([.iOS, .watchOS]))
+        #expect(platforms["App/HomeChecks.swift"] == nil)
+        #expect(report.statistics.skippedTests == 1)
+    }
+
+    /// A project file nested past anything Xcode writes never reaches the property-list parser.
+    @Test func aDeeplyNestedProjectFileIsNotParsed() {
+        let hostile = "{ objects = " + String(repeating: "(", count: 100_000) + String(repeating: ")", count: 100_000) + "; }"
+        #expect(XcodeTargets.parse(Array(hostile.utf8)) == nil)
+        #expect(XcodeTargets.parse(Array("not a property list {{".utf8)) == nil)
     }
 
     /// In an app, a cell nib whose class nothing registers or names is never loaded: its

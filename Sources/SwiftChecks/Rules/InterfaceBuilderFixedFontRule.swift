@@ -77,7 +77,7 @@ struct InterfaceBuilderFixedFontRule: DocumentRule {
             let face = font.name.map { "custom font \($0)" } ?? "\(font.type ?? "system") font"
             let text = view.title.map { " \"\($0)\"" } ?? ""
             sink.report(view, "\(view.kind)\(text) uses the \(face) at \(size.points) pt with no text style; it will not follow the text size people choose",
-                        overriddenBy: ["font"], reviewedIf: ["attributedText"])
+                        overriddenBy: ["font", "attributedText"])
         }
     }
 }

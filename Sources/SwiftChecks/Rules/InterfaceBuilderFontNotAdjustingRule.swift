@@ -26,8 +26,9 @@ struct InterfaceBuilderFontNotAdjustingRule: DocumentRule {
             replaces what the document says, and the Swift rules judge that code. An outlet is \
             matched by its owner's class and property name; an assignment through another object \
             (`cell.nameLabel.font`) matches any outlet of that name, except UIKit's own \
-            `titleLabel`, `textLabel` and the like. Attributed text keeps the label's font unless \
-            its attributes set one, so it does not clear the label. Findings can be turned off or re-graded \
+            `titleLabel`, `textLabel` and the like. An `attributedText` whose attributes set a font \
+            (in the assignment, or in the local it names) replaces it too; one without keeps the \
+            label's font and does not clear the label. Findings can be turned off or re-graded \
             only in `.a11y-audit.json`.
             """,
         triggering: [
@@ -44,6 +45,34 @@ struct InterfaceBuilderFontNotAdjustingRule: DocumentRule {
                     <textInputTraits key="textInputTraits" autocapitalizationType="sentences"/>
                 </textView>
                 """), platforms: PlatformSet(.iOS), file: "Main.storyboard"),
+            // Attributed text without a font keeps the document's font.
+            RuleExample(InterfaceBuilderExample.iOS("""
+                <view contentMode="scaleToFill" customClass="TitleView" id="ttl-vw-001">
+                    <rect key="frame" x="0.0" y="0.0" width="393" height="44"/>
+                    <subviews>
+                        ↓<label opaque="NO" userInteractionEnabled="NO" contentMode="left" text="Title" textAlignment="natural" lineBreakMode="tailTruncation" baselineAdjustment="alignBaselines" translatesAutoresizingMaskIntoConstraints="NO" id="ttl-lb-001">
+                            <rect key="frame" x="16" y="12" width="361" height="20"/>
+                            <fontDescription key="fontDescription" style="UICTFontTextStyleHeadline"/>
+                            <nil key="textColor"/>
+                            <nil key="highlightedColor"/>
+                        </label>
+                    </subviews>
+                    <connections>
+                        <outlet property="titleText" destination="ttl-lb-001" id="ttl-ot-001"/>
+                    </connections>
+                </view>
+                """), platforms: PlatformSet(.iOS), file: "TitleView.xib", assets: [
+                "TitleView.swift": """
+                    import UIKit
+                    final class TitleView: UIView {
+                        @IBOutlet private var titleText: UILabel!
+                        func show(_ title: String) {
+                            let text = NSAttributedString(string: title, attributes: [.foregroundColor: UIColor.label])
+                            titleText.attributedText = text
+                        }
+                    }
+                    """,
+            ]),
         ],
         nonTriggering: [
             RuleExample(InterfaceBuilderExample.iOS("""
@@ -134,14 +163,12 @@ struct InterfaceBuilderFontNotAdjustingRule: DocumentRule {
                     final class NotesFieldCell: FieldCell {}
                     """,
             ]),
-        ],
-        needsReview: [
-            // Code sets `attributedText`, which replaces the document's font only if it carries one.
+            // Code sets an `attributedText` that carries a font: the document's font is replaced.
             RuleExample(InterfaceBuilderExample.iOS("""
                 <view contentMode="scaleToFill" customClass="NoteContentView" id="not-vw-001">
                     <rect key="frame" x="0.0" y="0.0" width="393" height="44"/>
                     <subviews>
-                        ↓<label opaque="NO" userInteractionEnabled="NO" contentMode="left" text="Label" textAlignment="natural" lineBreakMode="tailTruncation" baselineAdjustment="alignBaselines" translatesAutoresizingMaskIntoConstraints="NO" id="not-lb-001">
+                        <label opaque="NO" userInteractionEnabled="NO" contentMode="left" text="Label" textAlignment="natural" lineBreakMode="tailTruncation" baselineAdjustment="alignBaselines" translatesAutoresizingMaskIntoConstraints="NO" id="not-lb-001">
                             <rect key="frame" x="16" y="12" width="361" height="20"/>
                             <fontDescription key="fontDescription" style="UICTFontTextStyleBody"/>
                             <nil key="textColor"/>
@@ -163,6 +190,8 @@ struct InterfaceBuilderFontNotAdjustingRule: DocumentRule {
                     }
                     """,
             ]),
+        ],
+        needsReview: [
             // A cell style's own label: UIKit manages it, with quirks only a run can show.
             RuleExample(InterfaceBuilderExample.iOS("""
                 <tableViewCell contentMode="scaleToFill" selectionStyle="default" accessoryType="disclosureIndicator" textLabel="lng-lb-001" style="IBUITableViewCellStyleDefault" id="lng-tc-001">
@@ -197,8 +226,7 @@ struct InterfaceBuilderFontNotAdjustingRule: DocumentRule {
             let builtIn = cellStyleLabels.contains(view.id)
             sink.report(view, "\(view.kind)\(text) uses the \(style) text style without \"Automatically Adjusts Font\"; while it is on screen it keeps the size it was loaded or last styled with, and does not follow a text size people change"
                             + (builtIn ? " (it is a table cell style's own label, which UIKit manages: check it by changing the text size)" : ""),
-                        certainty: builtIn ? .review : nil, overriddenBy: ["font", "adjustsFontForContentSizeCategory"],
-                        reviewedIf: ["attributedText"])
+                        certainty: builtIn ? .review : nil, overriddenBy: ["font", "adjustsFontForContentSizeCategory", "attributedText"])
         }
     }
 }
