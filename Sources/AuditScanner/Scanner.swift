@@ -194,6 +194,7 @@ public struct Scanner: Sendable {
             }
         }
         assigned = FileResult.inheritingAssignments(assigned)
+        assigned.formUnion(Self.classesWithSubclassNibs(assigned: assigned, input: input, config: config))
         referenced.formUnion(Self.typesNamedOutsideUIFiles(outcomes, candidates: candidates, input: input, config: config,
                                                            referenced: referenced))
         for outcome in outcomes {
@@ -242,8 +243,9 @@ public struct Scanner: Sendable {
     /// In an app, the types some finding stands on that no checked file names, which a Swift
     /// file without UI imports (module members need no import: a Foundation-only extension can
     /// show a banner view) or an Objective-C source (`[SPHistoryViewController new]`) does
-    /// name. Searched only for those few names, as bytes: a name inside a longer word or a
-    /// comment counts too, which can only keep a finding.
+    /// name. Searched only for those few names, as bytes: a name in a comment counts too, which
+    /// can only keep a finding; a name inside a longer identifier (`DeviceView` in
+    /// `MXKDeviceView`) does not.
     static func typesNamedOutsideUIFiles(_ outcomes: [FileOutcome], candidates: [InputFile], input: ScanInput,
                                          config: AuditConfig, referenced: Set<String>) -> Set<String> {
         guard referenced.contains(FileResult.entryPointMarker) else { return [] }
@@ -275,9 +277,18 @@ public struct Scanner: Sendable {
         let patterns = wanted.map { ($0, BytePattern($0)) }
         for file in sources {
             guard let bytes = try? file.bytes() else { continue }
+            let baseName = file.path.split(separator: "/").last?.split(separator: ".").first.map(String.init) ?? ""
+            let isObjectiveC = objectiveCSuffixes.contains(where: file.path.hasSuffix)
             for (name, pattern) in patterns where !found.contains(name) {
+                // A class's own header and implementation, and `#import "X.h"` or `@class X`
+                // lines (an umbrella header imports every class), do not use it.
+                if isObjectiveC, baseName == name { continue }
                 var seen = false
-                pattern.forEachMatch(in: bytes) { _ in
+                pattern.forEachMatch(in: bytes) { end in
+                    let start = end - name.utf8.count
+                    if start > 0, Self.isIdentifierByte(bytes[start - 1]) { return end }
+                    if end < bytes.count, Self.isIdentifierByte(bytes[end]) { return end }
+                    if isObjectiveC, Self.isDeclarationLine(bytes, around: end) { return end }
                     seen = true
                     return bytes.count
                 }
@@ -288,7 +299,66 @@ public struct Scanner: Sendable {
         return found
     }
 
+    static func isIdentifierByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F || byte >= 0x80
+    }
+
+    /// Whether the line holding byte `index` is an Objective-C `#import`, `#include` or `@class`.
+    static func isDeclarationLine(_ bytes: [UInt8], around index: Int) -> Bool {
+        var start = min(index, bytes.count)
+        // Lines are short; a hostile one-line file must not cost a long walk per match.
+        let floor = max(0, start - 1024)
+        while start > floor, bytes[start - 1] != UInt8(ascii: "\n") { start -= 1 }
+        while start < bytes.count, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") { start += 1 }
+        return ["#import", "#include", "@class"].contains { BytePattern.matches(Array($0.utf8), in: bytes, at: start) }
+    }
+
     static let objectiveCSuffixes = [".m", ".mm", ".h"]
+
+    /// `Base@subclassNib` for each class a direct subclass of which has a xib named after it:
+    /// Swift subclasses from the files' facts (`Sub<:Base`), Objective-C ones from
+    /// `@interface Sub : Base` in headers.
+    static func classesWithSubclassNibs(assigned: Set<String>, input: ScanInput, config: AuditConfig) -> Set<String> {
+        let nibs = Set(input.files.compactMap { file -> String? in
+            guard file.path.hasSuffix(".xib"), skipReason(file.path, config) == nil else { return nil }
+            return file.path.split(separator: "/").last.map { String($0.dropLast(".xib".count)) }
+        })
+        guard !nibs.isEmpty else { return [] }
+        var pairs: [(sub: String, base: String)] = []
+        for entry in assigned {
+            guard let range = entry.range(of: FileResult.inheritsMarker) else { continue }
+            pairs.append((String(entry[..<range.lowerBound]), String(entry[range.upperBound...])))
+        }
+        for file in input.files where file.path.hasSuffix(".h") && skipReason(file.path, config) == nil && file.size <= config.maxFileBytes {
+            guard let bytes = try? file.bytes() else { continue }
+            pairs += objectiveCInterfaces(bytes)
+        }
+        return Set(pairs.filter { nibs.contains($0.sub) }.map { $0.base + FileResult.subclassNibMarker })
+    }
+
+    /// `@interface Sub : Base` declarations (not categories or class extensions), in one pass.
+    static func objectiveCInterfaces(_ bytes: [UInt8]) -> [(sub: String, base: String)] {
+        let isIdentifier = isIdentifierByte
+        var found: [(String, String)] = []
+        BytePattern("@interface").forEachMatch(in: bytes) { end in
+            var index = end
+            func skipSpace() { while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 } }
+            func identifier() -> String? {
+                let start = index
+                while index < bytes.count, isIdentifier(bytes[index]) { index += 1 }
+                return index > start ? String(decoding: bytes[start..<index], as: UTF8.self) : nil
+            }
+            skipSpace()
+            guard let sub = identifier() else { return index }
+            skipSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return index }
+            index += 1
+            skipSpace()
+            if let base = identifier() { found.append((sub, base)) }
+            return index
+        }
+        return found
+    }
 
     /// Why a path is out of scope: the config's `exclude` (unless `include`d), or the default
     /// vendored and generated folders.

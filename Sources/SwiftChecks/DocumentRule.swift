@@ -133,6 +133,9 @@ public struct DocumentChecker: Sendable {
                     snippet: "<\(InputExcerpt.of(view.kind)) id=\"\(InputExcerpt.of(view.id))\">" + (item.detail.isEmpty ? "" : " " + item.detail),
                     sourceLine: document.text(ofLine: view.line)))
                 result.findings[result.findings.count - 1].overriddenBy = item.overriddenBy
+                if let ownerClass, path.hasSuffix(".xib") {
+                    result.findings[result.findings.count - 1].reviewIf = [ownerClass + FileResult.subclassNibMarker]
+                }
                 result.findings[result.findings.count - 1].requiredUse = item.requiredUse
                     + (ownerClass.map { [FileResult.typeRequirementPrefix + $0] } ?? [])
             }

@@ -142,6 +142,27 @@ extension SourceFile {
 }
 
 extension SourceFile {
+    /// The file's references, less those only a preview makes (`#Preview { DeleteIndicator() }`,
+    /// a `PreviewProvider`): a view only its preview constructs never shows in the app.
+    var referencesOutsidePreviews: [String: [Int]] {
+        var previews: [Range<Int>] = []
+        for macro in index.macroExpansions where macro.macroName.text == "Preview" {
+            previews.append(macro.position.utf8Offset..<macro.endPosition.utf8Offset)
+        }
+        for macro in index.macroDeclarations where macro.macroName.text == "Preview" {
+            previews.append(macro.position.utf8Offset..<macro.endPosition.utf8Offset)
+        }
+        for type in index.typeDeclarations {
+            guard let decl = type.as(StructDeclSyntax.self),
+                  decl.inheritanceClause?.inheritedTypes.contains(where: { $0.type.typeName == "PreviewProvider" }) == true else { continue }
+            previews.append(decl.position.utf8Offset..<decl.endPosition.utf8Offset)
+        }
+        guard !previews.isEmpty else { return index.references }
+        return index.references.filter { _, offsets in
+            offsets.contains { offset in !previews.contains { $0.contains(offset) } }
+        }
+    }
+
     /// The type `node` lies in, when whether its code ever runs depends on something in the
     /// repository constructing or naming it: the innermost struct, class, enum or actor, as a
     /// `requiredUse` entry `T:Name` (held only in a repository with an app entry point; see

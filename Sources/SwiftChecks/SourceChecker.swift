@@ -52,6 +52,11 @@ public struct FileResult: Codable, Sendable, Hashable {
 
     /// In `assignedMembers`, `Sub<:Super`: a class and its superclass (the first inherited type).
     public static let inheritsMarker = "<:"
+    /// In `assignedMembers` (facts the scanner adds): `Base@subclassNib`, a class a subclass of
+    /// which has a nib of its own. Loading by class name (`+nib` returning the nib named after
+    /// `self.class`) then loads the subclass's, and the base's may never show: its findings go
+    /// to a person.
+    public static let subclassNibMarker = "@subclassNib"
 
     /// `assigned` with each class's assignments (`Super:outlet.font`, `Super#font`) also
     /// credited to its subclasses, through any depth: an outlet a storyboard connects to a
@@ -160,7 +165,7 @@ public struct SourceChecker: Sendable {
         }
         reportSuppressionProblems(suppressions, path: path, lines: lines, into: &result)
         result.colorUses = file.colorNameUses(lines)
-        result.referencedNames = Set(file.index.references.keys).union(file.index.typeReferences)
+        result.referencedNames = Set(file.referencesOutsidePreviews.keys).union(file.index.typeReferences)
         if file.declaresEntryPoint { result.referencedNames.insert(FileResult.entryPointMarker) }
         result.referencedNames.formUnion(file.targetsGivenInCode())
         result.assignedMembers = file.overridingAssignments(FileResult.overridableProperties)

@@ -344,6 +344,52 @@ struct AppModelTests {
         #expect(report.statistics.skippedTests == 1)
     }
 
+    static func labelNib(_ customClass: String) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <document type="com.apple.InterfaceBuilder3.CocoaTouch.XIB" version="3.0" toolsVersion="22505" targetRuntime="iOS.CocoaTouch" useAutolayout="YES">
+            <objects>
+                <placeholder placeholderIdentifier="IBFilesOwner" id="-1" userLabel="File's Owner"/>
+                <view contentMode="scaleToFill" customClass="\(customClass)" id="vw-\(customClass)">
+                    <rect key="frame" x="0.0" y="0.0" width="393" height="44"/>
+                    <subviews>
+                        <label opaque="NO" userInteractionEnabled="NO" contentMode="left" text="Details" textAlignment="natural" lineBreakMode="tailTruncation" baselineAdjustment="alignBaselines" translatesAutoresizingMaskIntoConstraints="NO" id="lb-\(customClass)">
+                            <rect key="frame" x="16" y="12" width="361" height="20"/>
+                            <fontDescription key="fontDescription" style="UICTFontTextStyleBody"/>
+                            <nil key="textColor"/>
+                            <nil key="highlightedColor"/>
+                        </label>
+                    </subviews>
+                </view>
+            </objects>
+        </document>
+        """
+    }
+
+    /// Objective-C classes in an app: a base class whose subclass has its own nib may never load
+    /// its own (review); a class only its own files and an umbrella header's `#import` name is
+    /// never used (left out).
+    @Test func objectiveCNibsOfBaseClassesAndUnusedClasses() throws {
+        let repository = try TemporaryRepository()
+        try repository.write("App/Main.swift", "import UIKit\n@main final class AppDelegate: UIResponder, UIApplicationDelegate {\n    let details = EventDetailsView()\n}\n")
+        try repository.write("Kit/MXKEventDetailsView.h", "#import <UIKit/UIKit.h>\n@interface MXKEventDetailsView : UIView\n@end\n")
+        try repository.write("Kit/MXKEventDetailsView.m", "#import \"MXKEventDetailsView.h\"\n@implementation MXKEventDetailsView\n@end\n")
+        try repository.write("Kit/MXKEventDetailsView.xib", Self.labelNib("MXKEventDetailsView"))
+        try repository.write("App/EventDetailsView.h", "#import \"MXKEventDetailsView.h\"\n@interface EventDetailsView : MXKEventDetailsView\n@end\n")
+        try repository.write("App/EventDetailsView.xib", Self.labelNib("EventDetailsView"))
+        try repository.write("Kit/MXKOrphanView.h", "#import <UIKit/UIKit.h>\n@class MXKEventDetailsView;\n@interface MXKOrphanView : UIView\n@end\n")
+        try repository.write("Kit/MXKOrphanView.xib", Self.labelNib("MXKOrphanView"))
+        try repository.write("Kit/MatrixKit.h", "#import \"MXKEventDetailsView.h\"\n#import \"MXKOrphanView.h\"\n")
+        // A longer identifier holding the name is not a use of it.
+        try repository.write("Kit/Legacy.m", "#import \"MatrixKit.h\"\nstatic MXKOrphanViewLegacy *legacy;\n")
+        let report = try Scanner(options: ScanOptions(config: AuditConfig()))
+            .scan(try ScanInput.directory(repository.path, maxFileBytes: 2_000_000), root: repository.path)
+        let fonts = report.findings.filter { $0.ruleID == "ib-font-not-adjusting" }
+        #expect(Dictionary(fonts.map { ($0.location.file, $0.certainty) }, uniquingKeysWith: { first, _ in first })
+                == ["App/EventDetailsView.xib": .violation, "Kit/MXKEventDetailsView.xib": .review])
+        #expect(Scanner.objectiveCInterfaces(Array("@interface A : B <P>\n@interface A (Cat)\n@interface C() @end".utf8)).map { "\($0.sub)<\($0.base)" } == ["A<B"])
+    }
+
     /// A project file nested past anything Xcode writes never reaches the property-list parser.
     @Test func aDeeplyNestedProjectFileIsNotParsed() {
         let hostile = "{ objects = " + String(repeating: "(", count: 100_000) + String(repeating: ")", count: 100_000) + "; }"

@@ -128,8 +128,28 @@ struct FixedFontSizeRule: SourceRule {
                     let period = "Today", total = "4 kWh"
                 }
                 """),
+            // An emoji in a picker grid is a picture, not text anyone reads.
+            RuleExample("""
+                import SwiftUI
+                struct EmojiGrid: View {
+                    let items: [Item]
+                    var body: some View {
+                        ForEach(items) { item in Text(verbatim: item.emoji).font(.system(size: 40)) }
+                    }
+                }
+                """),
         ],
         needsReview: [
+            // Shrunk to fit a fixed frame: the literal is a ceiling, not what is drawn.
+            RuleExample("""
+                import SwiftUI
+                struct Initials: View {
+                    let name: String
+                    var body: some View {
+                        Text(name.prefix(1)).font(↓.system(size: 200)).minimumScaleFactor(0.01).frame(width: 40, height: 40)
+                    }
+                }
+                """),
             // Not on a `Text` in the same expression: the font may be a face carrier, re-applied on
             // text-size changes, or shown where text size does not apply; a person checks the use.
             RuleExample("""
@@ -185,10 +205,25 @@ struct FixedFontSizeRule: SourceRule {
             // A lone "·" or "|" between two labels is a separator, not text anyone reads.
             if let literal = text?.arguments.first.flatMap({ [nil, "verbatim"].contains($0.label?.text) ? $0.expression.stringLiteralValue : nil }),
                !literal.isEmpty, !literal.contains(where: { $0.isLetter || $0.isNumber }) { continue }
-            let sure = size.numberValue != nil && text != nil
+            // An emoji shown as a picture (`Text(item.emoji)` in a picker grid) is not read as text.
+            if let content = text?.arguments.first?.expression, Self.namesEmoji(content) { continue }
+            // Text shrunk to fit a fixed frame (`.minimumScaleFactor`) from a size above every
+            // default text style (an avatar's initials at 200 pt): the literal is a ceiling, not
+            // the size drawn; a person judges whether it must grow. A 14 pt that may only shrink stands.
+            let largestStyle = file.reference.iosTextStyleSizes["Large (default)"]?.values.max() ?? .infinity
+            let shrinks = (size.numberValue ?? 0) > largestStyle
+                && text.map { ModifierChain(containing: ExprSyntax($0)).has("minimumScaleFactor") } == true
+            let sure = size.numberValue != nil && text != nil && !shrinks
             sink.report(call, "\(form) fixes the text at \(value); it will not follow the text size people choose",
                         certainty: sure ? nil : .review)
         }
+    }
+
+    /// `emoji`, `item.emoji`, `category.emojiSymbol`: the text is an emoji by its name.
+    static func namesEmoji(_ expression: ExprSyntax) -> Bool {
+        let name = expression.as(MemberAccessExprSyntax.self)?.declName.baseName.text
+            ?? expression.as(DeclReferenceExprSyntax.self)?.baseName.text
+        return name?.lowercased().contains("emoji") == true
     }
 
     /// The size argument and a short name of the API, when `call` makes a fixed-size font.

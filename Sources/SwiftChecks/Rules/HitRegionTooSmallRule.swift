@@ -263,6 +263,8 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
                         Button("Save") { }.frame(width: side, height: side)
                         Button("Wide") { }.frame(maxWidth: .infinity, minHeight: 44)
                         Button("Full") { }.frame(minWidth: 0, maxWidth: .infinity, minHeight: 44)
+                        NavigationLink(destination: Text("Bolus"), isActive: $showsBolus) { EmptyView() }
+                            .frame(width: 0, height: 0).opacity(0).accessibilityHidden(true)
                         Image("divider").frame(height: 1)
                     }
                 }

@@ -66,7 +66,7 @@ struct ImageAssetNameSpokenRule: SourceRule {
                             ↓Image("logo-dark")
                             Text("Acme")
                         }
-                        ↓Image("hero", bundle: .module).resizable().scaledToFit()
+                        ↓Image("hero_banner", bundle: .module).resizable().scaledToFit()
                     }
                 }
                 """),
@@ -170,6 +170,7 @@ struct ImageAssetNameSpokenRule: SourceRule {
                             #endif
                         }
                         Label("Cart", image: "cart")
+                        ShareLink(item: url, preview: SharePreview("Recipe", image: Image("recipe-card")))
                         TabView {
                             Text("Home").tabItem { Image("home"); Text("Home") }
                         }
@@ -191,6 +192,13 @@ struct ImageAssetNameSpokenRule: SourceRule {
                 """),
         ],
         needsReview: [
+            // The name reads as words: whether they say what the image means is a person's call.
+            RuleExample("""
+                import SwiftUI
+                struct LoopStatus: View {
+                    var body: some View { ↓Image("Open Loop") }
+                }
+                """),
             // A helper that returns the image: a `Label` icon or a hidden row at the call site
             // reads no asset name, a bare button does.
             RuleExample("""
@@ -234,6 +242,9 @@ struct ImageAssetNameSpokenRule: SourceRule {
     /// Views that pair a title with an icon and read the title (the icon is not spoken), and
     /// modifiers whose content only shapes another view (`.mask { Image("heart") }`).
     private static let titledIconContainers: Set<String> = ["Label", "tabItem", "mask"]
+    /// Calls that take an image as a value and do not show it as a view: a mask's shape, the
+    /// preview a share sheet draws with its own title.
+    private static let imageTakers: Set<String> = ["mask", "SharePreview"]
 
     func check(_ file: SourceFile, _ sink: inout FindingSink) {
         for call in file.index.calls(named: "Image") {
@@ -248,7 +259,8 @@ struct ImageAssetNameSpokenRule: SourceRule {
             if Self.clears(chain) { continue }
             if chain.outermost.parent?.is(InitializerClauseSyntax.self) == true { continue }
             if let argument = chain.outermost.parent?.as(LabeledExprSyntax.self),
-               argument.parent?.parent?.as(FunctionCallExprSyntax.self)?.calleeName == "mask" { continue }
+               let owner = argument.parent?.parent?.as(FunctionCallExprSyntax.self)?.calleeName,
+               Self.imageTakers.contains(owner) { continue }
             if AccessibilityLabels.isInPreview(call) { continue }
 
             var control: String?
@@ -271,12 +283,28 @@ struct ImageAssetNameSpokenRule: SourceRule {
                 continue
             }
             let role = control.map { "as part of the enclosing `\($0)`'s label" } ?? "as the image's label"
+            // "Open Loop", "bookmark": the name reads as words; whether they say what the image
+            // means (and that they are never translated) is a person's call.
+            if Self.readsAsWords(name) {
+                sink.report(call, "`Image(\"\(name)\")` has no accessibility label: VoiceOver reads the asset name \"\(name)\" \(role), which reads as words but is never translated and may not say what the image means; check it, and label it in words",
+                            certainty: .review)
+                continue
+            }
             sink.report(call, "`Image(\"\(name)\")` has no accessibility label and is not hidden: VoiceOver reads the asset name \"\(name)\" \(role); label it in words, or hide it if it is decorative",
                         reviewIf: Self.enclosingView(of: call).map { ["\($0)@labelled"] } ?? [])
         }
     }
 
     private static func clears(_ chain: ModifierChain) -> Bool { AccessibilityLabels.labelsOrHides(chain) }
+
+    /// Letters and single spaces only, capitals only at a word's start: `bookmark`, `Open Loop`;
+    /// not camel case or run-together acronyms (`settingsIcon`, `VPNDownload`) or separators
+    /// (`ic_close`, `Font-Smaller-24`).
+    static func readsAsWords(_ name: String) -> Bool {
+        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0 == " " }), !name.contains("  ") else { return false }
+        let characters = Array(name)
+        return !zip(characters, characters.dropFirst()).contains { $0.isLetter && $1.isUppercase }
+    }
 
     /// The function or computed property whose declared type is `Image` (or `Image?`) and that
     /// returns `expression`, directly or from a branch: its callers show the image.

@@ -82,6 +82,12 @@ struct InterfaceBuilderFontNotAdjustingRule: DocumentRule {
                     <nil key="textColor"/>
                     <nil key="highlightedColor"/>
                 </label>
+                <label opaque="NO" userInteractionEnabled="NO" contentMode="left" text="+" textAlignment="natural" lineBreakMode="tailTruncation" baselineAdjustment="alignBaselines" translatesAutoresizingMaskIntoConstraints="NO" id="pls-lb-001">
+                    <rect key="frame" x="230" y="16" width="12" height="21"/>
+                    <fontDescription key="fontDescription" style="UICTFontTextStyleBody"/>
+                    <nil key="textColor"/>
+                    <nil key="highlightedColor"/>
+                </label>
                 <label opaque="NO" userInteractionEnabled="NO" contentMode="left" text="Fixed" textAlignment="natural" lineBreakMode="tailTruncation" numberOfLines="0" baselineAdjustment="alignBaselines" translatesAutoresizingMaskIntoConstraints="NO" id="fix-lb-001">
                     <rect key="frame" x="16" y="50" width="200" height="21"/>
                     <fontDescription key="fontDescription" type="system" pointSize="17"/>
@@ -222,6 +228,8 @@ struct InterfaceBuilderFontNotAdjustingRule: DocumentRule {
             .flatMap { [$0.attributes["textLabel"], $0.attributes["detailTextLabel"]].compactMap { $0 } })
         for view in file.document.views where Self.kinds.contains(view.kind) && !view.adjustsFontForContentSizeCategory {
             guard let style = view.font?.textStyle else { continue }
+            // A lone "/" or "+" between two images is a separator glyph, not text anyone reads.
+            if let title = view.title, !title.isEmpty, !title.contains(where: { $0.isLetter || $0.isNumber }) { continue }
             let text = view.title.map { " \"\($0)\"" } ?? ""
             let builtIn = cellStyleLabels.contains(view.id)
             sink.report(view, "\(view.kind)\(text) uses the \(style) text style without \"Automatically Adjusts Font\"; while it is on screen it keeps the size it was loaded or last styled with, and does not follow a text size people change"

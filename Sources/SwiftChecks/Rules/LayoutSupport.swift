@@ -129,12 +129,25 @@ struct SwiftUIHitRegion {
             }
             guard let control, size.width != nil || size.height != nil else { continue }
             if let controlCall, isSystemDrawnItem(controlCall) { continue }
+            // Nothing anyone can see or reach: a programmatic `NavigationLink { EmptyView() }`
+            // sized to nothing, made transparent or hidden (`isActive:` drives it).
+            if size.width == 0 || size.height == 0 || chain.has("hidden") || chain.modifiers.contains(where: Self.isInvisible) { continue }
             let padded = sizesLabelOnly && controlCall.map(hasSystemPadding) == true
             result.append(SwiftUIHitRegion(frame: frame, control: control, width: size.width, height: size.height,
                                            atLeast: (size.widthAtLeast, size.heightAtLeast), fillsWidth: size.fillsWidth,
                                            systemPadded: padded, sizesLabelOnly: sizesLabelOnly))
         }
         return result
+    }
+
+    /// `.opacity(0)`, `.accessibilityHidden(true)`, `.accessibility(hidden: true)`.
+    static func isInvisible(_ modifier: FunctionCallExprSyntax) -> Bool {
+        switch modifier.calleeName {
+        case "opacity": return modifier.arguments.first?.expression.numberValue == 0
+        case "accessibilityHidden": return modifier.arguments.first?.expression.trimmedDescription == "true"
+        case "accessibility": return modifier.argument("hidden")?.trimmedDescription == "true"
+        default: return false
+        }
     }
 
     /// Styles that draw a bezel around the label, padded by the system.
