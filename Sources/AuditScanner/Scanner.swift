@@ -193,7 +193,7 @@ public struct Scanner: Sendable {
                 assigned.formUnion(result.assignedMembers)
             }
         }
-        assigned = FileResult.inheritingAssignments(assigned)
+        assigned = FileResult.inheritingAssignments(FileResult.expandingStyleMethods(assigned))
         assigned.formUnion(Self.classesWithSubclassNibs(assigned: assigned, input: input, config: config))
         referenced.formUnion(Self.typesNamedOutsideUIFiles(outcomes, candidates: candidates, input: input, config: config,
                                                            referenced: referenced))
@@ -392,14 +392,17 @@ public struct Scanner: Sendable {
 
     /// A library's example or demo app (not the product): a folder named `Example`, `Examples`,
     /// `Demo`, `Demos`, or a name ending in one of those words (`MailExample`, `SwipeCell-Demo`,
-    /// `ExampleApp`).
+    /// `ExampleApp`); a folder named `SampleApps`, `sampleapps`, `Samples`.
     static func isExamplePath(_ path: String) -> Bool {
         path.split(separator: "/").dropLast().contains { folder in
             ["Example", "Examples", "Demo", "Demos"].contains { word in
                 folder.caseInsensitiveCompare(word) == .orderedSame || hasWord(word, in: folder)
-            }
+            } || sampleFolders.contains(folder.lowercased())
         }
     }
+
+    /// Folders of sample apps, by their whole name only (`SampleKit` may be the product).
+    static let sampleFolders: Set<String> = ["sampleapp", "sampleapps", "samples", "sample-apps"]
 
     /// Whether `word` (capitalised) appears in `name` as a word of its CamelCase or
     /// separated spelling: not followed by a lowercase letter (`Debugger` is not `Debug`).

@@ -174,6 +174,11 @@ public struct InterfaceBuilderView: Sendable {
     /// The owner properties connected to this view (`<outlet property="titleLabel" destination=…>`),
     /// with the owner's class where the document names it: code can restyle the view through them.
     public let outlets: [InterfaceBuilderOutlet]
+    /// For the custom view of a navigation bar item: the item's place (`leftBarButtonItem`,
+    /// `rightBarButtonItems`), which code can fill with another item.
+    public var barButtonItemKey: String? = nil
+    /// The custom class of the view controller whose scene holds the view.
+    public var sceneClass: String? = nil
     /// The class that replaces the standard one at runtime (`customClass="BadgeLabel"`).
     public var customClass: String? { attributes["customClass"] }
 
@@ -323,6 +328,17 @@ private struct ViewCollector {
                 accessibility: accessibility, title: title, image: image, imageIsSystem: imageIsSystem,
                 attributes: attributes, cellAttributes: cellAttributes, hasAction: hasAction,
                 hasGestureRecognizers: hasGestureRecognizers, outlets: outlets[id] ?? []))
+            if element["key"] == "customView", let item = element.parent, elements[item].name == "barButtonItem" {
+                views[views.count - 1].barButtonItemKey = elements[item]["key"] ?? elements[item].parent.flatMap { elements[$0]["key"] }
+            }
+            var scene = element.parent
+            while let current = scene {
+                if elements[current].name.hasSuffix("Controller") {
+                    views[views.count - 1].sceneClass = elements[current]["customClass"]
+                    break
+                }
+                scene = elements[current].parent
+            }
         }
     }
 }

@@ -23,16 +23,29 @@ public struct DocumentFindingSink {
         let overriddenBy: [String]
         /// Names code must use for the finding to stand (`Finding.requiredUse`).
         var requiredUse: [String] = []
+        /// Facts of code that hand the finding to a person (`Finding.reviewIf`).
+        var reviewIf: [String] = []
     }
     private(set) var items: [Item] = []
 
     /// `overriddenBy`: the view's properties whose assignment in code (through an outlet or in
     /// its custom class) replaces what the document says; the scan drops the finding then.
+    /// `reviewedIf`: what code may do through the view's outlets that changes what the document
+    /// says without settling it (`restyled`: a style helper, a size constraint, a configuration);
+    /// the scan hands the finding to a person then.
     public mutating func report(_ view: InterfaceBuilderView, _ message: String, platforms: PlatformSet? = nil,
                                 detail: String = "", certainty: Certainty? = nil, overriddenBy properties: [String] = [],
-                                requiredUse: [String] = []) {
+                                reviewedIf reviewProperties: [String] = [], requiredUse: [String] = []) {
+        var overrides = Self.assignmentKeys(view, properties)
+        // A navigation bar item's custom view: code that puts another item in its place in the
+        // scene's controller (`navigationItem.leftBarButtonItem = closeItem`) replaces it.
+        if let key = view.barButtonItemKey, let scene = view.sceneClass {
+            let single = key.hasSuffix("s") ? String(key.dropLast()) : key
+            overrides += [scene + ":navigationItem." + single, scene + ":navigationItem." + single + "s"]
+        }
         items.append(Item(view: view, message: message, platforms: platforms, detail: detail, certainty: certainty,
-                          overriddenBy: Self.assignmentKeys(view, properties), requiredUse: requiredUse))
+                          overriddenBy: overrides, requiredUse: requiredUse,
+                          reviewIf: Self.assignmentKeys(view, reviewProperties)))
     }
 
     /// How code assigning `properties` of `view` is recorded (`FileResult.assignedMembers`):
@@ -133,8 +146,9 @@ public struct DocumentChecker: Sendable {
                     snippet: "<\(InputExcerpt.of(view.kind)) id=\"\(InputExcerpt.of(view.id))\">" + (item.detail.isEmpty ? "" : " " + item.detail),
                     sourceLine: document.text(ofLine: view.line)))
                 result.findings[result.findings.count - 1].overriddenBy = item.overriddenBy
+                result.findings[result.findings.count - 1].reviewIf = item.reviewIf
                 if let ownerClass, path.hasSuffix(".xib") {
-                    result.findings[result.findings.count - 1].reviewIf = [ownerClass + FileResult.subclassNibMarker]
+                    result.findings[result.findings.count - 1].reviewIf.append(ownerClass + FileResult.subclassNibMarker)
                 }
                 result.findings[result.findings.count - 1].requiredUse = item.requiredUse
                     + (ownerClass.map { [FileResult.typeRequirementPrefix + $0] } ?? [])

@@ -17,10 +17,14 @@ extension SourceFile {
         return false
     }
 
-    /// `DEBUG`, `DEBUG && os(iOS)`: true only in debug builds. `!DEBUG` and `DEBUG || X` are not.
+    /// `DEBUG`, `DEBUG && os(iOS)`, `!RELEASE`: true only in debug builds. `!DEBUG` and
+    /// `DEBUG || X` are not.
     static func isDebugOnly(_ condition: ExprSyntax) -> Bool {
         condition.requiresConjunct { term in
-            term.as(DeclReferenceExprSyntax.self).map { ["DEBUG", "TARGET_INTERFACE_BUILDER"].contains($0.baseName.text) } ?? false
+            if let negated = term.as(PrefixOperatorExprSyntax.self), negated.operator.text == "!" {
+                return negated.expression.as(DeclReferenceExprSyntax.self)?.baseName.text == "RELEASE"
+            }
+            return term.as(DeclReferenceExprSyntax.self).map { ["DEBUG", "TARGET_INTERFACE_BUILDER"].contains($0.baseName.text) } ?? false
         }
     }
 
@@ -95,6 +99,81 @@ extension SourceFile {
         }
         return keys
     }
+
+    /// Style helpers, for `FileResult.expandingStyleMethods`: `applyBodyStyle()=>font` for a
+    /// method of a class or extension that assigns `font` to the object itself
+    /// (`extension UILabel { func applyBodyStyle() { font = .body; … } }`), and
+    /// `Owner:titleLabel.applyBodyStyle()` (with `?:`, or `*:` through another object, as for
+    /// assignments) for each call of a method on an outlet.
+    func styleMethodFacts(_ properties: Set<String>) -> Set<String> {
+        var facts = Set<String>()
+        for assignment in index.assignments {
+            let property = assignment.targetProperty ?? assignment.target.as(DeclReferenceExprSyntax.self)?.baseName.text
+            guard let property, properties.contains(property), assignment.targetObject.isEmpty,
+                  let function = Syntax(assignment.node).enclosingFunction, Syntax(function).enclosingTypeDecl != nil else { continue }
+            if property == "attributedText", !Self.carriesFont(assignment) { continue }
+            facts.insert(function.name.text + "()" + FileResult.styleMethodMarker + property)
+        }
+        func record(_ node: some SyntaxProtocol, _ path: [Substring], _ property: String) {
+            guard let outlet = path.last, !outlet.isEmpty else { return }
+            if path.count == 1 {
+                if let type = Syntax(node).enclosingTypeDecl.flatMap({ type in
+                    type.as(ClassDeclSyntax.self)?.name.text ?? type.as(ExtensionDeclSyntax.self)?.extendedType.trimmedDescription
+                }) { facts.insert(type + ":" + outlet + "." + property) }
+                facts.insert("?:" + outlet + "." + property)
+            } else if !Self.builtInSubviews.contains(String(outlet)) {
+                facts.insert("*:" + outlet + "." + property)
+                facts.insert("?:" + outlet + "." + property)
+            }
+        }
+        for call in index.calls {
+            // `actionButtonStyle(getPlusButton)`, `applyStyle(to: titleLabel)`: a style function
+            // handed the outlet.
+            if let name = call.calleeName, Self.isRestyling(name) {
+                for argument in call.arguments where argument.expression.is(DeclReferenceExprSyntax.self) || argument.expression.is(MemberAccessExprSyntax.self) {
+                    record(call, Assignment.objectName(argument.expression).split(separator: "."), name + "()")
+                }
+            }
+            guard let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base else { continue }
+            let path = Assignment.objectName(base).split(separator: ".")
+            let method = member.declName.baseName.text
+            record(call, path, method + "()")
+            // `saveButton.setBackgroundImage(…)`, `saveButton.heightAnchor.constraint(…)`: the
+            // size the document shows may not ship. (`saveButton.applyPrimaryStyle()` counts when
+            // that method sizes: `expandingStyleMethods`.)
+            if method == "setBackgroundImage" { record(call, path, FileResult.restyledMarker) }
+            if path.count >= 2, ["heightAnchor", "widthAnchor"].contains(path.last) { record(call, Array(path.dropLast()), FileResult.restyledMarker) }
+        }
+        // Style functions and closures whose code sizes what they style (`let actionButtonStyle
+        // = concat(base) { $0.heightAnchor.constraint(equalToConstant: 48).isActive = true }`).
+        for (name, declarations) in index.declarations where Self.isRestyling(name) {
+            if declarations.contains(where: Self.sizes) { facts.insert(name + "()" + FileResult.styleMethodMarker + FileResult.restyledMarker) }
+        }
+        for assignment in index.assignments where Self.restylingProperties.contains(assignment.targetProperty ?? "") {
+            record(assignment.node, assignment.targetObject.split(separator: "."), FileResult.restyledMarker)
+        }
+        return facts
+    }
+
+    static func isRestyling(_ method: String) -> Bool {
+        method.hasPrefix("apply") || method.hasPrefix("style") || method.contains("Style")
+    }
+
+    /// Whether a declaration's code changes a view's size: a width or height constraint, insets,
+    /// a configuration, a background image, a frame.
+    static func sizes(_ declaration: Syntax) -> Bool {
+        declaration.tokens(viewMode: .sourceAccurate).contains { token in
+            guard case .identifier(let name) = token.tokenKind else { return false }
+            return sizingNames.contains(name)
+        }
+    }
+
+    static let sizingNames: Set<String> = [
+        "heightAnchor", "widthAnchor", "contentEdgeInsets", "configuration", "setBackgroundImage", "frame", "bounds", "contentInsets",
+    ]
+
+    /// Assignments through an outlet that change a button's drawn size.
+    static let restylingProperties: Set<String> = ["configuration", "contentEdgeInsets", "frame", "bounds"]
 
     /// `EntryCell<:FieldCell` for `class EntryCell: FieldCell`: what FieldCell's code does
     /// through its outlets, the subclass inherits (`FileResult.inheritingAssignments`).

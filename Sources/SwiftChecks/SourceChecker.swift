@@ -57,6 +57,30 @@ public struct FileResult: Codable, Sendable, Hashable {
     /// `self.class`) then loads the subclass's, and the base's may never show: its findings go
     /// to a person.
     public static let subclassNibMarker = "@subclassNib"
+    /// In `assignedMembers`: `applyBodyStyle()=>font`, a method that sets the property on its
+    /// own object (see `SourceFile.styleMethodFacts`).
+    public static let styleMethodMarker = "=>"
+    /// In `assignedMembers`, as a property: `SortBar:saveButton.restyled`, code restyles the
+    /// outlet in ways that change its size (a style helper, a size constraint, a configuration).
+    public static let restyledMarker = "restyled"
+
+    /// `assigned` with each call of a style method on an outlet (`SortBar:titleLabel.applyBodyStyle()`)
+    /// counted as the assignments that method makes (`SortBar:titleLabel.font`). Methods are
+    /// matched by name across the repository: a helper is usually an extension in another file.
+    public static func expandingStyleMethods(_ assigned: Set<String>) -> Set<String> {
+        var sets: [String: [String]] = [:]
+        for entry in assigned {
+            guard let range = entry.range(of: styleMethodMarker) else { continue }
+            sets[String(entry[..<range.lowerBound]), default: []].append(String(entry[range.upperBound...]))
+        }
+        guard !sets.isEmpty else { return assigned }
+        var result = assigned
+        for entry in assigned where entry.hasSuffix("()") && !entry.contains(styleMethodMarker) {
+            guard let dot = entry.lastIndex(of: "."), let properties = sets[String(entry[entry.index(after: dot)...])] else { continue }
+            for property in properties { result.insert(entry[...dot] + property) }
+        }
+        return result
+    }
 
     /// `assigned` with each class's assignments (`Super:outlet.font`, `Super#font`) also
     /// credited to its subclasses, through any depth: an outlet a storyboard connects to a
@@ -90,6 +114,7 @@ public struct FileResult: Codable, Sendable, Hashable {
     static let overridableProperties: Set<String> = [
         "font", "adjustsFontForContentSizeCategory", "accessibilityLabel", "isAccessibilityElement",
         "accessibilityTraits", "attributedText",
+        "leftBarButtonItem", "rightBarButtonItem", "leftBarButtonItems", "rightBarButtonItems",
     ]
 }
 
@@ -170,6 +195,7 @@ public struct SourceChecker: Sendable {
         result.referencedNames.formUnion(file.targetsGivenInCode())
         result.assignedMembers = file.overridingAssignments(FileResult.overridableProperties)
             .union(file.viewsLabelledWhereUsed()).union(file.superclassFacts())
+            .union(file.styleMethodFacts(FileResult.overridableProperties))
         result.findings.assignFingerprints()
         return result
     }

@@ -31,6 +31,19 @@ extension SyntaxProtocol {
         return nil
     }
 
+    /// The nearest enclosing method or function declaration; nil past a type's boundary.
+    var enclosingFunction: FunctionDeclSyntax? {
+        var current = parent
+        while let node = current {
+            switch node.kind {
+            case .functionDecl: return node.as(FunctionDeclSyntax.self)
+            case .structDecl, .classDecl, .extensionDecl, .enumDecl, .actorDecl, .protocolDecl: return nil
+            default: current = node.parent
+            }
+        }
+        return nil
+    }
+
     /// The nearest enclosing function, initializer, accessor or closure-valued property: the
     /// scope in which UIKit code configures one object.
     var enclosingCodeBlockOwner: Syntax? {

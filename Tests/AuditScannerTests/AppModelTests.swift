@@ -29,6 +29,9 @@ struct AppModelTests {
             #if !DEBUG
             let releaseFont = Font.system(size: 12)
             #endif
+            #if !RELEASE
+            let stagingFont = Font.system(size: 12)
+            #endif
             #Preview { Text("Preview").font(.system(size: 30)) }
             """,
         "AppTests/TitleTests.swift": "import SwiftUI\nlet testFont = Font.system(size: 10)\n",
@@ -49,11 +52,11 @@ struct AppModelTests {
         let flagged = Set(report.findings.filter { $0.ruleID == "fixed-font-size" }.map { "\($0.location.file):\($0.location.line)" })
         #expect(flagged == ["App/Typography.swift:3", "App/Debug.swift:6"])
         #expect(report.statistics.skippedTests == 2)
-        #expect(report.statistics.findingsNotShipped == 2)
+        #expect(report.statistics.findingsNotShipped == 3, "#if DEBUG, #if !RELEASE and a preview")
         #expect(report.statistics.findingsUnused >= 1)
         let summaries = report.notes.filter { $0.kind == .summary }.map(\.message)
         #expect(summaries.contains { $0.hasPrefix("2 test files skipped") })
-        #expect(summaries.contains { $0.hasPrefix("2 findings left out in #if DEBUG code and previews") })
+        #expect(summaries.contains { $0.hasPrefix("3 findings left out in #if DEBUG code and previews") })
     }
 
     @Test func includeNonShippingScansThemAll() throws {
@@ -93,6 +96,8 @@ struct AppModelTests {
         #expect(Scanner.isExamplePath("Examples/Basic/ContentView.swift"))
         #expect(!Scanner.isExamplePath("App/Demographics/Chart.swift"))
         #expect(!Scanner.isExamplePath("App/DemoModeView.swift"), "a file name alone is not an example app")
+        #expect(Scanner.isExamplePath("sampleapps/OnboardingSampleApp/ContentView.swift"))
+        #expect(!Scanner.isExamplePath("App/SampleKit/Player.swift"))
     }
 
     /// Debug screens and a library's example app are not shipped UI: left out and counted,

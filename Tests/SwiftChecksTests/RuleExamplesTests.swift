@@ -99,7 +99,7 @@ struct RuleExamplesTests {
             referenced.formUnion(other.referencedNames)
             assigned.formUnion(other.assignedMembers)
         }
-        assigned = FileResult.inheritingAssignments(assigned)
+        assigned = FileResult.inheritingAssignments(FileResult.expandingStyleMethods(assigned))
         if InterfaceBuilderDocument.isInterfaceBuilderPath(example.file) {
             let rules = RuleCatalog.documentRules.filter { $0.description.id == id }
             return DocumentChecker(rules: rules, config: config).check(path: example.file, bytes: Array(code.utf8), context: context)

@@ -324,6 +324,44 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
                     </objects>
                 </document>
                 """, file: "Inspector.xib"),
+            // A bar item's custom view that the scene's controller replaces with another item.
+            RuleExample("""
+                <?xml version="1.0" encoding="UTF-8"?>
+                <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="22505" targetRuntime="iOS.CocoaTouch" useAutolayout="YES">
+                    <scenes>
+                        <scene sceneID="aut-sc-001">
+                            <objects>
+                                <viewController customClass="SocialAuthViewController" id="aut-vc-001" sceneMemberID="viewController">
+                                    <view key="view" contentMode="scaleToFill" id="aut-vw-001">
+                                        <rect key="frame" x="0.0" y="0.0" width="393" height="852"/>
+                                    </view>
+                                    <navigationItem key="navigationItem" id="aut-ni-001">
+                                        <barButtonItem key="leftBarButtonItem" style="plain" id="aut-bi-001">
+                                            <button key="customView" opaque="NO" contentMode="scaleToFill" buttonType="custom" id="aut-bt-001">
+                                                <rect key="frame" x="0.0" y="0.0" width="20" height="20"/>
+                                                <state key="normal" image="close"/>
+                                                <connections>
+                                                    <action selector="close:" destination="aut-vc-001" eventType="touchUpInside" id="aut-ac-001"/>
+                                                </connections>
+                                            </button>
+                                        </barButtonItem>
+                                    </navigationItem>
+                                </viewController>
+                            </objects>
+                        </scene>
+                    </scenes>
+                </document>
+                """, platforms: PlatformSet(.iOS), file: "Auth.storyboard", assets: [
+                "SocialAuthViewController.swift": """
+                    import UIKit
+                    final class SocialAuthViewController: UIViewController {
+                        override func viewDidLoad() {
+                            super.viewDidLoad()
+                            navigationItem.leftBarButtonItem = UIBarButtonItem(systemItem: .close)
+                        }
+                    }
+                    """,
+            ]),
         ],
         needsReview: [
             // A bordered style pads the label by an amount the system sets.
@@ -345,6 +383,44 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
                     }
                 }
                 """, platforms: PlatformSet(.iOS)),
+            // A style helper restyles the button through its outlet: the document's size may not ship.
+            RuleExample(InterfaceBuilderExample.iOS("""
+                <view contentMode="scaleToFill" customClass="LoginPrologue" id="lgn-vw-001">
+                    <rect key="frame" x="0.0" y="0.0" width="393" height="120"/>
+                    <subviews>
+                        ↓<button opaque="NO" contentMode="scaleToFill" buttonType="system" translatesAutoresizingMaskIntoConstraints="NO" id="lgn-bt-001">
+                            <rect key="frame" x="16" y="16" width="120" height="30"/>
+                            <state key="normal" title="Log in"/>
+                            <connections>
+                                <action selector="logIn:" destination="-1" eventType="touchUpInside" id="lgn-ac-001"/>
+                            </connections>
+                        </button>
+                    </subviews>
+                    <connections>
+                        <outlet property="loginButton" destination="lgn-bt-001" id="lgn-ot-001"/>
+                    </connections>
+                </view>
+                """), platforms: PlatformSet(.iOS), file: "LoginPrologue.xib", assets: [
+                "LoginPrologue.swift": """
+                    import UIKit
+                    final class LoginPrologue: UIView {
+                        @IBOutlet private var loginButton: UIButton!
+                        override func awakeFromNib() {
+                            super.awakeFromNib()
+                            loginButton.applyPrimaryButtonStyle()
+                        }
+                    }
+                    """,
+                "UIButton+Styles.swift": """
+                    import UIKit
+                    extension UIButton {
+                        func applyPrimaryButtonStyle() {
+                            backgroundColor = .tintColor
+                            heightAnchor.constraint(greaterThanOrEqualToConstant: 48).isActive = true
+                        }
+                    }
+                    """,
+            ]),
             // A full-width row 1 pt short of 44 under a hairline separator.
             RuleExample(InterfaceBuilderExample.iOS("""
                 ↓<button opaque="NO" contentMode="scaleToFill" buttonType="system" translatesAutoresizingMaskIntoConstraints="NO" id="row-bt-001">
@@ -425,7 +501,8 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
             let what = view.kind == "button" || file.document.isAppKit ? "" : " (system controls are held to the minimum control size)"
             let nearMiss = missed.allSatisfy { ControlSizeThreshold.isNearMissOfWideControl(width: view.width, height: view.height, $0.1) }
             sink.report(view, "\(InterfaceBuilderHitRegion.name(view)) is \(ControlSizeThreshold.size(width: view.width, height: view.height)), below \(ControlSizeThreshold.thresholds(missed))\(what); \(nearMiss ? ControlSizeThreshold.wideNearMissReason : "people with limited dexterity will miss it")",
-                        platforms: PlatformSet(missed.map(\.0)), certainty: nearMiss ? .review : nil, requiredUse: operated)
+                        platforms: PlatformSet(missed.map(\.0)), certainty: nearMiss ? .review : nil,
+                        reviewedIf: [FileResult.restyledMarker], requiredUse: operated)
         }
     }
 }

@@ -169,6 +169,43 @@ struct InterfaceBuilderFontNotAdjustingRule: DocumentRule {
                     final class NotesFieldCell: FieldCell {}
                     """,
             ]),
+            // A style helper of the repository, called on the outlet, turns the setting on.
+            RuleExample(InterfaceBuilderExample.iOS("""
+                <view contentMode="scaleToFill" customClass="ErrorView" id="err-vw-001">
+                    <rect key="frame" x="0.0" y="0.0" width="393" height="44"/>
+                    <subviews>
+                        <label opaque="NO" userInteractionEnabled="NO" contentMode="left" text="Something went wrong" textAlignment="natural" lineBreakMode="tailTruncation" baselineAdjustment="alignBaselines" translatesAutoresizingMaskIntoConstraints="NO" id="err-lb-001">
+                            <rect key="frame" x="16" y="12" width="361" height="20"/>
+                            <fontDescription key="fontDescription" style="UICTFontTextStyleBody"/>
+                            <nil key="textColor"/>
+                            <nil key="highlightedColor"/>
+                        </label>
+                    </subviews>
+                    <connections>
+                        <outlet property="errorMessage" destination="err-lb-001" id="err-ot-001"/>
+                    </connections>
+                </view>
+                """), platforms: PlatformSet(.iOS), file: "ErrorView.xib", assets: [
+                "ErrorView.swift": """
+                    import UIKit
+                    final class ErrorView: UIView {
+                        @IBOutlet private var errorMessage: UILabel!
+                        override func awakeFromNib() {
+                            super.awakeFromNib()
+                            errorMessage.applyBodyStyle()
+                        }
+                    }
+                    """,
+                "UILabel+Helpers.swift": """
+                    import UIKit
+                    extension UILabel {
+                        func applyBodyStyle() {
+                            adjustsFontForContentSizeCategory = true
+                            font = .preferredFont(forTextStyle: .body)
+                        }
+                    }
+                    """,
+            ]),
             // Code sets an `attributedText` that carries a font: the document's font is replaced.
             RuleExample(InterfaceBuilderExample.iOS("""
                 <view contentMode="scaleToFill" customClass="NoteContentView" id="not-vw-001">
@@ -234,7 +271,8 @@ struct InterfaceBuilderFontNotAdjustingRule: DocumentRule {
             let builtIn = cellStyleLabels.contains(view.id)
             sink.report(view, "\(view.kind)\(text) uses the \(style) text style without \"Automatically Adjusts Font\"; while it is on screen it keeps the size it was loaded or last styled with, and does not follow a text size people change"
                             + (builtIn ? " (it is a table cell style's own label, which UIKit manages: check it by changing the text size)" : ""),
-                        certainty: builtIn ? .review : nil, overriddenBy: ["font", "adjustsFontForContentSizeCategory", "attributedText"])
+                        certainty: builtIn ? .review : nil, overriddenBy: ["font", "adjustsFontForContentSizeCategory", "attributedText"],
+                        reviewedIf: [FileResult.restyledMarker])
         }
     }
 }
