@@ -27,12 +27,17 @@ struct ProjectIndex: Sendable {
     private var projectRoots: Set<String> = []
     /// Each readable project's targets, by the folder holding its `.xcodeproj`, deepest first.
     private var xcodeTargets: [(root: String, targets: XcodeTargets)] = []
+    /// Per Swift or Interface Builder file some target builds: the platforms of the non-test
+    /// targets that build it (nil: only test bundles do), worked out once at the start.
+    private var targetPlatformsByFile: [String: PlatformSet?] = [:]
 
     /// `isScanned` says whether a path is in scope (config excludes, vendored folders). Each
     /// project file over its limit in `limits` is a note and is not read; Interface Builder files
     /// over `maxFileBytes` are skipped silently here (the scanner notes them).
+    /// `cache` keeps each project file's parsed targets (by content), so a warm scan does not
+    /// parse the property list again.
     init(input: ScanInput, config: AuditConfig, notes: inout [ScanNote], isScanned: (String) -> Bool = { _ in true },
-         limits: ProjectFileLimits = ProjectFileLimits()) {
+         limits: ProjectFileLimits = ProjectFileLimits(), cache: (any ScanCacheStorage)? = nil) {
         configPlatforms = config.platforms
         var keys: Set<String> = []
         var assetFiles: [(path: String, bytes: [UInt8])] = []
@@ -113,7 +118,7 @@ struct ProjectIndex: Sendable {
                         projectsListFiles = false
                     }
                     colorNamesUsedByProjectFiles.formUnion(Self.colorBuildSettings(bytes))
-                    if let targets = XcodeTargets.parse(bytes) { xcodeTargets.append((Self.directory(of: directory), targets)) }
+                    if let targets = Self.targets(of: bytes, cache: cache) { xcodeTargets.append((Self.directory(of: directory), targets)) }
                     if let set = ProjectFiles.platforms(fromXcodeProject: bytes) {
                         platformsByDirectory[Self.directory(of: directory), default: PlatformSet()].formUnion(set)
                     }
@@ -151,6 +156,15 @@ struct ProjectIndex: Sendable {
             projectRoots = listingProjectRoots
         }
         keysDigest = Digest.sha256Hex(keys.sorted().joined(separator: "\u{1}"))
+        if !xcodeTargets.isEmpty {
+            for file in input.files where file.path.hasSuffix(".swift") || file.path.hasSuffix(".storyboard") || file.path.hasSuffix(".xib") {
+                let building = targets(building: file.path)
+                guard !building.isEmpty else { continue }
+                let shipped = building.filter { !$0.isTestBundle }
+                targetPlatformsByFile[file.path] = shipped.isEmpty
+                    ? .some(nil) : shipped.compactMap(\.platforms).reduce(PlatformSet()) { $0.union($1) }
+            }
+        }
         if !assetFiles.isEmpty {
             let index = self
             // Idioms are chosen for the platform the catalog's project builds for; iOS when it
@@ -171,6 +185,18 @@ struct ProjectIndex: Sendable {
             colorSymbols = ProjectContext.symbols(of: colors)
             notes += Self.duplicateNotes(colors)
         }
+    }
+
+    /// A project file's targets, from the cache when this build parsed the same bytes before.
+    static func targets(of bytes: [UInt8], cache: (any ScanCacheStorage)?) -> XcodeTargets? {
+        guard let cache else { return XcodeTargets.parse(bytes) }
+        let key = Digest.sha256Hex([cache.toolIdentity, "xcode-targets", Digest.sha256Hex(bytes)].joined(separator: "\u{0}"))
+        if let entry = cache.entry(forKey: key), let targets = try? JSONDecoder().decode(XcodeTargets.self, from: Data(entry)) {
+            return targets
+        }
+        let targets = XcodeTargets.parse(bytes)
+        if let targets, let encoded = try? JSONEncoder().encode(targets) { cache.store([UInt8](encoded), forKey: key) }
+        return targets
     }
 
     /// A colour name several sets define. Across catalogs that is usual (an app and its widget
@@ -232,8 +258,8 @@ struct ProjectIndex: Sendable {
 
     /// A file only test bundles build: not shipped UI, whatever its folder is called.
     func isOnlyInTestTargets(_ path: String) -> Bool {
-        let building = targets(building: path)
-        return !building.isEmpty && building.allSatisfy(\.isTestBundle)
+        if case .some(.none) = targetPlatformsByFile[path] { return true }
+        return false
     }
 
     /// Platforms for a file: the config override, else those of the Xcode targets that build
@@ -241,8 +267,7 @@ struct ProjectIndex: Sendable {
     /// the nearest enclosing package's or project's.
     func platforms(for path: String) -> PlatformSet? {
         if let configPlatforms { return configPlatforms }
-        let building = targets(building: path).filter { !$0.isTestBundle }.compactMap(\.platforms)
-        if !building.isEmpty { return building.reduce(PlatformSet()) { $0.union($1) } }
+        if case .some(.some(let building)) = targetPlatformsByFile[path], !building.isEmpty { return building }
         var directory = Self.directory(of: path)
         while true {
             if let set = platformsByDirectory[directory] { return set }

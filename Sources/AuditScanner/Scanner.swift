@@ -109,13 +109,13 @@ public struct Scanner: Sendable {
         var statistics = ScanStatistics()
         var notes = input.notes
 
-        let project = ProjectIndex(input: input, config: config, notes: &notes) { path in
+        let storage = options.cacheStorage ?? options.cacheDirectory.map { DirectoryCacheStorage(directory: $0) }
+        let project = ProjectIndex(input: input, config: config, notes: &notes, isScanned: { path in
             Self.skipReason(path, config) == nil
-        }
+        }, cache: storage)
         statistics.colorSets = project.colors.sets.count
         let checker = SourceChecker(config: config)
         let documentChecker = DocumentChecker(config: config)
-        let storage = options.cacheStorage ?? options.cacheDirectory.map { DirectoryCacheStorage(directory: $0) }
         let cache = storage.map { ScanCache(storage: $0, configDigest: config.digest) }
 
         // Choose the Swift and Interface Builder files to read; both go through the same workers.
@@ -368,8 +368,9 @@ public struct Scanner: Sendable {
         if config.skipVendored, vendoredPatterns.contains(where: { $0.matches(path) }) { return .vendored }
         if !config.includeNonShipping {
             if isTestPath(path) { return .test }
-            if isExamplePath(path) { return .example }
-            if isDebugScreenPath(path) { return .debugScreen }
+            // Most paths hold none of the words: a substring test spares splitting every path.
+            if (path.contains("ample") || path.contains("emo")), isExamplePath(path) { return .example }
+            if path.contains("ebug"), isDebugScreenPath(path) { return .debugScreen }
         }
         return nil
     }
@@ -395,9 +396,10 @@ public struct Scanner: Sendable {
     /// `ExampleApp`); a folder named `SampleApps`, `sampleapps`, `Samples`.
     static func isExamplePath(_ path: String) -> Bool {
         path.split(separator: "/").dropLast().contains { folder in
-            ["Example", "Examples", "Demo", "Demos"].contains { word in
-                folder.caseInsensitiveCompare(word) == .orderedSame || hasWord(word, in: folder)
-            } || sampleFolders.contains(folder.lowercased())
+            let lowered = folder.lowercased()
+            return ["Example", "Examples", "Demo", "Demos"].contains { word in
+                lowered == word.lowercased() || hasWord(word, in: folder)
+            } || sampleFolders.contains(lowered)
         }
     }
 
@@ -407,10 +409,18 @@ public struct Scanner: Sendable {
     /// Whether `word` (capitalised) appears in `name` as a word of its CamelCase or
     /// separated spelling: not followed by a lowercase letter (`Debugger` is not `Debug`).
     static func hasWord(_ word: String, in name: Substring) -> Bool {
-        var searchStart = name.startIndex
-        while let range = name.range(of: word, range: searchStart..<name.endIndex) {
-            if range.upperBound == name.endIndex || !(name[range.upperBound].isLowercase) { return true }
-            searchStart = range.upperBound
+        // Bytes, not Foundation's `range(of:)`: this runs for every path of every scan.
+        let needle = word.utf8, haystack = name.utf8
+        guard let first = needle.first else { return false }
+        var index = haystack.startIndex
+        while let start = haystack[index...].firstIndex(of: first) {
+            var probe = start, matched = true
+            for byte in needle {
+                guard probe < haystack.endIndex, haystack[probe] == byte else { matched = false; break }
+                probe = haystack.index(after: probe)
+            }
+            if matched, probe == haystack.endIndex || !(UInt8(ascii: "a")...UInt8(ascii: "z")).contains(haystack[probe]) { return true }
+            index = haystack.index(after: start)
         }
         return false
     }

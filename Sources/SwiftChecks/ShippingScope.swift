@@ -135,9 +135,14 @@ extension SourceFile {
                 }
             }
             guard let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base else { continue }
-            let path = Assignment.objectName(base).split(separator: ".")
             let method = member.declName.baseName.text
-            record(call, path, method + "()")
+            // Only style-like helpers, a background image and size constraints: every call of
+            // every method would make these facts the bulk of each file's cache entry and of the
+            // settling after the scan (and naming each call's object costs a walk of its base).
+            let restyling = Self.isRestyling(method)
+            guard restyling || method == "setBackgroundImage" || method == "constraint" else { continue }
+            let path = Assignment.objectName(base).split(separator: ".")
+            if restyling { record(call, path, method + "()") }
             // `saveButton.setBackgroundImage(…)`, `saveButton.heightAnchor.constraint(…)`: the
             // size the document shows may not ship. (`saveButton.applyPrimaryStyle()` counts when
             // that method sizes: `expandingStyleMethods`.)

@@ -9,8 +9,8 @@ import Foundation
 /// through file references whose folders come from groups; two targets' files of one name
 /// share their platforms. Xcode 16 synchronised folders give their targets every file under
 /// the folder.
-public struct XcodeTargets: Sendable, Equatable {
-    public struct Target: Sendable, Equatable {
+public struct XcodeTargets: Sendable, Equatable, Codable {
+    public struct Target: Sendable, Equatable, Codable {
         public var name: String
         /// `com.apple.product-type.application`, `…bundle.unit-test`, `…app-extension`…
         public var productType: String
@@ -27,7 +27,34 @@ public struct XcodeTargets: Sendable, Equatable {
         }
     }
 
-    public var targets: [Target]
+    public var targets: [Target] {
+        didSet { index() }
+    }
+    /// File name → positions in `targets` of the targets listing it.
+    private var byName: [String: [Int]] = [:]
+
+    public init(targets: [Target]) {
+        self.targets = targets
+        index()
+    }
+
+    private enum CodingKeys: String, CodingKey { case targets }
+
+    public init(from decoder: any Decoder) throws {
+        self.init(targets: try decoder.container(keyedBy: CodingKeys.self).decode([Target].self, forKey: .targets))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(targets, forKey: .targets)
+    }
+
+    private mutating func index() {
+        byName = [:]
+        for (position, target) in targets.enumerated() {
+            for name in target.fileNames { byName[name, default: []].append(position) }
+        }
+    }
 
     /// Deeper than this, a project file is not one Xcode wrote (its object graph is three
     /// levels deep): it is not handed to the property-list parser, which recurses per level.
@@ -70,9 +97,11 @@ public struct XcodeTargets: Sendable, Equatable {
     /// The targets that build the file at `path`, relative to the folder holding the project.
     public func targets(building path: String) -> [Target] {
         let name = path.split(separator: "/").last.map(String.init) ?? path
-        return targets.filter { target in
-            target.fileNames.contains(name) || target.synchronizedFolders.contains { path.hasPrefix($0 + "/") }
+        var positions = Set(byName[name] ?? [])
+        for (position, target) in targets.enumerated() where target.synchronizedFolders.contains(where: { path.hasPrefix($0 + "/") }) {
+            positions.insert(position)
         }
+        return positions.sorted().map { targets[$0] }
     }
 
     private static func platforms(in configurations: [[String: Any]]) -> PlatformSet? {
