@@ -395,6 +395,19 @@ struct AppModelTests {
         #expect(Scanner.objectiveCInterfaces(Array("@interface A : B <P>\n@interface A (Cat)\n@interface C() @end".utf8)).map { "\($0.sub)<\($0.base)" } == ["A<B"])
     }
 
+    /// A project's targets are parsed once per content: the second scan reads them from the
+    /// cache, and an unreadable cache entry is parsed again.
+    @Test func projectTargetsAreCachedByContent() throws {
+        let bytes = Array(Self.targetsProject.utf8)
+        let storage = MemoryCacheStorage(entries: [:], toolIdentity: "test")
+        let first = try #require(ProjectIndex.targets(of: bytes, cache: storage))
+        #expect(storage.newEntries.count == 1)
+        #expect(ProjectIndex.targets(of: bytes, cache: storage) == first)
+        let key = try #require(storage.newEntries.keys.first)
+        let damaged = MemoryCacheStorage(entries: [key: Array("{not json".utf8)], toolIdentity: "test")
+        #expect(ProjectIndex.targets(of: bytes, cache: damaged) == first)
+    }
+
     /// A project file nested past anything Xcode writes never reaches the property-list parser.
     @Test func aDeeplyNestedProjectFileIsNotParsed() {
         let hostile = "{ objects = " + String(repeating: "(", count: 100_000) + String(repeating: ")", count: 100_000) + "; }"
