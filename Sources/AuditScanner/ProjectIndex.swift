@@ -30,6 +30,10 @@ struct ProjectIndex: Sendable {
     /// Per Swift or Interface Builder file some target builds: the platforms of the non-test
     /// targets that build it (nil: only test bundles do), worked out once at the start.
     private var targetPlatformsByFile: [String: PlatformSet?] = [:]
+    /// Every Xcode project in scope was read: only then can a file be in none of their targets.
+    private var everyProjectRead = true
+    /// No project file was too large, unreadable, damaged or synchronised (see `init`).
+    private var projectFilesReadable = true
 
     /// `isScanned` says whether a path is in scope (config excludes, vendored folders). Each
     /// project file over its limit in `limits` is a note and is not read; Interface Builder files
@@ -118,7 +122,11 @@ struct ProjectIndex: Sendable {
                         projectsListFiles = false
                     }
                     colorNamesUsedByProjectFiles.formUnion(Self.colorBuildSettings(bytes))
-                    if let targets = Self.targets(of: bytes, cache: cache) { xcodeTargets.append((Self.directory(of: directory), targets)) }
+                    if let targets = Self.targets(of: bytes, cache: cache) {
+                        xcodeTargets.append((Self.directory(of: directory), targets))
+                    } else {
+                        everyProjectRead = false
+                    }
                     if let set = ProjectFiles.platforms(fromXcodeProject: bytes) {
                         platformsByDirectory[Self.directory(of: directory), default: PlatformSet()].formUnion(set)
                     }
@@ -151,6 +159,7 @@ struct ProjectIndex: Sendable {
         }
         localizedKeys = keys
         xcodeTargets.sort { ($0.root.count, $0.root) > ($1.root.count, $1.root) }
+        projectFilesReadable = projectsListFiles
         if sawProject, projectsListFiles {
             swiftFilesInXcodeProjects = projectSwiftFiles
             projectRoots = listingProjectRoots
@@ -254,6 +263,26 @@ struct ProjectIndex: Sendable {
             if !found.isEmpty { return found }
         }
         return []
+    }
+
+    /// A storyboard or xib that no target of the repository's Xcode projects bundles (a backup
+    /// `Profiles~.storyboard`, a nib left behind), under a project's folder and in no package.
+    /// Not decided when no project could be read or one uses synchronised folders.
+    func isInterfaceBuilderFileOutsideEveryTarget(_ path: String) -> Bool {
+        guard everyProjectRead, projectFilesReadable, !xcodeTargets.isEmpty, targetPlatformsByFile[path] == nil,
+              !xcodeTargets.contains(where: { $0.targets.targets.contains { !$0.synchronizedFolders.isEmpty } }),
+              // A project that lists no resources at all says nothing about them.
+              xcodeTargets.contains(where: { $0.targets.targets.contains { $0.fileNames.contains { $0.hasSuffix(".storyboard") || $0.hasSuffix(".xib") } } })
+        else { return false }
+        var directory = Self.directory(of: path)
+        let roots = Set(xcodeTargets.map(\.root))
+        var underProject = false
+        while true {
+            if packageDirectories.contains(directory) { return false }
+            if roots.contains(directory) { underProject = true }
+            if directory.isEmpty { return underProject }
+            directory = Self.directory(of: directory)
+        }
     }
 
     /// A file only test bundles build: not shipped UI, whatever its folder is called.

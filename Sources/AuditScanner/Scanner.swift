@@ -147,6 +147,8 @@ public struct Scanner: Sendable {
             case nil:
                 break
             }
+            // A storyboard or xib no target bundles never ships.
+            if !isSwift, project.isInterfaceBuilderFileOutsideEveryTarget(file.path) { continue }
             if isSwift, !config.includeNonShipping, project.isOnlyInTestTargets(file.path) {
                 statistics.skippedTests += 1
                 continue

@@ -349,6 +349,25 @@ struct AppModelTests {
         #expect(report.statistics.skippedTests == 1)
     }
 
+    /// A storyboard no target bundles (a backup copy) is not checked; one a target bundles is.
+    @Test func interfaceBuilderFilesNoTargetBundlesAreSkipped() throws {
+        let project = Self.targetsProject
+            .replacingOccurrences(of: "F4 /* HomeChecks.swift */ = {", with: "F5 /* Main.storyboard */ = {isa = PBXVariantGroup; name = Main.storyboard; sourceTree = \"<group>\"; };\n            F4 /* HomeChecks.swift */ = {")
+            .replacingOccurrences(of: "B5 /* HomeChecks.swift in Sources */ = {", with: "B6 /* Main.storyboard in Resources */ = {isa = PBXBuildFile; fileRef = F5; };\n            B5 /* HomeChecks.swift in Sources */ = {")
+            .replacingOccurrences(of: "P3 /* Sources */ = {", with: "P4 /* Resources */ = {isa = PBXResourcesBuildPhase; files = (B6, ); };\n            P3 /* Sources */ = {")
+            .replacingOccurrences(of: "buildPhases = (P1 /* Sources */, );", with: "buildPhases = (P1 /* Sources */, P4, );")
+        let repository = try TemporaryRepository()
+        try repository.write("Shop.xcodeproj/project.pbxproj", project)
+        try repository.write("App/Base.lproj/Main.storyboard", Self.labelNib("MainView"))
+        try repository.write("App/Base.lproj/Main~.storyboard", Self.labelNib("MainView"))
+        var config = AuditConfig()
+        config.platforms = PlatformSet(.iOS)
+        let report = try Scanner(options: ScanOptions(config: config))
+            .scan(try ScanInput.directory(repository.path, maxFileBytes: 2_000_000), root: repository.path)
+        let files = Set(report.findings.filter { $0.ruleID == "ib-font-not-adjusting" }.map(\.location.file))
+        #expect(files == ["App/Base.lproj/Main.storyboard"])
+    }
+
     static func labelNib(_ customClass: String) -> String {
         """
         <?xml version="1.0" encoding="UTF-8"?>
