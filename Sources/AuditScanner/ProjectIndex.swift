@@ -245,11 +245,17 @@ struct ProjectIndex: Sendable {
         guard let listed = swiftFilesInXcodeProjects, path.hasSuffix(".swift") else { return false }
         let name = path.split(separator: "/").last.map(String.init) ?? path
         if listed.contains(name) { return false }
+        return isUnderProject(path, roots: projectRoots)
+    }
+
+    /// Whether `path` lies under one of `roots` (folders holding a `.xcodeproj`) with no
+    /// Package.swift on the way: SwiftPM, not the project, decides what a package's folder holds.
+    private func isUnderProject(_ path: String, roots: Set<String>) -> Bool {
         var directory = Self.directory(of: path)
         var underProject = false
         while true {
             if packageDirectories.contains(directory) { return false }
-            if projectRoots.contains(directory) { underProject = true }
+            if roots.contains(directory) { underProject = true }
             if directory.isEmpty { return underProject }
             directory = Self.directory(of: directory)
         }
@@ -274,15 +280,7 @@ struct ProjectIndex: Sendable {
               // A project that lists no resources at all says nothing about them.
               xcodeTargets.contains(where: { $0.targets.targets.contains { $0.fileNames.contains { $0.hasSuffix(".storyboard") || $0.hasSuffix(".xib") } } })
         else { return false }
-        var directory = Self.directory(of: path)
-        let roots = Set(xcodeTargets.map(\.root))
-        var underProject = false
-        while true {
-            if packageDirectories.contains(directory) { return false }
-            if roots.contains(directory) { underProject = true }
-            if directory.isEmpty { return underProject }
-            directory = Self.directory(of: directory)
-        }
+        return isUnderProject(path, roots: Set(xcodeTargets.map(\.root)))
     }
 
     /// A file only test bundles build: not shipped UI, whatever its folder is called.

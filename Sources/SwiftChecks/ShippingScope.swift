@@ -80,24 +80,34 @@ extension SourceFile {
             guard let property = assignment.targetProperty ?? assignment.target.as(DeclReferenceExprSyntax.self)?.baseName.text,
                   properties.contains(property) else { continue }
             if property == "attributedText", !Self.carriesFont(assignment) { continue }
-            let type = assignment.node.enclosingTypeDecl.flatMap { type in
-                type.as(ClassDeclSyntax.self)?.name.text ?? type.as(ExtensionDeclSyntax.self)?.extendedType.trimmedDescription
-            }
             let path = assignment.targetObject.split(separator: ".")
-            if path.count == 1, let outlet = path.first {
-                if let type { keys.insert(type + ":" + outlet + "." + property) }
-                keys.insert("?:" + outlet + "." + property)
-            } else if let outlet = path.last {
-                // `button.titleLabel?.font`, `cell.textLabel?.font`: UIKit's own subviews of a
-                // button or cell, not an outlet that happens to share the name.
-                if Self.builtInSubviews.contains(String(outlet)) { continue }
-                keys.insert("*:" + outlet + "." + property)
-                keys.insert("?:" + outlet + "." + property)
-            } else if let type {
-                keys.insert(type + "#" + property)
+            if path.isEmpty {
+                if let type = Self.classOrExtendedType(around: assignment.node) { keys.insert(type + "#" + property) }
+            } else {
+                keys.formUnion(Self.outletKeys(around: assignment.node, path: path, property: property))
             }
         }
         return keys
+    }
+
+    /// The keys of `property` set or done through the object at `path`: `Owner:outlet.property`
+    /// and `?:outlet.property` through the enclosing type's own property, `*:` and `?:` through
+    /// another object's. `button.titleLabel?.font`, `cell.textLabel?.font` are UIKit's own
+    /// subviews of a button or cell, not an outlet that happens to share the name: none.
+    static func outletKeys(around node: some SyntaxProtocol, path: [Substring], property: String) -> [String] {
+        guard let outlet = path.last, !outlet.isEmpty else { return [] }
+        if path.count == 1 {
+            return (classOrExtendedType(around: node).map { [$0 + ":" + outlet + "." + property] } ?? []) + ["?:" + outlet + "." + property]
+        }
+        if builtInSubviews.contains(String(outlet)) { return [] }
+        return ["*:" + outlet + "." + property, "?:" + outlet + "." + property]
+    }
+
+    /// The class, or the type an extension extends, that `node` lies in.
+    static func classOrExtendedType(around node: some SyntaxProtocol) -> String? {
+        Syntax(node).enclosingTypeDecl.flatMap { type in
+            type.as(ClassDeclSyntax.self)?.name.text ?? type.as(ExtensionDeclSyntax.self)?.extendedType.trimmedDescription
+        }
     }
 
     /// Style helpers, for `FileResult.expandingStyleMethods`: `applyBodyStyle()=>font` for a
@@ -115,16 +125,7 @@ extension SourceFile {
             facts.insert(function.name.text + "()" + FileResult.styleMethodMarker + property)
         }
         func record(_ node: some SyntaxProtocol, _ path: [Substring], _ property: String) {
-            guard let outlet = path.last, !outlet.isEmpty else { return }
-            if path.count == 1 {
-                if let type = Syntax(node).enclosingTypeDecl.flatMap({ type in
-                    type.as(ClassDeclSyntax.self)?.name.text ?? type.as(ExtensionDeclSyntax.self)?.extendedType.trimmedDescription
-                }) { facts.insert(type + ":" + outlet + "." + property) }
-                facts.insert("?:" + outlet + "." + property)
-            } else if !Self.builtInSubviews.contains(String(outlet)) {
-                facts.insert("*:" + outlet + "." + property)
-                facts.insert("?:" + outlet + "." + property)
-            }
+            facts.formUnion(Self.outletKeys(around: node, path: path, property: property))
         }
         for call in index.calls {
             // `actionButtonStyle(getPlusButton)`, `applyStyle(to: titleLabel)`: a style function

@@ -27,15 +27,17 @@ public struct XcodeTargets: Sendable, Equatable, Codable {
         }
     }
 
-    public var targets: [Target] {
-        didSet { index() }
-    }
+    public let targets: [Target]
     /// File name → positions in `targets` of the targets listing it.
-    private var byName: [String: [Int]] = [:]
+    private let byName: [String: [Int]]
 
     public init(targets: [Target]) {
         self.targets = targets
-        index()
+        var byName: [String: [Int]] = [:]
+        for (position, target) in targets.enumerated() {
+            for name in target.fileNames { byName[name, default: []].append(position) }
+        }
+        self.byName = byName
     }
 
     private enum CodingKeys: String, CodingKey { case targets }
@@ -47,13 +49,6 @@ public struct XcodeTargets: Sendable, Equatable, Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(targets, forKey: .targets)
-    }
-
-    private mutating func index() {
-        byName = [:]
-        for (position, target) in targets.enumerated() {
-            for name in target.fileNames { byName[name, default: []].append(position) }
-        }
     }
 
     /// Deeper than this, a project file is not one Xcode wrote (its object graph is three

@@ -84,7 +84,8 @@ struct ColorNameMissingRule: SourceRule {
             if catalog.errors.contains(where: { $0.path.hasSuffix("/\(use.name).colorset/Contents.json") }) { continue }
             if Self.hasFallback(use.call) { continue }
             let callee = use.call.calleeName ?? "Color"
-            if let near = catalog.names.first(where: { $0.caseInsensitiveCompare(use.name) == .orderedSame }) {
+            let lowered = use.name.lowercased()
+            if let near = catalog.sets.first(where: { $0.name.lowercased() == lowered })?.name {
                 sink.report(use.call, at: use.literal,
                             "`\(callee)` names colour set \"\(use.name)\"; the asset catalogs define \"\(near)\", which differs only in letter case: check on a device that the set loads, and spell it as defined",
                             certainty: .review)

@@ -182,6 +182,7 @@ struct FixedFontSizeRule: SourceRule {
     ]
 
     func check(_ file: SourceFile, _ sink: inout FindingSink) {
+        let largestStyle = file.reference.iosTextStyleSizes["Large (default)"]?.values.max() ?? .infinity
         for call in file.index.calls(named: Self.uiFontSizeCalls.union(["system", "custom", "UIFont"])) {
             guard let (size, form) = Self.fixedSize(of: call) else { continue }
             // `size` or `self.size`, a `@ScaledMetric` property, scales with Dynamic Type.
@@ -210,7 +211,6 @@ struct FixedFontSizeRule: SourceRule {
             // Text shrunk to fit a fixed frame (`.minimumScaleFactor`) from a size above every
             // default text style (an avatar's initials at 200 pt): the literal is a ceiling, not
             // the size drawn; a person judges whether it must grow. A 14 pt that may only shrink stands.
-            let largestStyle = file.reference.iosTextStyleSizes["Large (default)"]?.values.max() ?? .infinity
             let shrinks = (size.numberValue ?? 0) > largestStyle
                 && text.map { ModifierChain(containing: ExprSyntax($0)).has("minimumScaleFactor") } == true
             let sure = size.numberValue != nil && text != nil && !shrinks
