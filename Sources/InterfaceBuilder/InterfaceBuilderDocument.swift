@@ -169,6 +169,9 @@ public struct InterfaceBuilderView: Sendable {
     public let cellAttributes: [String: String]
     /// Whether the element carries `<connections>` with an action or segue, or the cell has an action.
     public let hasAction: Bool
+    /// The selectors of its actions (`<action selector="connect:">`, an AppKit cell's `action`):
+    /// two controls that send the same one do the same thing.
+    public var actionSelectors: [String] = []
     /// Gesture recognizers attached in the document (`outletCollection property="gestureRecognizers"`).
     public let hasGestureRecognizers: Bool
     /// The owner properties connected to this view (`<outlet property="titleLabel" destination=…>`),
@@ -185,6 +188,8 @@ public struct InterfaceBuilderView: Sendable {
     public var width: Double? { fixedWidth ?? frame?.width }
     public var height: Double? { fixedHeight ?? frame?.height }
     public var isHidden: Bool { attributes["hidden"] == "YES" }
+    /// Drawn fully transparent (`alpha="0.0"`): shown only when code fades it in.
+    public var isTransparent: Bool { attributes["alpha"].flatMap(Double.init) == 0 }
     public var isEnabled: Bool { attributes["enabled"] != "NO" && cellAttributes["enabled"] != "NO" }
     public var isInteractionEnabled: Bool { attributes["userInteractionEnabled"] != "NO" }
     /// UILabel's `numberOfLines`, 1 when Xcode leaves the default out.
@@ -276,6 +281,7 @@ private struct ViewCollector {
             var configurationStyle: String?
             var cellAttributes: [String: String] = [:]
             var hasAction = false
+            var actionSelectors: [String] = []
             var hasGestureRecognizers = false
             if let value = element["isAccessibilityElement"] { accessibility.isElement = value == "YES" }
             for child in element.children {
@@ -300,6 +306,7 @@ private struct ViewCollector {
                     }
                 case "connections":
                     hasAction = hasAction || record.children.contains { elements[$0].name == "action" || elements[$0].name == "segue" }
+                    actionSelectors += record.children.compactMap { elements[$0].name == "action" ? elements[$0]["selector"] : nil }
                     hasGestureRecognizers = hasGestureRecognizers || record.children.contains {
                         elements[$0].name == "outletCollection" && elements[$0]["property"] == "gestureRecognizers"
                     }
@@ -310,6 +317,7 @@ private struct ViewCollector {
                         title = title ?? record["title"]
                         if let name = record["image"] { image = image ?? name }
                         hasAction = hasAction || record["action"] != nil
+                        if let selector = record["action"] { actionSelectors.append(selector) }
                         for grandchild in record.children where elements[grandchild].name == "font" {
                             font = InterfaceBuilderFont(elements[grandchild])
                         }
@@ -328,6 +336,7 @@ private struct ViewCollector {
                 accessibility: accessibility, title: title, image: image, imageIsSystem: imageIsSystem,
                 attributes: attributes, cellAttributes: cellAttributes, hasAction: hasAction,
                 hasGestureRecognizers: hasGestureRecognizers, outlets: outlets[id] ?? []))
+            views[views.count - 1].actionSelectors = actionSelectors
             if element["key"] == "customView", let item = element.parent, elements[item].name == "barButtonItem" {
                 views[views.count - 1].barButtonItemKey = elements[item]["key"] ?? elements[item].parent.flatMap { elements[$0]["key"] }
             }

@@ -32,10 +32,13 @@ public struct DocumentFindingSink {
     /// its custom class) replaces what the document says; the scan drops the finding then.
     /// `reviewedIf`: what code may do through the view's outlets that changes what the document
     /// says without settling it (`restyled`: a style helper, a size constraint, a configuration);
-    /// the scan hands the finding to a person then.
+    /// the scan hands the finding to a person then. `reviewedIfFacts`: further facts, as
+    /// `FileResult.assignedMembers` spells them, that do the same (`TapProxyView#hitTest` for a
+    /// view around the control).
     public mutating func report(_ view: InterfaceBuilderView, _ message: String, platforms: PlatformSet? = nil,
                                 detail: String = "", certainty: Certainty? = nil, overriddenBy properties: [String] = [],
-                                reviewedIf reviewProperties: [String] = [], requiredUse: [String] = []) {
+                                reviewedIf reviewProperties: [String] = [], reviewedIfFacts: [String] = [],
+                                requiredUse: [String] = []) {
         var overrides = Self.assignmentKeys(view, properties)
         // A navigation bar item's custom view: code that puts another item in its place in the
         // scene's controller (`navigationItem.leftBarButtonItem = closeItem`) replaces it.
@@ -45,7 +48,7 @@ public struct DocumentFindingSink {
         }
         items.append(Item(view: view, message: message, platforms: platforms, detail: detail, certainty: certainty,
                           overriddenBy: overrides, requiredUse: requiredUse,
-                          reviewIf: Self.assignmentKeys(view, reviewProperties)))
+                          reviewIf: Self.assignmentKeys(view, reviewProperties) + reviewedIfFacts))
     }
 
     /// How code assigning `properties` of `view` is recorded (`FileResult.assignedMembers`):

@@ -190,6 +190,17 @@ extension SourceFile {
                   let superclass = decl.inheritanceClause?.inheritedTypes.first?.type.trimmedDescription else { continue }
             facts.insert(decl.name.text + FileResult.inheritsMarker + superclass)
         }
+        // `override func point(inside:with:)` / `hitTest(_:with:)`: the class decides which
+        // touches reach it or its subviews, so its frame is not the area people can hit.
+        for name in ["point", "hitTest"] {
+            for declaration in index.declarations[name] ?? [] {
+                guard let function = declaration.as(FunctionDeclSyntax.self),
+                      function.modifiers.contains(where: { $0.name.text == "override" }),
+                      name == "hitTest" || function.signature.parameterClause.parameters.first?.firstName.text == "inside",
+                      let type = Self.classOrExtendedType(around: function) else { continue }
+                facts.insert(type + "#" + FileResult.hitTestMarker)
+            }
+        }
         return facts
     }
 

@@ -63,6 +63,9 @@ public struct FileResult: Codable, Sendable, Hashable {
     /// In `assignedMembers`, as a property: `SortBar:saveButton.restyled`, code restyles the
     /// outlet in ways that change its size (a style helper, a size constraint, a configuration).
     public static let restyledMarker = "restyled"
+    /// In `assignedMembers`, as a property: `TapProxyView#hitTest`, the class overrides
+    /// `point(inside:with:)` or `hitTest(_:with:)`.
+    public static let hitTestMarker = "hitTest"
 
     /// `assigned` with each call of a style method on an outlet (`SortBar:titleLabel.applyBodyStyle()`)
     /// counted as the assignments that method makes (`SortBar:titleLabel.font`). Methods are

@@ -40,7 +40,9 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
         limitations: """
             Sizes given by variables are not known and not flagged (a `@ScaledMetric` size scales); \
             a default `.padding()` has no published amount, so a chain with one is not measured. \
-            Hit-test extensions in code (`point(inside:with:)` overrides) are not seen. A visionOS \
+            In storyboards and xibs, a Swift `point(inside:with:)` or `hitTest(_:with:)` override in \
+            the control's class, an enclosing view's or an overlapping view's hands the finding to a \
+            person; Objective-C overrides and SwiftUI hit-test code are not seen. A visionOS \
             control may be smaller than 60 pt when the space around it completes the target area; \
             check the spacing by hand. Findings in storyboards and xibs can be turned off or re-graded \
             only in `.a11y-audit.json`: XML has no inline suppression comment.
@@ -324,6 +326,23 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
                     </objects>
                 </document>
                 """, file: "Inspector.xib"),
+            // A circular button on a full-row button that sends the same action: a tap that misses
+            // the circle does the same thing.
+            RuleExample(InterfaceBuilderExample.iOS("""
+                <button opaque="NO" contentMode="scaleToFill" buttonType="custom" translatesAutoresizingMaskIntoConstraints="NO" id="row-bt-005">
+                    <rect key="frame" x="0.0" y="0.0" width="393" height="60"/>
+                    <connections>
+                        <action selector="connect:" destination="-1" eventType="touchUpInside" id="row-ac-005"/>
+                    </connections>
+                </button>
+                <button opaque="NO" contentMode="scaleToFill" buttonType="custom" translatesAutoresizingMaskIntoConstraints="NO" id="con-bt-005">
+                    <rect key="frame" x="337" y="10" width="40" height="40"/>
+                    <state key="normal" image="power"/>
+                    <connections>
+                        <action selector="connect:" destination="-1" eventType="touchUpInside" id="con-ac-005"/>
+                    </connections>
+                </button>
+                """), platforms: PlatformSet(.iOS), file: "ProfileCell.xib"),
             // A bar item's custom view that the scene's controller replaces with another item.
             RuleExample("""
                 <?xml version="1.0" encoding="UTF-8"?>
@@ -364,6 +383,79 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
             ]),
         ],
         needsReview: [
+            // Inside a container the document hides: it shows only when code unhides it.
+            RuleExample(InterfaceBuilderExample.iOS("""
+                <view hidden="YES" contentMode="scaleToFill" translatesAutoresizingMaskIntoConstraints="NO" id="dev-vw-001">
+                    <rect key="frame" x="0.0" y="0.0" width="393" height="60"/>
+                    <subviews>
+                        ↓<button opaque="NO" contentMode="scaleToFill" buttonType="system" translatesAutoresizingMaskIntoConstraints="NO" id="dev-bt-001">
+                            <rect key="frame" x="16" y="16" width="80" height="28"/>
+                            <state key="normal" title="Reset"/>
+                            <connections>
+                                <action selector="reset:" destination="-1" eventType="touchUpInside" id="dev-ac-001"/>
+                            </connections>
+                        </button>
+                    </subviews>
+                </view>
+                """), platforms: PlatformSet(.iOS), file: "Fulfillment.storyboard"),
+            // A full-row button with another action lies under the small one: its code may do the same.
+            RuleExample(InterfaceBuilderExample.iOS("""
+                <button opaque="NO" contentMode="scaleToFill" buttonType="custom" translatesAutoresizingMaskIntoConstraints="NO" id="row-bt-002">
+                    <rect key="frame" x="0.0" y="0.0" width="393" height="64"/>
+                    <connections>
+                        <action selector="rowTapped:" destination="-1" eventType="touchUpInside" id="row-ac-002"/>
+                    </connections>
+                </button>
+                ↓<button opaque="NO" contentMode="scaleToFill" buttonType="custom" translatesAutoresizingMaskIntoConstraints="NO" id="con-bt-002">
+                    <rect key="frame" x="339" y="13" width="38" height="38"/>
+                    <state key="normal" image="power"/>
+                    <connections>
+                        <action selector="connect:" destination="-1" eventType="touchUpInside" id="con-ac-002"/>
+                    </connections>
+                </button>
+                """), platforms: PlatformSet(.iOS), file: "ServerCell.xib"),
+            // A view over the button whose class forwards touches to it (`hitTest(_:with:)`).
+            RuleExample(InterfaceBuilderExample.iOS("""
+                ↓<button opaque="NO" contentMode="scaleToFill" buttonType="custom" translatesAutoresizingMaskIntoConstraints="NO" id="cls-bt-003">
+                    <rect key="frame" x="345" y="30" width="32" height="32"/>
+                    <state key="normal" image="close"/>
+                    <connections>
+                        <action selector="close:" destination="-1" eventType="touchUpInside" id="cls-ac-003"/>
+                    </connections>
+                </button>
+                <view contentMode="scaleToFill" customClass="TapProxyView" translatesAutoresizingMaskIntoConstraints="NO" id="prx-vw-003">
+                    <rect key="frame" x="335" y="20" width="52" height="52"/>
+                </view>
+                """), platforms: PlatformSet(.iOS), file: "Story.xib", assets: [
+                "TapProxyView.swift": """
+                    import UIKit
+                    final class TapProxyView: UIView {
+                        weak var targetView: UIView?
+                        override func hitTest(_ point: CGPoint, with event: UIEvent?) -> UIView? {
+                            bounds.contains(point) ? targetView : nil
+                        }
+                    }
+                    """,
+            ]),
+            // The button's own class widens the area that reaches it.
+            RuleExample(InterfaceBuilderExample.iOS("""
+                ↓<button opaque="NO" contentMode="scaleToFill" buttonType="custom" customClass="ExpandedHitButton" translatesAutoresizingMaskIntoConstraints="NO" id="exp-bt-004">
+                    <rect key="frame" x="16" y="16" width="24" height="24"/>
+                    <state key="normal" image="info"/>
+                    <connections>
+                        <action selector="showInfo:" destination="-1" eventType="touchUpInside" id="exp-ac-004"/>
+                    </connections>
+                </button>
+                """), platforms: PlatformSet(.iOS), file: "Header.xib", assets: [
+                "ExpandedHitButton.swift": """
+                    import UIKit
+                    class ExpandedHitButton: UIButton {
+                        override func point(inside point: CGPoint, with event: UIEvent?) -> Bool {
+                            bounds.insetBy(dx: -10, dy: -10).contains(point)
+                        }
+                    }
+                    """,
+            ]),
             // A bordered style pads the label by an amount the system sets.
             RuleExample("""
                 import SwiftUI
@@ -487,7 +579,7 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
     }
 
     func check(_ file: DocumentFile, _ sink: inout DocumentFindingSink) {
-        for view in file.document.views where InterfaceBuilderHitRegion.isMeasured(view, in: file.document) {
+        for (index, view) in file.document.views.enumerated() where InterfaceBuilderHitRegion.isMeasured(view, in: file.document) {
             // A button with no action, segue or outlet does nothing when tapped (a status icon
             // drawn as a button); one with an outlet only if code gives it a target.
             guard let operated = InterfaceBuilderHitRegion.targetRequirement(view, in: file.document) else { continue }
@@ -497,12 +589,25 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
                       ControlSizeThreshold.misses(width: view.width, height: view.height, threshold) else { continue }
                 missed.append((platform, threshold))
             }
-            guard !missed.isEmpty else { continue }
+            guard let threshold = missed.map(\.1).max() else { continue }
+            let around = InterfaceBuilderHitRegion.surroundings(of: index, in: file.document, threshold: threshold)
+            // A tap that misses it lands on a larger control doing the same thing.
+            if around.sameActionCover != nil { continue }
             let what = view.kind == "button" || file.document.isAppKit ? "" : " (system controls are held to the minimum control size)"
-            let nearMiss = missed.allSatisfy { ControlSizeThreshold.isNearMissOfWideControl(width: view.width, height: view.height, $0.1) }
-            sink.report(view, "\(InterfaceBuilderHitRegion.name(view)) is \(ControlSizeThreshold.size(width: view.width, height: view.height)), below \(ControlSizeThreshold.thresholds(missed))\(what); \(nearMiss ? ControlSizeThreshold.wideNearMissReason : "people with limited dexterity will miss it")",
-                        platforms: PlatformSet(missed.map(\.0)), certainty: nearMiss ? .review : nil,
-                        reviewedIf: [FileResult.restyledMarker], requiredUse: operated)
+            var why = "people with limited dexterity will miss it"
+            var unsure = true
+            if missed.allSatisfy({ ControlSizeThreshold.isNearMissOfWideControl(width: view.width, height: view.height, $0.1) }) {
+                why = ControlSizeThreshold.wideNearMissReason
+            } else if let hidden = around.hiddenAncestor {
+                why = "it lies in a \(hidden.kind) the document hides (id \(hidden.id)), which only code shows: measure it where the app shows it"
+            } else if let cover = around.otherCover {
+                why = "a larger \(cover.kind) (id \(cover.id)) covers it and may do the same when tapped: check what it does"
+            } else {
+                unsure = false
+            }
+            sink.report(view, "\(InterfaceBuilderHitRegion.name(view)) is \(ControlSizeThreshold.size(width: view.width, height: view.height)), below \(ControlSizeThreshold.thresholds(missed))\(what); \(why)",
+                        platforms: PlatformSet(missed.map(\.0)), certainty: unsure ? .review : nil,
+                        reviewedIf: [FileResult.restyledMarker], reviewedIfFacts: around.hitTestFacts, requiredUse: operated)
         }
     }
 }

@@ -272,6 +272,87 @@ enum InterfaceBuilderHitRegion {
         return ControlSizeThreshold.squeezed(platform, reference)
     }
 
+    /// What around a control decides how much of the screen reaches it, beyond its frame.
+    struct Surroundings {
+        /// An enclosing view the document hides or draws transparent: the control shows only
+        /// when code shows that view.
+        var hiddenAncestor: InterfaceBuilderView?
+        /// A larger control over or under it that sends the same action: a tap that misses the
+        /// small one does the same thing (a circular connect button on a full-row connect button).
+        var sameActionCover: InterfaceBuilderView?
+        /// A larger control or tappable view over or under it that does something else, which
+        /// code may route to the same place (a row button whose action calls `connect()`).
+        var otherCover: InterfaceBuilderView?
+        /// `Class#hitTest` for the control's class, its ancestors' and the views overlapping it:
+        /// a `point(inside:with:)` or `hitTest(_:with:)` override there can widen what reaches it.
+        var hitTestFacts: [String] = []
+    }
+
+    /// The surroundings of `views[index]`, with frames in its root view's space.
+    static func surroundings(of index: Int, in document: InterfaceBuilderDocument, threshold: Double) -> Surroundings {
+        let views = document.views
+        var result = Surroundings()
+        func fact(_ view: InterfaceBuilderView) {
+            if let name = view.customClass { result.hitTestFacts.append(name + "#" + FileResult.hitTestMarker) }
+        }
+        fact(views[index])
+        var ancestors = Set<Int>()
+        var current = views[index].superview
+        while let ancestor = current, ancestors.insert(ancestor).inserted {
+            if result.hiddenAncestor == nil, views[ancestor].isHidden || views[ancestor].isTransparent {
+                result.hiddenAncestor = views[ancestor]
+            }
+            fact(views[ancestor])
+            current = views[ancestor].superview
+        }
+        guard let (root, rect) = placement(of: index, in: views) else { return result }
+        let selectors = Set(views[index].actionSelectors)
+        for (other, view) in views.enumerated() where other != index && !ancestors.contains(other) && !view.isHidden {
+            guard let (otherRoot, otherRect) = placement(of: other, in: views), otherRoot == root,
+                  otherRect.x < rect.maxX, rect.x < otherRect.maxX, otherRect.y < rect.maxY, rect.y < otherRect.maxY,
+                  !isInside(other, index, views) else { continue }
+            fact(view)
+            // Covers the control and is big enough to hit.
+            let tolerance = 0.5
+            guard otherRect.x <= rect.x + tolerance, otherRect.y <= rect.y + tolerance,
+                  otherRect.maxX >= rect.maxX - tolerance, otherRect.maxY >= rect.maxY - tolerance,
+                  otherRect.width >= threshold, otherRect.height >= threshold else { continue }
+            if view.isControl, !selectors.isEmpty, !selectors.isDisjoint(with: view.actionSelectors) {
+                result.sameActionCover = result.sameActionCover ?? view
+            } else if (view.isControl && view.hasAction) || view.hasGestureRecognizers {
+                result.otherCover = result.otherCover ?? view
+            }
+        }
+        return result
+    }
+
+    /// The root view a view lies in (the top of its superview chain) and its frame in that
+    /// root's coordinates. Nil when some view on the way has no frame.
+    private static func placement(of index: Int, in views: [InterfaceBuilderView]) -> (root: Int, rect: InterfaceBuilderRect)? {
+        guard var rect = views[index].frame else { return nil }
+        var current = index, seen: Set<Int> = [index]
+        while let parent = views[current].superview, seen.insert(parent).inserted {
+            guard let frame = views[parent].frame else { return nil }
+            // A root's own origin is where the canvas shows it, not a position inside anything.
+            if views[parent].superview != nil {
+                rect.x += frame.x
+                rect.y += frame.y
+            }
+            current = parent
+        }
+        return (current, rect)
+    }
+
+    /// Whether `views[inner]` lies inside `views[outer]` (an ancestor of it).
+    private static func isInside(_ inner: Int, _ outer: Int, _ views: [InterfaceBuilderView]) -> Bool {
+        var current = views[inner].superview, seen = Set<Int>()
+        while let ancestor = current, seen.insert(ancestor).inserted {
+            if ancestor == outer { return true }
+            current = views[ancestor].superview
+        }
+        return false
+    }
+
     static func name(_ view: InterfaceBuilderView) -> String {
         let text = view.accessibility.label ?? view.title ?? view.image
         return text.map { "\(view.kind) \"\($0)\"" } ?? view.kind
