@@ -240,12 +240,25 @@ struct ProjectIndex: Sendable {
 
     /// A Swift file no Xcode project of the repository lists and no Package.swift governs: on
     /// disk but compiled into nothing (a file dropped from its target, a draft, an example).
-    /// Only decided where the projects list their files one by one.
+    /// Only decided where the projects list their files one by one. Where every project parsed
+    /// and none synchronises a folder, a file is listed where its groups put it (a copy of a
+    /// listed file in another folder is not); else by name anywhere in a project.
     func isOutsideEveryTarget(_ path: String) -> Bool {
         guard let listed = swiftFilesInXcodeProjects, path.hasSuffix(".swift") else { return false }
         let name = path.split(separator: "/").last.map(String.init) ?? path
-        if listed.contains(name) { return false }
+        if targetsDecideEveryFile, xcodeTargets.contains(where: { $0.targets.lists([".swift"]) }) {
+            if targetPlatformsByFile[path] != nil { return false }
+        } else if listed.contains(name) {
+            return false
+        }
         return isUnderProject(path, roots: projectRoots)
+    }
+
+    /// Every Xcode project parsed, and none adds a folder's files wholesale (a synchronised
+    /// folder), so the targets' lists are the whole story.
+    private var targetsDecideEveryFile: Bool {
+        everyProjectRead && projectFilesReadable && !xcodeTargets.isEmpty
+            && !xcodeTargets.contains(where: { $0.targets.targets.contains { !$0.synchronizedFolders.isEmpty } })
     }
 
     /// Whether `path` lies under one of `roots` (folders holding a `.xcodeproj`) with no
@@ -275,10 +288,9 @@ struct ProjectIndex: Sendable {
     /// `Profiles~.storyboard`, a nib left behind), under a project's folder and in no package.
     /// Not decided when no project could be read or one uses synchronised folders.
     func isInterfaceBuilderFileOutsideEveryTarget(_ path: String) -> Bool {
-        guard everyProjectRead, projectFilesReadable, !xcodeTargets.isEmpty, targetPlatformsByFile[path] == nil,
-              !xcodeTargets.contains(where: { $0.targets.targets.contains { !$0.synchronizedFolders.isEmpty } }),
+        guard targetsDecideEveryFile, targetPlatformsByFile[path] == nil,
               // A project that lists no resources at all says nothing about them.
-              xcodeTargets.contains(where: { $0.targets.targets.contains { $0.fileNames.contains { $0.hasSuffix(".storyboard") || $0.hasSuffix(".xib") } } })
+              xcodeTargets.contains(where: { $0.targets.lists([".storyboard", ".xib"]) })
         else { return false }
         return isUnderProject(path, roots: Set(xcodeTargets.map(\.root)))
     }

@@ -92,6 +92,9 @@ public struct Scanner: Sendable {
     /// Default paths of vendored and generated code (DESIGN.md), skipped unless included.
     public static let vendoredPatterns: [Glob] = [
         "Pods", "Carthage", ".build", "SourcePackages", "DerivedData", "*.pb.swift", "*.generated.swift",
+        // Xcode's localization exports: copies of the app's storyboards and strings for
+        // translators, which no target builds.
+        "*.xcloc",
     ].map(Glob.init)
 
     /// Modules whose import makes a file UI code worth parsing.
@@ -473,7 +476,7 @@ public struct Scanner: Sendable {
 
     static func summaryNotes(_ statistics: ScanStatistics) -> [ScanNote] {
         let counted: [(Int, String)] = [
-            (statistics.skippedVendored, "vendored or generated Swift files skipped (Pods/, Carthage/, .build/, SourcePackages/, *.pb.swift, *.generated.swift); \"include\" patterns or \"skipVendored\": false scan them"),
+            (statistics.skippedVendored, "vendored or generated Swift files skipped (Pods/, Carthage/, .build/, SourcePackages/, *.pb.swift, *.generated.swift, *.xcloc exports); \"include\" patterns or \"skipVendored\": false scan them"),
             (statistics.skippedTests, "test files skipped (test targets are not shipped UI); \"includeNonShipping\": true scans them"),
             (statistics.skippedDebugScreens, "Swift files of debug screens skipped (a Debug folder, or a screen named with Debug: not shipped UI); \"includeNonShipping\": true scans them"),
             (statistics.skippedExamples, "Swift files of example or demo apps skipped (an Example or Demo folder: a library's sample, not the product); \"includeNonShipping\": true scans them"),

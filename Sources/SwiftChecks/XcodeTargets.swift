@@ -5,10 +5,11 @@ import Foundation
 /// files it compiles or bundles. A file's platforms are those of the targets that build it, so
 /// an iPhone app's files are not judged for the watch app beside them in the same project.
 ///
-/// Files are matched by name (`Row.swift`), as the project's sources build phase lists them
-/// through file references whose folders come from groups; two targets' files of one name
-/// share their platforms. Xcode 16 synchronised folders give their targets every file under
-/// the folder.
+/// Files are matched by their path, which the project gives through file references and the
+/// groups holding them (a copy of `Main.storyboard` in another folder is not the one a target
+/// bundles); a file whose reference has no path relative to the project (an absolute path, one
+/// under the build folder) is matched by name. Xcode 16 synchronised folders give their targets
+/// every file under the folder.
 public struct XcodeTargets: Sendable, Equatable, Codable {
     public struct Target: Sendable, Equatable, Codable {
         public var name: String
@@ -17,7 +18,10 @@ public struct XcodeTargets: Sendable, Equatable, Codable {
         /// From `SDKROOT` and `SUPPORTED_PLATFORMS` of its configurations (the project's where
         /// the target sets none); nil when neither says.
         public var platforms: PlatformSet?
-        /// Names of the files its sources and resources build phases list.
+        /// Paths, relative to the folder holding the `.xcodeproj`, of the files its sources and
+        /// resources build phases list (each language's file of a localised storyboard).
+        public var filePaths: Set<String>
+        /// Names of the files listed whose path the groups do not give.
         public var fileNames: Set<String>
         /// Synchronised folders, relative to the folder holding the `.xcodeproj`.
         public var synchronizedFolders: [String]
@@ -28,16 +32,26 @@ public struct XcodeTargets: Sendable, Equatable, Codable {
     }
 
     public let targets: [Target]
-    /// File name → positions in `targets` of the targets listing it.
+    /// File path, and name, → positions in `targets` of the targets listing it.
+    private let byPath: [String: [Int]]
     private let byName: [String: [Int]]
 
     public init(targets: [Target]) {
         self.targets = targets
-        var byName: [String: [Int]] = [:]
+        var byPath: [String: [Int]] = [:], byName: [String: [Int]] = [:]
         for (position, target) in targets.enumerated() {
+            for path in target.filePaths { byPath[path, default: []].append(position) }
             for name in target.fileNames { byName[name, default: []].append(position) }
         }
+        self.byPath = byPath
         self.byName = byName
+    }
+
+    /// Whether some target builds a file whose name ends in one of `suffixes`: a project
+    /// listing no storyboards (or no Swift files) says nothing about them.
+    public func lists(_ suffixes: [String]) -> Bool {
+        func matches(_ name: String) -> Bool { suffixes.contains(where: name.hasSuffix) }
+        return targets.contains { $0.filePaths.contains(where: matches) || $0.fileNames.contains(where: matches) }
     }
 
     private enum CodingKeys: String, CodingKey { case targets }
@@ -68,15 +82,24 @@ public struct XcodeTargets: Sendable, Equatable, Codable {
         }
         let project = object(root["rootObject"])
         let projectPlatforms = platforms(in: settings(ofList: project?["buildConfigurationList"]))
+        let paths = ReferencePaths(objects: objects, mainGroup: project?["mainGroup"] as? String)
         var targets: [Target] = []
         for case let target as [String: Any] in objects.values where target["isa"] as? String == "PBXNativeTarget" {
-            var names = Set<String>()
+            var filePaths = Set<String>(), names = Set<String>()
             for phase in (target["buildPhases"] as? [Any] ?? []).compactMap(object) {
                 guard let isa = phase["isa"] as? String, isa == "PBXSourcesBuildPhase" || isa == "PBXResourcesBuildPhase" else { continue }
                 for file in (phase["files"] as? [Any] ?? []).compactMap(object) {
-                    guard let reference = object(file["fileRef"]) else { continue }
-                    // A variant group (a localised storyboard) names its file; so does a reference.
-                    if let name = (reference["path"] as? String ?? reference["name"] as? String)?.split(separator: "/").last {
+                    guard let id = file["fileRef"] as? String, let reference = object(id) else { continue }
+                    // A variant group (a localised storyboard) stands for each language's file.
+                    let ids = reference["isa"] as? String == "PBXVariantGroup" ? (reference["children"] as? [Any] ?? []).compactMap { $0 as? String } : [id]
+                    for id in ids {
+                        if let path = paths.path(of: id) {
+                            filePaths.insert(path)
+                        } else if let name = (object(id).flatMap { $0["path"] as? String ?? $0["name"] as? String })?.split(separator: "/").last {
+                            names.insert(String(name))
+                        }
+                    }
+                    if ids.isEmpty, let name = (reference["path"] as? String ?? reference["name"] as? String)?.split(separator: "/").last {
                         names.insert(String(name))
                     }
                 }
@@ -84,7 +107,7 @@ public struct XcodeTargets: Sendable, Equatable, Codable {
             let folders = (target["fileSystemSynchronizedGroups"] as? [Any] ?? []).compactMap { object($0)?["path"] as? String }
             targets.append(Target(name: target["name"] as? String ?? "", productType: target["productType"] as? String ?? "",
                                   platforms: platforms(in: settings(ofList: target["buildConfigurationList"])) ?? projectPlatforms,
-                                  fileNames: names, synchronizedFolders: folders))
+                                  filePaths: filePaths, fileNames: names, synchronizedFolders: folders))
         }
         return XcodeTargets(targets: targets.sorted { $0.name < $1.name })
     }
@@ -92,11 +115,63 @@ public struct XcodeTargets: Sendable, Equatable, Codable {
     /// The targets that build the file at `path`, relative to the folder holding the project.
     public func targets(building path: String) -> [Target] {
         let name = path.split(separator: "/").last.map(String.init) ?? path
-        var positions = Set(byName[name] ?? [])
+        var positions = Set((byPath[path] ?? []) + (byName[name] ?? []))
         for (position, target) in targets.enumerated() where target.synchronizedFolders.contains(where: { path.hasPrefix($0 + "/") }) {
             positions.insert(position)
         }
         return positions.sorted().map { targets[$0] }
+    }
+
+    /// Paths of file references through the groups that hold them.
+    private struct ReferencePaths {
+        let objects: [String: Any]
+        let mainGroup: String?
+        /// Object id → the group listing it among its children.
+        let parents: [String: String]
+
+        init(objects: [String: Any], mainGroup: String?) {
+            self.objects = objects
+            self.mainGroup = mainGroup
+            var parents: [String: String] = [:]
+            for (id, value) in objects {
+                guard let group = value as? [String: Any], let children = group["children"] as? [Any] else { continue }
+                for case let child as String in children { parents[child] = id }
+            }
+            self.parents = parents
+        }
+
+        /// The path of `id` relative to the folder holding the project: each `<group>`-relative
+        /// step's `path` joined up to the main group or a `SOURCE_ROOT` step. Nil for an absolute
+        /// path, one under the build products or the SDK, a reference no group holds, a cycle, or
+        /// one that leaves the folder.
+        func path(of id: String) -> String? {
+            var components: [Substring] = []
+            var current: String? = id, seen = Set<String>()
+            while let step = current {
+                guard seen.insert(step).inserted, let object = objects[step] as? [String: Any] else { return nil }
+                let tree = object["sourceTree"] as? String ?? "<group>"
+                if let path = object["path"] as? String {
+                    components.insert(contentsOf: path.split(separator: "/", omittingEmptySubsequences: true), at: 0)
+                }
+                switch tree {
+                case "<group>":
+                    current = parents[step]
+                    guard current != nil || step == mainGroup else { return nil }
+                case "SOURCE_ROOT": current = nil
+                default: return nil
+                }
+            }
+            var normalized: [Substring] = []
+            for component in components {
+                switch component {
+                case ".": continue
+                case "..":
+                    guard normalized.popLast() != nil else { return nil }
+                default: normalized.append(component)
+                }
+            }
+            return normalized.isEmpty ? nil : normalized.joined(separator: "/")
+        }
     }
 
     private static func platforms(in configurations: [[String: Any]]) -> PlatformSet? {

@@ -349,6 +349,90 @@ struct AppModelTests {
         #expect(report.statistics.skippedTests == 1)
     }
 
+    /// A project whose files sit in groups, as Xcode writes them: a folder group, a group with
+    /// a name only, a localised storyboard, a file relative to the project folder, one at an
+    /// absolute path.
+    static let groupedProject = """
+        // !$*UTF8*$!
+        {
+            archiveVersion = 1;
+            objects = {
+                F1 /* Home.swift */ = {isa = PBXFileReference; path = Home.swift; sourceTree = "<group>"; };
+                F2 /* Theme.swift */ = {isa = PBXFileReference; path = Theme.swift; sourceTree = "<group>"; };
+                F3 /* Base */ = {isa = PBXFileReference; name = Base; path = Base.lproj/Main.storyboard; sourceTree = "<group>"; };
+                F4 /* es */ = {isa = PBXFileReference; name = es; path = es.lproj/Main.strings; sourceTree = "<group>"; };
+                F5 /* Gen.swift */ = {isa = PBXFileReference; path = Tools/Gen.swift; sourceTree = SOURCE_ROOT; };
+                F6 /* Legacy.swift */ = {isa = PBXFileReference; path = /Users/dev/Legacy.swift; sourceTree = "<absolute>"; };
+                F7 /* Row.swift */ = {isa = PBXFileReference; path = ../Shared/Row.swift; sourceTree = "<group>"; };
+                V1 /* Main.storyboard */ = {isa = PBXVariantGroup; children = (F3 /* Base */, F4 /* es */, ); name = Main.storyboard; sourceTree = "<group>"; };
+                G0 = {isa = PBXGroup; children = (G1 /* App */, G2 /* Style */, F5 /* Gen.swift */, F6 /* Legacy.swift */, ); sourceTree = "<group>"; };
+                G1 /* App */ = {isa = PBXGroup; children = (F1 /* Home.swift */, V1 /* Main.storyboard */, F7 /* Row.swift */, ); path = App; sourceTree = "<group>"; };
+                G2 /* Style */ = {isa = PBXGroup; children = (F2 /* Theme.swift */, ); name = Style; sourceTree = "<group>"; };
+                B1 = {isa = PBXBuildFile; fileRef = F1; };
+                B2 = {isa = PBXBuildFile; fileRef = F2; };
+                B3 = {isa = PBXBuildFile; fileRef = V1; };
+                B5 = {isa = PBXBuildFile; fileRef = F5; };
+                B6 = {isa = PBXBuildFile; fileRef = F6; };
+                B7 = {isa = PBXBuildFile; fileRef = F7; };
+                P1 /* Sources */ = {isa = PBXSourcesBuildPhase; files = (B1, B2, B5, B6, B7, ); };
+                P2 /* Resources */ = {isa = PBXResourcesBuildPhase; files = (B3, ); };
+                C1 /* Release */ = {isa = XCBuildConfiguration; buildSettings = {SDKROOT = iphoneos; }; name = Release; };
+                L1 = {isa = XCConfigurationList; buildConfigurations = (C1 /* Release */, ); };
+                T1 /* Shop */ = {isa = PBXNativeTarget; buildConfigurationList = L1; buildPhases = (P1 /* Sources */, P2 /* Resources */, ); name = Shop; productType = "com.apple.product-type.application"; };
+                R1 /* Project object */ = {isa = PBXProject; buildConfigurationList = L1; mainGroup = G0; targets = (T1 /* Shop */, ); };
+            };
+            rootObject = R1 /* Project object */;
+        }
+        """
+
+    /// A file is built where its group puts it: a copy of the same name in another folder (an
+    /// old copy, a localisation export) is not, and is not checked.
+    @Test func filesAreMatchedByThePathTheirGroupsGive() throws {
+        let targets = try #require(XcodeTargets.parse(Array(Self.groupedProject.utf8)))
+        func built(_ path: String) -> [String] { targets.targets(building: path).map(\.name) }
+        #expect(built("App/Home.swift") == ["Shop"])
+        #expect(built("Old/App/Home.swift") == [], "a copy elsewhere")
+        #expect(built("Home.swift") == [])
+        #expect(built("App/Base.lproj/Main.storyboard") == ["Shop"], "each language's file of a variant group")
+        #expect(built("App/es.lproj/Main.strings") == ["Shop"])
+        #expect(built("Export/es.xcloc/Source Contents/App/Base.lproj/Main.storyboard") == [])
+        #expect(built("Theme.swift") == ["Shop"], "a group with a name and no path adds no folder")
+        #expect(built("Tools/Gen.swift") == ["Shop"], "relative to the project folder")
+        #expect(built("Shared/Row.swift") == ["Shop"], "a path that climbs out of its group")
+        #expect(built("Vendor/Legacy.swift") == ["Shop"], "an absolute path: matched by name")
+
+        let repository = try TemporaryRepository()
+        try repository.write("Shop.xcodeproj/project.pbxproj", Self.groupedProject)
+        let view = "import SwiftUI\nstruct V: View {\n    var body: some View { Text(\"x\").font(.system(size: 9)) }\n}\n"
+        for path in ["App/Home.swift", "Old/App/Home.swift", "Theme.swift", "Shared/Row.swift"] { try repository.write(path, view) }
+        let storyboard = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="22505" targetRuntime="iOS.CocoaTouch" useAutolayout="YES">
+                <objects>
+                    <view contentMode="scaleToFill" id="root-vw-001">
+                        <rect key="frame" x="0.0" y="0.0" width="393" height="200"/>
+                        <subviews>
+                            <button opaque="NO" contentMode="scaleToFill" buttonType="system" id="sml-bt-001">
+                                <rect key="frame" x="16" y="16" width="20" height="20"/>
+                                <state key="normal" title="i"/>
+                                <connections>
+                                    <action selector="info:" destination="-1" eventType="touchUpInside" id="sml-ac-001"/>
+                                </connections>
+                            </button>
+                        </subviews>
+                    </view>
+                </objects>
+            </document>
+            """
+        try repository.write("App/Base.lproj/Main.storyboard", storyboard)
+        try repository.write("Old/Base.lproj/Main.storyboard", storyboard)
+        let report = try Scanner(options: ScanOptions(config: AuditConfig()))
+            .scan(try ScanInput.directory(repository.path, maxFileBytes: 2_000_000), root: repository.path)
+        let files = Set(report.findings.filter { $0.certainty == .violation }.map(\.location.file))
+        #expect(files == ["App/Home.swift", "Theme.swift", "Shared/Row.swift", "App/Base.lproj/Main.storyboard"])
+        #expect(report.statistics.skippedNotInTarget == 1)
+    }
+
     /// A storyboard no target bundles (a backup copy) is not checked; one a target bundles is.
     @Test func interfaceBuilderFilesNoTargetBundlesAreSkipped() throws {
         let project = Self.targetsProject
