@@ -182,6 +182,10 @@ public struct InterfaceBuilderView: Sendable {
     public var barButtonItemKey: String? = nil
     /// The custom class of the view controller whose scene holds the view.
     public var sceneClass: String? = nil
+    /// The document's frame disagrees with the view's own size constraints (an aspect ratio
+    /// its frame does not have, a width or height equal to another view's that differs): Auto
+    /// Layout gives it another size than the one drawn, and Xcode left the frame stale.
+    public var frameContradictsConstraints = false
     /// The class that replaces the standard one at runtime (`customClass="BadgeLabel"`).
     public var customClass: String? { attributes["customClass"] }
 
@@ -236,7 +240,18 @@ private struct ViewCollector {
         var widths: [String: Double] = [:], heights: [String: Double] = [:]
         var systemImages: Set<String> = []
         var outlets: [String: [InterfaceBuilderOutlet]] = [:]
+        // Width and height constraints that relate a view to itself (an aspect ratio) or to
+        // another view, checked against the frames once every view is known.
+        var relations: [(first: String, firstAttribute: String, second: String, secondAttribute: String, multiplier: Double, constant: Double)] = []
         for element in elements {
+            if element.name == "constraint", let second = element["secondItem"],
+               let firstAttribute = element["firstAttribute"], let secondAttribute = element["secondAttribute"],
+               ["width", "height"].contains(firstAttribute), ["width", "height"].contains(secondAttribute),
+               element["relation"] == nil || element["relation"] == "equal",
+               let first = element.firstItemOrOwner(in: elements),
+               let multiplier = Self.multiplier(element["multiplier"]) {
+                relations.append((first, firstAttribute, second, secondAttribute, multiplier, element["constant"].flatMap(Double.init) ?? 0))
+            }
             if element.name == "image", element["catalog"] == "system", let name = element["name"] { systemImages.insert(name) }
             if element.name == "outlet" || element.name == "outletCollection", let property = element["property"],
                let destination = element["destination"] {
@@ -349,6 +364,29 @@ private struct ViewCollector {
                 scene = elements[current].parent
             }
         }
+        guard !relations.isEmpty else { return }
+        var byID: [String: Int] = [:]
+        for (index, view) in views.enumerated() where !view.id.isEmpty { byID[view.id] = index }
+        func size(_ index: Int, _ attribute: String) -> Double? {
+            attribute == "width" ? views[index].width : views[index].height
+        }
+        for relation in relations {
+            guard let first = byID[relation.first], let second = byID[relation.second],
+                  let value = size(first, relation.firstAttribute), let other = size(second, relation.secondAttribute) else { continue }
+            // A point of slack: Xcode rounds frames to half points.
+            if abs(value - (other * relation.multiplier + relation.constant)) > 1 {
+                views[first].frameContradictsConstraints = true
+                if first != second { views[second].frameContradictsConstraints = true }
+            }
+        }
+    }
+
+    /// `1:1`, `16:9`, `0.5`; nil for anything else.
+    private static func multiplier(_ text: String?) -> Double? {
+        guard let text else { return 1 }
+        let parts = text.split(separator: ":")
+        if parts.count == 2, let a = Double(parts[0]), let b = Double(parts[1]), b != 0 { return a / b }
+        return parts.count == 1 ? Double(text) : nil
     }
 }
 

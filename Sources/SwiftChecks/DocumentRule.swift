@@ -119,6 +119,20 @@ public struct DocumentChecker: Sendable {
     /// Storyboards and xibs.
     public static func handles(_ path: String) -> Bool { InterfaceBuilderDocument.isInterfaceBuilderPath(path) }
 
+    /// `Class#unarchivable` for the view's class and its enclosing views': a class whose
+    /// `init?(coder:)` stops the app means the document is never loaded as it stands (the
+    /// view is built in code instead).
+    static func unarchivableFacts(_ view: InterfaceBuilderView, in document: InterfaceBuilderDocument) -> [String] {
+        var facts: [String] = [], seen = Set<Int>()
+        var current: InterfaceBuilderView? = view
+        while let step = current {
+            if let name = step.customClass { facts.append(name + "#" + FileResult.unarchivableMarker) }
+            guard let parent = step.superview, seen.insert(parent).inserted else { break }
+            current = document.views[parent]
+        }
+        return facts
+    }
+
     public func check(path: String, bytes: [UInt8], context: ProjectContext) -> FileResult {
         let document: InterfaceBuilderDocument
         do {
@@ -149,7 +163,7 @@ public struct DocumentChecker: Sendable {
                     snippet: "<\(InputExcerpt.of(view.kind)) id=\"\(InputExcerpt.of(view.id))\">" + (item.detail.isEmpty ? "" : " " + item.detail),
                     sourceLine: document.text(ofLine: view.line)))
                 result.findings[result.findings.count - 1].overriddenBy = item.overriddenBy
-                result.findings[result.findings.count - 1].reviewIf = item.reviewIf
+                result.findings[result.findings.count - 1].reviewIf = item.reviewIf + Self.unarchivableFacts(view, in: document)
                 if let ownerClass, path.hasSuffix(".xib") {
                     result.findings[result.findings.count - 1].reviewIf.append(ownerClass + FileResult.subclassNibMarker)
                 }

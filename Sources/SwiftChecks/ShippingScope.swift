@@ -190,6 +190,19 @@ extension SourceFile {
                   let superclass = decl.inheritanceClause?.inheritedTypes.first?.type.trimmedDescription else { continue }
             facts.insert(decl.name.text + FileResult.inheritsMarker + superclass)
         }
+        // `required init?(coder:) { fatalError(…) }`: the class cannot come out of a storyboard
+        // or nib, so a document that holds it is not what the app shows.
+        for type in index.typeDeclarations {
+            guard let decl = type.as(ClassDeclSyntax.self) else { continue }
+            for member in decl.memberBlock.members {
+                guard let initializer = member.decl.as(InitializerDeclSyntax.self),
+                      initializer.signature.parameterClause.parameters.first?.firstName.text == "coder",
+                      initializer.signature.parameterClause.parameters.count == 1,
+                      let first = initializer.body?.statements.first?.item.as(FunctionCallExprSyntax.self),
+                      ["fatalError", "preconditionFailure"].contains(first.calleeName ?? "") else { continue }
+                facts.insert(decl.name.text + "#" + FileResult.unarchivableMarker)
+            }
+        }
         // `override func point(inside:with:)` / `hitTest(_:with:)`: the class decides which
         // touches reach it or its subviews, so its frame is not the area people can hit.
         for name in ["point", "hitTest"] {

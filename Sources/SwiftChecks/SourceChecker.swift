@@ -66,6 +66,9 @@ public struct FileResult: Codable, Sendable, Hashable {
     /// In `assignedMembers`, as a property: `TapProxyView#hitTest`, the class overrides
     /// `point(inside:with:)` or `hitTest(_:with:)`.
     public static let hitTestMarker = "hitTest"
+    /// In `assignedMembers`, as a property: `HeaderView#unarchivable`, the class's
+    /// `init?(coder:)` stops the app, so no storyboard or nib can hold it.
+    public static let unarchivableMarker = "unarchivable"
 
     /// `assigned` with each call of a style method on an outlet (`SortBar:titleLabel.applyBodyStyle()`)
     /// counted as the assignments that method makes (`SortBar:titleLabel.font`). Methods are

@@ -383,6 +383,52 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
             ]),
         ],
         needsReview: [
+            // A frame Xcode left stale: the aspect-ratio constraint makes the button square.
+            RuleExample(InterfaceBuilderExample.macOS("""
+                ↓<button translatesAutoresizingMaskIntoConstraints="NO" id="rmv-bt-006">
+                    <rect key="frame" x="20" y="3" width="20.5" height="15"/>
+                    <buttonCell key="cell" type="square" bezelStyle="shadowlessSquare" image="NSRemoveTemplate" imagePosition="only" alignment="center" inset="2" id="rmv-cl-006">
+                        <behavior key="behavior" pushIn="YES" lightByBackground="YES" lightByGray="YES"/>
+                        <font key="font" metaFont="system"/>
+                    </buttonCell>
+                    <constraints>
+                        <constraint firstAttribute="width" secondItem="rmv-bt-006" secondAttribute="height" multiplier="1:1" id="rmv-cn-006"/>
+                    </constraints>
+                    <connections>
+                        <action selector="remove:" target="-2" id="rmv-ac-006"/>
+                    </connections>
+                </button>
+                """), file: "Preferences.xib"),
+            // The header's class cannot be decoded from a nib (its `init?(coder:)` stops the app):
+            // code builds the header, and the xib is not what the app shows.
+            RuleExample(InterfaceBuilderExample.iOS("""
+                <collectionReusableView opaque="NO" clipsSubviews="YES" multipleTouchEnabled="YES" contentMode="center" customClass="UpdatesHeaderView" id="hdr-vw-007">
+                    <rect key="frame" x="0.0" y="0.0" width="393" height="44"/>
+                    <subviews>
+                        ↓<button opaque="NO" contentMode="scaleToFill" buttonType="system" translatesAutoresizingMaskIntoConstraints="NO" id="hdr-bt-007">
+                            <rect key="frame" x="300" y="10" width="77" height="24"/>
+                            <state key="normal" title="Update All"/>
+                            <connections>
+                                <action selector="updateAll:" destination="-1" eventType="touchUpInside" id="hdr-ac-007"/>
+                            </connections>
+                        </button>
+                    </subviews>
+                </collectionReusableView>
+                """), platforms: PlatformSet(.iOS), file: "UpdatesHeaderView.xib", assets: [
+                "UpdatesHeaderView.swift": """
+                    import UIKit
+                    final class UpdatesHeaderView: UICollectionReusableView {
+                        let button = UIButton(type: .system)
+                        override init(frame: CGRect) {
+                            super.init(frame: frame)
+                            addSubview(button)
+                        }
+                        required init?(coder: NSCoder) {
+                            fatalError("init(coder:) has not been implemented")
+                        }
+                    }
+                    """,
+            ]),
             // Inside a container the document hides: it shows only when code unhides it.
             RuleExample(InterfaceBuilderExample.iOS("""
                 <view hidden="YES" contentMode="scaleToFill" translatesAutoresizingMaskIntoConstraints="NO" id="dev-vw-001">
@@ -598,6 +644,8 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
             var unsure = true
             if missed.allSatisfy({ ControlSizeThreshold.isNearMissOfWideControl(width: view.width, height: view.height, $0.1) }) {
                 why = ControlSizeThreshold.wideNearMissReason
+            } else if view.frameContradictsConstraints {
+                why = "its frame disagrees with its size constraints, so Auto Layout sizes it otherwise: measure it as laid out"
             } else if let hidden = around.hiddenAncestor {
                 why = "it lies in a \(hidden.kind) the document hides (id \(hidden.id)), which only code shows: measure it where the app shows it"
             } else if let cover = around.otherCover {
