@@ -87,8 +87,6 @@ struct IsolatedScan {
     /// The job's private folder: the hand-over files go there and go with it.
     let directory: String
 
-    /// Exit status of a one-shot child that failed cleanly and wrote why into its result file.
-    static let failureStatus: Int32 = 3
     /// Exit status of a child whose parent went away.
     static let orphanStatus: Int32 = 70
 
@@ -154,12 +152,15 @@ struct IsolatedScan {
             throw JobFailure("a11y-audit exited with status \((status >> 8) & 0xFF) \(activity) without a result\(detail.isEmpty ? "" : ": \(detail)")",
                              retryable: true)
         }
-        let parts: (json: ArraySlice<UInt8>, cache: ArraySlice<UInt8>)
+        let parts: (outcome: ArraySlice<UInt8>, cache: ArraySlice<UInt8>)
         let outcome: ChildOutcome
         let stored: [String: [UInt8]]
         do {
             parts = try answer.outcome.get()
-            outcome = try JSONDecoder().decode(ChildOutcome.self, from: Data(parts.json))
+            guard let decoded = ChildOutcome.decode(parts.outcome) else {
+                throw ServingChild.SendError(description: "its outcome is not in the format this build writes")
+            }
+            outcome = decoded
             stored = try CacheFile.decode(parts.cache, source: "the cache entries a11y-audit scan-child \(child.pid) sent")
         } catch {
             slot.pool.discard(child, slot: slot.index, reason: "sent an unreadable answer")
@@ -235,8 +236,8 @@ struct IsolatedScan {
     }
 }
 
-/// One snapshot to check, sent to `scan-child --serve` as one line of JSON.
-struct ChildRequest: Codable, Sendable {
+/// One snapshot to check, sent to `scan-child --serve` as one line (`line`).
+struct ChildRequest: Sendable {
     /// Echoed in the `=done` line, so a late report of an earlier request is never taken for this one.
     var id: String
     var archive: String
@@ -252,9 +253,33 @@ struct ChildRequest: Codable, Sendable {
     var errorOutput: String?
 }
 
-/// What `scan-child` reports for one snapshot (JSON; the cache entries it stored travel beside it).
-struct ChildOutcome: Codable {
-    struct Failure: Codable {
+extension ChildRequest {
+    /// Tab-separated fields ending in a newline; an optional path is `-` when absent, `=path`
+    /// when present.
+    var line: String {
+        func optional(_ value: String?) -> String { value.map { "=" + $0 } ?? "-" }
+        return ["request", id, archive, root, String(jobs), usesCache ? "1" : "0", optional(cacheIn), digests ? "1" : "0",
+                optional(errorOutput)].map(ScanReportWire.escape).joined(separator: "\t") + "\n"
+    }
+
+    /// Nil for a line the worker of this build did not write.
+    init?(line: String) {
+        let fields = Array(line.utf8).split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
+            .map(ScanReportWire.unescape)
+        func optional(_ field: String) -> String?? {
+            if field == "-" { return .some(nil) }
+            return field.hasPrefix("=") ? .some(String(field.dropFirst())) : nil
+        }
+        guard fields.count == 9, fields[0] == "request", let jobs = Int(fields[4]), jobs > 0,
+              let cacheIn = optional(fields[6]), let errorOutput = optional(fields[8]) else { return nil }
+        self.init(id: fields[1], archive: fields[2], root: fields[3], jobs: jobs, usesCache: fields[5] == "1", cacheIn: cacheIn,
+                  digests: fields[7] == "1", errorOutput: errorOutput)
+    }
+}
+
+/// What `scan-child` reports for one snapshot (the cache entries it stored travel beside it).
+struct ChildOutcome {
+    struct Failure {
         var message: String
         var retryable: Bool
     }
@@ -263,4 +288,70 @@ struct ChildOutcome: Codable {
     var failure: Failure?
     /// The process that checked the snapshot: the worker logs it, and tests see reuse by it.
     var childPID: Int32?
+}
+
+/// The outcome as lines, the report last in `ScanReportWire`'s format. Foundation's JSON
+/// coding of it (in the child and again in the worker) was half of what isolation added to a
+/// one-file job.
+extension ChildOutcome {
+    static let header = "a11y-audit outcome 1"
+
+    func encode() -> [UInt8] {
+        func line(_ fields: [String]) -> String { fields.map(ScanReportWire.escape).joined(separator: "\t") + "\n" }
+        var out = Self.header + "\n"
+        if let childPID { out += line(["P", String(childPID)]) }
+        if let failure { out += line(["X", failure.retryable ? "1" : "0", failure.message]) }
+        if !usedCacheKeys.isEmpty { out += line(["K"] + usedCacheKeys) }
+        guard let result else { return Array(out.utf8) }
+        for (path, bytes) in result.sideFiles.sorted(by: { $0.key < $1.key }) { out += line(["S", path, bytes.base64EncodedString()]) }
+        if let digests = result.digests {
+            out += line(["D"])
+            for (path, digest) in digests.sorted(by: { $0.key < $1.key }) { out += line(["G", path, digest]) }
+        }
+        out += line(["W"])
+        return Array(out.utf8) + ScanReportWire.encode(result.report)
+    }
+
+    /// Nil for an answer this build did not write.
+    static func decode(_ bytes: ArraySlice<UInt8>) -> ChildOutcome? {
+        var outcome = ChildOutcome()
+        var rest = bytes
+        var sideFiles: [String: Data] = [:], digests: [String: String]?
+        var first = true
+        while let end = rest.firstIndex(of: UInt8(ascii: "\n")) {
+            let lineBytes = rest[rest.startIndex..<end]
+            rest = rest[(end + 1)...]
+            if first {
+                guard lineBytes.elementsEqual(header.utf8) else { return nil }
+                first = false
+                continue
+            }
+            let fields = lineBytes.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false).map(ScanReportWire.unescape)
+            switch fields[0] {
+            case "P":
+                guard fields.count == 2, let pid = Int32(fields[1]) else { return nil }
+                outcome.childPID = pid
+            case "X":
+                guard fields.count == 3 else { return nil }
+                outcome.failure = Failure(message: fields[2], retryable: fields[1] == "1")
+            case "K":
+                outcome.usedCacheKeys = Array(fields.dropFirst())
+            case "S":
+                guard fields.count == 3, let data = Data(base64Encoded: fields[2]) else { return nil }
+                sideFiles[fields[1]] = data
+            case "D":
+                digests = [:]
+            case "G":
+                guard fields.count == 3, digests != nil else { return nil }
+                digests?[fields[1]] = fields[2]
+            case "W":
+                guard let report = ScanReportWire.decode(rest) else { return nil }
+                outcome.result = SnapshotResult(report: report, sideFiles: sideFiles, digests: digests)
+                return outcome
+            default:
+                return nil
+            }
+        }
+        return first || !rest.isEmpty ? nil : outcome
+    }
 }

@@ -17,50 +17,14 @@ import Foundation
 public enum ScanChild {
     public static let usage = """
         a11y-audit scan-child --serve [--work-dir DIR] [--progress-fd N]   (requests on standard input)
-        a11y-audit scan-child --archive FILE --root NAME --out FILE [--jobs N] [--cache-in FILE --cache-out FILE] [--digests]
         """
 
     public static func main(_ arguments: [String]) -> Int32 {
-        if arguments.first == "--serve" { return serve(Array(arguments.dropFirst())) }
-        var values: [String: String] = [:]
-        var digests = false
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            if argument == "--digests" {
-                digests = true
-                index += 1
-            } else if ["--archive", "--root", "--out", "--jobs", "--cache-in", "--cache-out"].contains(argument), index + 1 < arguments.count {
-                values[argument] = arguments[index + 1]
-                index += 2
-            } else {
-                complain("unexpected argument \(argument)\n\(usage)")
-                return 2
-            }
-        }
-        guard let archive = values["--archive"], let root = values["--root"], let out = values["--out"] else {
-            complain("--archive, --root and --out are required\n\(usage)")
+        guard arguments.first == "--serve" else {
+            complain("scan-child only serves the worker's requests\n\(usage)")
             return 2
         }
-        watchLifeline(exitingWith: IsolatedScan.orphanStatus)
-        let request = ChildRequest(id: "-", archive: archive, root: root,
-                                   jobs: values["--jobs"].flatMap(Int.init) ?? ProcessInfo.processInfo.activeProcessorCount,
-                                   usesCache: values["--cache-out"] != nil, cacheIn: values["--cache-in"], digests: digests)
-        var (outcome, stored) = check(request, progress: 1)
-        if let cacheOut = values["--cache-out"], outcome.failure == nil {
-            do {
-                try CacheFile.write(stored, to: cacheOut)
-            } catch {
-                outcome = ChildOutcome(failure: .init(message: "\(error)", retryable: true), childPID: getpid())
-            }
-        }
-        do {
-            try HandOverFile.write([UInt8](try JSONEncoder().encode(outcome)), to: out)
-        } catch {
-            complain("cannot write \(out): \(error)")
-            return 1
-        }
-        return outcome.failure == nil ? 0 : IsolatedScan.failureStatus
+        return serve(Array(arguments.dropFirst()))
     }
 
     /// Request after request until the worker closes standard input.
@@ -95,16 +59,13 @@ public enum ScanChild {
         }
         // The worker's end closing shows as a hang-up, which the lifeline sees even while this
         // thread is deep in a job; requests are read here, so a request wakes only this thread.
-        watchLifeline(exitingWith: IsolatedScan.orphanStatus, reading: false)
+        watchLifeline(exitingWith: IsolatedScan.orphanStatus)
         var inbox = RequestLines()
         while true {
             guard let line = inbox.next() else { _exit(IsolatedScan.orphanStatus) }
-            let request: ChildRequest
-            do {
-                request = try JSONDecoder().decode(ChildRequest.self, from: Data(line.utf8))
-            } catch {
+            guard let request = ChildRequest(line: line) else {
                 // The worker sees the exit without a result and starts a fresh child.
-                complain("cannot read the request \(String(line.prefix(200))): \(error)")
+                complain("cannot read the request \(String(line.prefix(200)))")
                 return 2
             }
             // What a busy child is checking shows in `ps`, as when each job had its own child
@@ -118,13 +79,7 @@ public enum ScanChild {
                 }
             }
             let (outcome, stored) = check(request, progress: progressDescriptor)
-            let answer: [UInt8]
-            do {
-                answer = try encodeAnswer(outcome, stored: stored, id: request.id)
-            } catch {
-                complain("cannot encode the result of \(request.id): \(error)")
-                return 1
-            }
+            let answer = encodeAnswer(outcome, stored: stored, id: request.id)
             dup2(quiet, 2)
             guard writeAll(answer) else { return 1 }
             title.set(idleTitle)
@@ -165,10 +120,10 @@ public enum ScanChild {
     }
 
     /// The `=done` line and the two parts it announces.
-    static func encodeAnswer(_ outcome: ChildOutcome, stored: [String: [UInt8]], id: String) throws -> [UInt8] {
-        let json = [UInt8](try JSONEncoder().encode(outcome))
+    static func encodeAnswer(_ outcome: ChildOutcome, stored: [String: [UInt8]], id: String) -> [UInt8] {
+        let encoded = outcome.encode()
         let cache = CacheFile.encode(stored)
-        return Array("=done \(id) \(json.count) \(cache.count)\n".utf8) + json + cache
+        return Array("=done \(id) \(encoded.count) \(cache.count)\n".utf8) + encoded + cache
     }
 
     /// Writes all of `bytes` to standard output; false if the worker is gone.
@@ -195,18 +150,12 @@ public enum ScanChild {
         FileHandle.standardError.write(Data("scan-child: \(text)\n".utf8))
     }
 
-    /// Exits when the worker's end of standard input closes: the worker is gone. `reading`: the
-    /// lifeline may consume standard input (a one-shot child gets no requests on it); otherwise
-    /// it only waits for the hang-up (`poll` with no events still reports it).
-    private static func watchLifeline(exitingWith status: Int32, reading: Bool = true) {
+    /// Exits when the worker's end of standard input closes: the worker is gone. Only waits
+    /// for the hang-up (`poll` with no events still reports it); requests are read elsewhere.
+    private static func watchLifeline(exitingWith status: Int32) {
         let thread = Thread {
-            if reading {
-                var byte: UInt8 = 0
-                while Glibc.read(0, &byte, 1) > 0 {}
-            } else {
-                var watched = pollfd(fd: 0, events: 0, revents: 0)
-                while poll(&watched, 1, -1) < 0 && errno == EINTR {}
-            }
+            var watched = pollfd(fd: 0, events: 0, revents: 0)
+            while poll(&watched, 1, -1) < 0 && errno == EINTR {}
             _exit(status)
         }
         thread.name = "a11y-scan-lifeline"

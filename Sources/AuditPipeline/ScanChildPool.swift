@@ -121,14 +121,14 @@ final class ServingChild: Sendable {
         /// of each part it announced.
         var pending: [UInt8] = []
         var pendingProgress: [UInt8] = []
-        var awaited: (id: String, json: Int, cache: Int)?
+        var awaited: (id: String, outcome: Int, cache: Int)?
     }
 
-    /// What the child answered for one request: its outcome (JSON) and the cache entries it
+    /// What the child answered for one request: its outcome (`ChildOutcome.encode`) and the cache entries it
     /// stored, or why the answer could not be read.
     struct ChildAnswer {
         let id: String
-        let outcome: Result<(json: ArraySlice<UInt8>, cache: ArraySlice<UInt8>), SendError>
+        let outcome: Result<(outcome: ArraySlice<UInt8>, cache: ArraySlice<UInt8>), SendError>
     }
 
     /// An answer bigger than this is not one our child wrote (a result for the largest real
@@ -269,13 +269,13 @@ final class ServingChild: Sendable {
     private static func take(_ state: inout ChildState) {
         while true {
             if let answer = state.awaited {
-                let total = answer.json + answer.cache
+                let total = answer.outcome + answer.cache
                 guard state.pending.count >= total else {
                     state.pending.reserveCapacity(total)
                     return
                 }
-                let json = state.pending[..<answer.json], cache = state.pending[answer.json..<total]
-                state.answer = ChildAnswer(id: answer.id, outcome: .success((json, cache)))
+                let outcome = state.pending[..<answer.outcome], cache = state.pending[answer.outcome..<total]
+                state.answer = ChildAnswer(id: answer.id, outcome: .success((outcome, cache)))
                 state.pending.removeSubrange(..<total)
                 state.awaited = nil
                 continue
@@ -291,9 +291,9 @@ final class ServingChild: Sendable {
                 continue
             }
             let fields = line.dropFirst("=done ".count).split(separator: " ")
-            if fields.count == 3, let json = Int(fields[1]), let cache = Int(fields[2]), json >= 0, cache >= 0,
-               json + cache <= answerLimit {
-                state.awaited = (String(fields[0]), json, cache)
+            if fields.count == 3, let outcome = Int(fields[1]), let cache = Int(fields[2]), outcome >= 0, cache >= 0,
+               outcome + cache <= answerLimit {
+                state.awaited = (String(fields[0]), outcome, cache)
             } else {
                 let error = SendError(description: "it sent a malformed answer line \(line.prefix(120))")
                 state.answer = ChildAnswer(id: fields.first.map(String.init) ?? "", outcome: .failure(error))
@@ -332,8 +332,7 @@ final class ServingChild: Sendable {
 
     /// Writes one request line; a child that is gone (EPIPE) or stopped taking requests throws.
     func send(_ request: ChildRequest) throws {
-        var line = [UInt8](try JSONEncoder().encode(request))
-        line.append(UInt8(ascii: "\n"))
+        let line = Array(request.line.utf8)
         try state.withLock { state throws(SendError) in
             guard let descriptor = state.requests, state.waitStatus == nil else { throw SendError(description: "the child has exited") }
             state.progress = ChildProgress()

@@ -5,7 +5,7 @@ import Foundation
 /// What checking one fetched snapshot yields, whether the checks ran in the worker or in an
 /// isolated child: the report, the few files the worker itself reads afterwards (CODEOWNERS,
 /// the repository config), and, for pull requests, every file's content digest.
-struct SnapshotResult: Codable, Sendable {
+struct SnapshotResult: Sendable {
     var report: ScanReport
     var sideFiles: [String: Data]
     var digests: [String: String]?
