@@ -24,8 +24,21 @@ public struct Glob: Sendable, Hashable {
     }
 
     public func matches(_ path: String) -> Bool {
-        let bytes = Array(path.utf8)
-        let components = bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
+        matches(components: Self.components(of: path))
+    }
+
+    /// Whether any of `globs` matches `path`, which is split into components once for all.
+    public static func anyMatches(_ globs: [Glob], _ path: String) -> Bool {
+        guard !globs.isEmpty else { return false }
+        let components = components(of: path)
+        return globs.contains { $0.matches(components: components) }
+    }
+
+    private static func components(of path: String) -> [ArraySlice<UInt8>] {
+        Array(path.utf8).split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
+    }
+
+    private func matches(components: [ArraySlice<UInt8>]) -> Bool {
         if !anchored, parts.count == 1 {
             // `Pods` matches a folder named Pods anywhere, and everything under it.
             return components.contains { Self.match(parts[0], $0) }

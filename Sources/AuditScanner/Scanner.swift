@@ -370,7 +370,7 @@ public struct Scanner: Sendable {
     static func skipReason(_ path: String, _ config: AuditConfig) -> SkipReason? {
         if config.include.contains(where: { Glob($0).matches(path) }) { return nil }
         if config.exclude.contains(where: { Glob($0).matches(path) }) { return .excluded }
-        if config.skipVendored, vendoredPatterns.contains(where: { $0.matches(path) }) { return .vendored }
+        if config.skipVendored, Glob.anyMatches(vendoredPatterns, path) { return .vendored }
         if !config.includeNonShipping {
             if isTestPath(path) { return .test }
             // Most paths hold none of the words: a substring test spares splitting every path.

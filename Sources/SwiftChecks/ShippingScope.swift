@@ -57,6 +57,51 @@ extension SourceFile {
         return nil
     }
 
+    /// What makes `node` run only in a Mac Catalyst app at runtime: the `if` branches it lies in
+    /// whose condition reads `isMacCatalystApp` (`direct`) or names a flag (`names`, which
+    /// `FileResult.catalystFlagMarker` facts may say is one).
+    func catalystGate(around node: some SyntaxProtocol) -> (direct: Bool, names: [String]) {
+        var direct = false, names: [String] = []
+        var child = Syntax(node)
+        var current = child.parent
+        while let syntax = current {
+            if let branch = syntax.as(IfExprSyntax.self), branch.body.id == child.id {
+                for token in branch.conditions.tokens(viewMode: .sourceAccurate) {
+                    guard case .identifier(let name) = token.tokenKind else { continue }
+                    if name == "isMacCatalystApp" { direct = true } else if !names.contains(name) { names.append(name) }
+                }
+            }
+            child = syntax
+            current = syntax.parent
+        }
+        return (direct, names)
+    }
+
+    /// Whether `node` lies in a `private` or `fileprivate` member property that nothing in
+    /// the file reads (a `private var replyButton` left behind): only this file could read it,
+    /// so what it builds never shows.
+    func isInUnreadPrivateProperty(_ node: some SyntaxProtocol) -> Bool {
+        var current = Syntax(node).parent
+        while let syntax = current {
+            if let variable = syntax.as(VariableDeclSyntax.self) {
+                guard variable.parent?.is(MemberBlockItemSyntax.self) == true, variable.bindings.count == 1,
+                      variable.modifiers.contains(where: { ["private", "fileprivate"].contains($0.name.text) }),
+                      !variable.attributes.contains(where: { attribute in
+                          guard let attribute = attribute.as(AttributeSyntax.self) else { return true }
+                          return Self.frameworkReadAttributes.contains(attribute.attributeName.trimmedDescription)
+                      }),
+                      let name = variable.bindings.first?.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { return false }
+                return index.references[name] == nil
+            }
+            if syntax.is(FunctionDeclSyntax.self) || syntax.is(InitializerDeclSyntax.self) || syntax.is(MemberBlockSyntax.self)
+                || syntax.is(SourceFileSyntax.self) {
+                return false
+            }
+            current = syntax.parent
+        }
+        return false
+    }
+
     private static let frameworkReadAttributes: Set<String> = [
         "objc", "IBOutlet", "IBInspectable", "NSManaged", "IBAction", "GKInspectable",
     ]
@@ -189,6 +234,13 @@ extension SourceFile {
             guard let decl = type.as(ClassDeclSyntax.self),
                   let superclass = decl.inheritanceClause?.inheritedTypes.first?.type.trimmedDescription else { continue }
             facts.insert(decl.name.text + FileResult.inheritsMarker + superclass)
+        }
+        // `let IS_CATALYST = ProcessInfo.processInfo.isMacCatalystApp`: a flag that code shown
+        // only on the Mac tests (see `catalystGate`).
+        for (name, declarations) in index.declarations where declarations.contains(where: { declaration in
+            declaration.is(PatternBindingSyntax.self) && declaration.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .identifier("isMacCatalystApp") }
+        }) {
+            facts.insert(name + FileResult.catalystFlagMarker)
         }
         // `required init?(coder:) { fatalError(…) }`: the class cannot come out of a storyboard
         // or nib, so a document that holds it is not what the app shows.

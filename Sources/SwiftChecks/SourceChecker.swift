@@ -69,6 +69,11 @@ public struct FileResult: Codable, Sendable, Hashable {
     /// In `assignedMembers`, as a property: `HeaderView#unarchivable`, the class's
     /// `init?(coder:)` stops the app, so no storyboard or nib can hold it.
     public static let unarchivableMarker = "unarchivable"
+    /// In `assignedMembers`: `IS_CATALYST@catalyst`, a flag set from `isMacCatalystApp`.
+    public static let catalystFlagMarker = "@catalyst"
+    /// In `requiredUse`: a name no file records, for a finding in a private property its own
+    /// file never reads.
+    public static let unreadPrivateMarker = "\u{0}unread private property"
 
     /// `assigned` with each call of a style method on an outlet (`SortBar:titleLabel.applyBodyStyle()`)
     /// counted as the assignments that method makes (`SortBar:titleLabel.font`). Methods are
@@ -190,7 +195,19 @@ public struct SourceChecker: Sendable {
                                           snippet: lines.snippet(of: item.node), sourceLine: lines.text(ofLine: position.line))
                 finding.requiredUse = [file.memberPropertyRequiringUse(around: item.node), file.typeRequiringUse(around: item.node)]
                     .compactMap { $0 }
-                finding.reviewIf = item.reviewIf
+                // No file records this name: the scan leaves the finding out and counts it unused.
+                if file.isInUnreadPrivateProperty(item.node) { finding.requiredUse.append(FileResult.unreadPrivateMarker) }
+                // A claim about iPhone and iPad in a branch only a Mac Catalyst app runs.
+                if !platforms.contains(.macOS), finding.certainty == .violation {
+                    let gate = file.catalystGate(around: item.node)
+                    if gate.direct {
+                        finding.certainty = .review
+                        finding.severity = .note
+                        finding.message += " (this code runs only in the Mac Catalyst app: judge it by the Mac's figures)"
+                    }
+                    finding.reviewIf = gate.names.map { $0 + FileResult.catalystFlagMarker }
+                }
+                finding.reviewIf += item.reviewIf
                 result.findings.append(finding)
             }
         }

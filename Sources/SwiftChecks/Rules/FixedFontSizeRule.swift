@@ -140,6 +140,26 @@ struct FixedFontSizeRule: SourceRule {
                 """),
         ],
         needsReview: [
+            // Already past 200% of the default body size.
+            RuleExample("""
+                import SwiftUI
+                struct Countdown: View {
+                    let seconds: Int
+                    var body: some View {
+                        Text("\\(seconds)").font(↓.system(size: 48, weight: .bold))
+                    }
+                }
+                """),
+            // An initial drawn where a site's icon is missing.
+            RuleExample("""
+                import SwiftUI
+                struct SiteIcon: View {
+                    let host: String
+                    var body: some View {
+                        Text(host.prefix(1).uppercased()).font(↓.system(size: 14, weight: .semibold)).frame(width: 28, height: 28)
+                    }
+                }
+                """),
             // Shrunk to fit a fixed frame: the literal is a ceiling, not what is drawn.
             RuleExample("""
                 import SwiftUI
@@ -213,10 +233,31 @@ struct FixedFontSizeRule: SourceRule {
             // the size drawn; a person judges whether it must grow. A 14 pt that may only shrink stands.
             let shrinks = (size.numberValue ?? 0) > largestStyle
                 && text.map { ModifierChain(containing: ExprSyntax($0)).has("minimumScaleFactor") } == true
-            let sure = size.numberValue != nil && text != nil && !shrinks
-            sink.report(call, "\(form) fixes the text at \(value); it will not follow the text size people choose",
-                        certainty: sure ? nil : .review)
+            // Already twice the default body size: Apple asks text to grow to at least 200%, so
+            // whether a 48 pt countdown must grow further is a person's call.
+            let body = file.reference.iosTextStyleSizes["Large (default)"]?["body"] ?? 17
+            let large = (size.numberValue ?? 0) >= 2 * body
+            // One initial standing in for a missing picture (`Text(name.prefix(1))` in an avatar).
+            let initial = text?.arguments.first.map { Self.isInitial($0.expression) } ?? false
+            let sure = size.numberValue != nil && text != nil && !shrinks && !large && !initial
+            var message = "\(form) fixes the text at \(value); it will not follow the text size people choose"
+            if large { message += " (already at least twice the default body size: judge whether it must grow further)" }
+            if initial { message += " (a single initial standing in for a picture: judge whether it is read as text)" }
+            sink.report(call, message, certainty: sure ? nil : .review)
         }
+    }
+
+    /// `name.prefix(1)`, `String(name.prefix(1))`, `title.first.map(String.init)`: one letter.
+    static func isInitial(_ expression: ExprSyntax) -> Bool {
+        if let call = expression.as(FunctionCallExprSyntax.self) {
+            if call.calleeName == "prefix", call.arguments.first?.expression.numberValue == 1 { return true }
+            if call.calleeName == "String" || call.calleeName == "uppercased", let inner = call.arguments.first?.expression { return isInitial(inner) }
+            if call.calleeName == "uppercased" || call.calleeName == "map",
+               let base = call.calledExpression.as(MemberAccessExprSyntax.self)?.base { return isInitial(base) }
+        }
+        if let member = expression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "first" { return true }
+        if let optional = expression.as(OptionalChainingExprSyntax.self) { return isInitial(optional.expression) }
+        return false
     }
 
     /// `emoji`, `item.emoji`, `category.emojiSymbol`: the text is an emoji by its name.

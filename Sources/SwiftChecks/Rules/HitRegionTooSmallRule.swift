@@ -512,6 +512,47 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
                     }
                 }
                 """, platforms: PlatformSet(.iOS)),
+            // Shown only when the iPad app runs on the Mac (a flag set from `isMacCatalystApp`).
+            RuleExample("""
+                import SwiftUI
+                struct SideTabs: View {
+                    var body: some View {
+                        if IS_CATALYST {
+                            Button { } label: { Image(systemName: "house")↓.frame(width: 40, height: 40) }
+                        }
+                    }
+                }
+                """, platforms: PlatformSet(.iOS), assets: [
+                "Platform.swift": """
+                    import Foundation
+                    let IS_CATALYST = ProcessInfo.processInfo.isMacCatalystApp
+                    """,
+            ]),
+            RuleExample("""
+                import SwiftUI
+                struct Sidebar: View {
+                    var body: some View {
+                        if ProcessInfo.processInfo.isMacCatalystApp {
+                            Button { } label: { Image(systemName: "gear")↓.frame(width: 32, height: 32) }
+                        }
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
+            // The app's own button style draws the label: its `makeBody` pads it.
+            RuleExample("""
+                import SwiftUI
+                struct CircleButtonStyle: ButtonStyle {
+                    func makeBody(configuration: Configuration) -> some View {
+                        configuration.label.padding(8).background(Circle().fill(.thinMaterial))
+                    }
+                }
+                struct PlayerControls: View {
+                    var body: some View {
+                        Button { } label: { Image(systemName: "play.fill")↓.frame(width: 30, height: 30) }
+                            .buttonStyle(CircleButtonStyle())
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
             // Only a minimum bounds the height; the content may make it taller.
             RuleExample("""
                 import SwiftUI
@@ -611,6 +652,9 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
             if region.systemPadded {
                 unsure = true
                 why = "the button style pads the label by an amount the system sets: measure the drawn button"
+            } else if let style = region.customStyle {
+                unsure = true
+                why = "the button style `\(InputExcerpt.of(style))` draws the label and may pad or frame it: measure the drawn button"
             } else if shortAtLeast {
                 unsure = true
                 why = "only a minimum is set, so the content may make it larger: measure it"

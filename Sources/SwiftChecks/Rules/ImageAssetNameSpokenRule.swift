@@ -115,6 +115,27 @@ struct ImageAssetNameSpokenRule: SourceRule {
                 """),
         ],
         nonTriggering: [
+            // A private property its own file never reads is never shown, whatever other files
+            // call their own `replyButton`.
+            RuleExample("""
+                import SwiftUI
+                struct PostActions: View {
+                    var body: some View {
+                        HStack { Text("Reply") }
+                    }
+                    private var replyButton: some View {
+                        Button { } label: { Image("reply-arrow") }
+                    }
+                }
+                """, assets: [
+                "ThreadActions.swift": """
+                    import SwiftUI
+                    struct ThreadActions: View {
+                        var body: some View { replyButton }
+                        var replyButton: some View { Button("Reply") { } }
+                    }
+                    """,
+            ]),
             RuleExample("""
                 import SwiftUI
                 struct Cart: View {

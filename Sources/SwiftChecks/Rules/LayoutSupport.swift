@@ -83,6 +83,8 @@ struct SwiftUIHitRegion {
     /// `.borderedProminent`, `.glass`, or a `.controlSize`), and the frame is on the label: the
     /// padding is part of what can be hit and no literal says how large it is.
     let systemPadded: Bool
+    /// The app's own button style draws the label (its name): it may pad or frame it.
+    let customStyle: String?
     /// The frame sizes the control's label content, not the control (`Menu { … } label: {
     /// Text(…).frame(…) }`): where the system draws the control (a macOS menu), it may not be
     /// the tappable area.
@@ -132,10 +134,16 @@ struct SwiftUIHitRegion {
             // Nothing anyone can see or reach: a programmatic `NavigationLink { EmptyView() }`
             // sized to nothing, made transparent or hidden (`isActive:` drives it).
             if size.width == 0 || size.height == 0 || chain.has("hidden") || chain.modifiers.contains(where: Self.isInvisible) { continue }
-            let padded = sizesLabelOnly && controlCall.map(hasSystemPadding) == true
+            let padding = sizesLabelOnly ? controlCall.map(labelPadding) ?? LabelPadding.none : LabelPadding.none
+            var padded = false, style: String?
+            switch padding {
+            case .system: padded = true
+            case .customStyle(let name): style = name
+            case .none: break
+            }
             result.append(SwiftUIHitRegion(frame: frame, control: control, width: size.width, height: size.height,
                                            atLeast: (size.widthAtLeast, size.heightAtLeast), fillsWidth: size.fillsWidth,
-                                           systemPadded: padded, sizesLabelOnly: sizesLabelOnly))
+                                           systemPadded: padded, customStyle: style, sizesLabelOnly: sizesLabelOnly))
         }
         return result
     }
@@ -152,21 +160,28 @@ struct SwiftUIHitRegion {
 
     /// Styles that draw a bezel around the label, padded by the system.
     static let paddedStyles: Set<String> = ["bordered", "borderedProminent", "glass", "glassProminent"]
+    /// System styles that draw the label as it is.
+    static let unpaddedStyles: Set<String> = ["plain", "borderless", "automatic", "PlainButtonStyle", "BorderlessButtonStyle",
+                                               "DefaultButtonStyle"]
 
-    /// Whether the nearest `.buttonStyle` on the control or a container around it is one that
-    /// pads the label, or a `.controlSize` sizes it.
-    static func hasSystemPadding(_ control: FunctionCallExprSyntax) -> Bool {
+    enum LabelPadding { case none, system, customStyle(String) }
+
+    /// What the nearest `.buttonStyle` on the control or a container around it does to the
+    /// label: a system style that pads it (or a `.controlSize` sizing it), or the app's own
+    /// style, whose `makeBody` may pad or frame it (`.buttonStyle(CircleButtonStyle())`).
+    static func labelPadding(_ control: FunctionCallExprSyntax) -> LabelPadding {
         for call in [control] + control.enclosingViewCalls {
             let modifiers = ModifierChain(containing: ExprSyntax(call)).modifiers
-            if modifiers.contains(where: { $0.calleeName == "controlSize" }) { return true }
+            if modifiers.contains(where: { $0.calleeName == "controlSize" }) { return .system }
             if let style = modifiers.first(where: { $0.calleeName == "buttonStyle" }) {
-                guard let argument = style.arguments.first?.expression else { return false }
-                if let name = argument.memberName { return paddedStyles.contains(name) }
-                let typeName = argument.as(FunctionCallExprSyntax.self)?.calleeName ?? ""
-                return typeName.hasPrefix("Bordered") || typeName.hasPrefix("Glass")
+                guard let argument = style.arguments.first?.expression else { return .none }
+                let name = argument.memberName ?? argument.as(FunctionCallExprSyntax.self)?.calleeName
+                    ?? argument.as(DeclReferenceExprSyntax.self)?.baseName.text ?? argument.trimmedDescription
+                if paddedStyles.contains(name) || name.hasPrefix("Bordered") || name.hasPrefix("Glass") { return .system }
+                return unpaddedStyles.contains(name) ? .none : .customStyle(name)
             }
         }
-        return false
+        return .none
     }
 
     /// The control whose label closure holds nothing but this chain.
