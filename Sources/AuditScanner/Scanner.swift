@@ -200,6 +200,10 @@ public struct Scanner: Sendable {
         }
         assigned = FileResult.inheritingAssignments(FileResult.expandingStyleMethods(assigned))
         assigned.formUnion(Self.classesWithSubclassNibs(assigned: assigned, input: input, config: config))
+        assigned.formUnion(FileResult.catalystOnlyTypes(outcomes.compactMap { outcome in
+            if case .checked(let result, _) = outcome.status { return result }
+            return nil
+        }, assigned: assigned))
         referenced.formUnion(Self.typesNamedOutsideUIFiles(outcomes, candidates: candidates, input: input, config: config,
                                                            referenced: referenced))
         for outcome in outcomes {

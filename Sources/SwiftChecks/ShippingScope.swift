@@ -77,6 +77,34 @@ extension SourceFile {
         return (direct, names)
     }
 
+    /// Names that may be a Mac flag (`IS_CATALYST`, `isMacCatalyst`, `isMac`): only branches on
+    /// these are looked at for `catalystGatedTypeFacts`.
+    static func mayNameMacFlag(_ name: String) -> Bool {
+        name == "isMacCatalystApp" || name.lowercased().contains("catalyst") || name.hasPrefix("isMac") || name.hasPrefix("IS_MAC")
+    }
+
+    /// `SideTabs@gatedBy:IS_CATALYST` for each type this file constructs inside a branch on a
+    /// name that may be a Mac flag, and `SideTabs@ungated` when it also constructs it outside
+    /// one. The scan decides from every file whether the type shows only on the Mac
+    /// (`FileResult.catalystOnlyMarker`).
+    func catalystGatedTypeFacts() -> Set<String> {
+        guard index.references.keys.contains(where: Self.mayNameMacFlag) else { return [] }
+        var gated: [String: Set<String>] = [:], ungated = Set<String>()
+        for (name, calls) in index.callsByName where name.first?.isUppercase == true {
+            for call in calls where call.calledExpression.is(DeclReferenceExprSyntax.self) && !isInPreview(call) {
+                let gate = catalystGate(around: call)
+                let flags = (gate.direct ? ["isMacCatalystApp"] : []) + gate.names.filter(Self.mayNameMacFlag)
+                if flags.isEmpty { ungated.insert(name) } else { gated[name, default: []].formUnion(flags) }
+            }
+        }
+        var facts = Set<String>()
+        for (name, flags) in gated {
+            for flag in flags { facts.insert(name + FileResult.gatedByMarker + flag) }
+            if ungated.contains(name) { facts.insert(name + FileResult.ungatedMarker) }
+        }
+        return facts
+    }
+
     /// Whether `node` lies in a `private` or `fileprivate` member property that nothing in
     /// the file reads (a `private var replyButton` left behind): only this file could read it,
     /// so what it builds never shows.

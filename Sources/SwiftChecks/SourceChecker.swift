@@ -71,6 +71,36 @@ public struct FileResult: Codable, Sendable, Hashable {
     public static let unarchivableMarker = "unarchivable"
     /// In `assignedMembers`: `IS_CATALYST@catalyst`, a flag set from `isMacCatalystApp`.
     public static let catalystFlagMarker = "@catalyst"
+    /// In `assignedMembers`: `SideTabs@gatedBy:IS_CATALYST`, the file constructs the type in a
+    /// branch on that name; `SideTabs@ungated`, it also constructs it elsewhere.
+    public static let gatedByMarker = "@gatedBy:"
+    public static let ungatedMarker = "@ungated"
+    /// Added by the scan: `SideTabs@catalystOnly`, every file that names the type constructs it
+    /// only in branches on a Mac Catalyst flag.
+    public static let catalystOnlyMarker = "@catalystOnly"
+
+    /// The `catalystOnlyMarker` facts: types every file naming them constructs only behind a
+    /// flag some file sets from `isMacCatalystApp`, `isMacCatalystApp` itself, or a flag named
+    /// for Catalyst (`IS_CATALYST`: its definition may sit in a file without UI imports, which
+    /// the scan does not parse).
+    /// `results`: each checked file's result.
+    public static func catalystOnlyTypes(_ results: [FileResult], assigned: Set<String>) -> Set<String> {
+        var flagsByType: [String: [String]] = [:]
+        for entry in assigned {
+            guard let range = entry.range(of: gatedByMarker) else { continue }
+            flagsByType[String(entry[..<range.lowerBound]), default: []].append(String(entry[range.upperBound...]))
+        }
+        var facts = Set<String>()
+        for (type, flags) in flagsByType where !assigned.contains(type + ungatedMarker)
+            && flags.contains(where: { $0 == "isMacCatalystApp" || $0.lowercased().contains("catalyst") || assigned.contains($0 + catalystFlagMarker) }) {
+            let prefix = type + gatedByMarker
+            let everyUseGated = results.allSatisfy { result in
+                !result.referencedNames.contains(type) || result.assignedMembers.contains { $0.hasPrefix(prefix) }
+            }
+            if everyUseGated { facts.insert(type + catalystOnlyMarker) }
+        }
+        return facts
+    }
     /// In `requiredUse`: a name no file records, for a finding in a private property its own
     /// file never reads.
     public static let unreadPrivateMarker = "\u{0}unread private property"
@@ -200,12 +230,15 @@ public struct SourceChecker: Sendable {
                 // A claim about iPhone and iPad in a branch only a Mac Catalyst app runs.
                 if !platforms.contains(.macOS), finding.certainty == .violation {
                     let gate = file.catalystGate(around: item.node)
-                    if gate.direct {
+                    if gate.direct || gate.names.contains(where: { $0.lowercased().contains("catalyst") }) {
                         finding.certainty = .review
                         finding.severity = .note
                         finding.message += " (this code runs only in the Mac Catalyst app: judge it by the Mac's figures)"
                     }
                     finding.reviewIf = gate.names.map { $0 + FileResult.catalystFlagMarker }
+                    if let type = Syntax(item.node).enclosingTypeDecl?.declaredTypeName {
+                        finding.reviewIf.append(type + FileResult.catalystOnlyMarker)
+                    }
                 }
                 finding.reviewIf += item.reviewIf
                 result.findings.append(finding)
@@ -219,6 +252,7 @@ public struct SourceChecker: Sendable {
         result.assignedMembers = file.overridingAssignments(FileResult.overridableProperties)
             .union(file.viewsLabelledWhereUsed()).union(file.superclassFacts())
             .union(file.styleMethodFacts(FileResult.overridableProperties))
+            .union(file.catalystGatedTypeFacts())
         result.findings.assignFingerprints()
         return result
     }

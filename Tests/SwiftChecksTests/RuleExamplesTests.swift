@@ -93,11 +93,12 @@ struct RuleExamplesTests {
         // example's repository reads the property, and an Interface Builder finding only if no
         // Swift file replaces what it judges.
         let checker = SourceChecker(config: config)
-        var referenced = Set<String>(), assigned = Set<String>()
+        var referenced = Set<String>(), assigned = Set<String>(), results: [FileResult] = []
         for (path, source) in example.assets where path.hasSuffix(".swift") {
             let other = checker.check(path: path, source: source, context: context)
             referenced.formUnion(other.referencedNames)
             assigned.formUnion(other.assignedMembers)
+            results.append(other)
         }
         assigned = FileResult.inheritingAssignments(FileResult.expandingStyleMethods(assigned))
         if InterfaceBuilderDocument.isInterfaceBuilderPath(example.file) {
@@ -108,6 +109,7 @@ struct RuleExamplesTests {
         let result = checker.check(path: example.file, source: code, context: context)
         referenced.formUnion(result.referencedNames)
         assigned.formUnion(result.assignedMembers)
+        assigned.formUnion(FileResult.catalystOnlyTypes(results + [result], assigned: assigned))
         return result.findingsInUse(referenced: referenced, assigned: assigned).filter { $0.ruleID == id }
     }
 

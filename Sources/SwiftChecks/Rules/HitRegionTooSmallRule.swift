@@ -528,6 +528,31 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
                     let IS_CATALYST = ProcessInfo.processInfo.isMacCatalystApp
                     """,
             ]),
+            // A view only code behind the Mac flag constructs (the gate is where it is used).
+            RuleExample("""
+                import SwiftUI
+                struct MacSideTabs: View {
+                    var body: some View {
+                        Button { } label: { Image(systemName: "bell")↓.frame(width: 36, height: 36) }
+                    }
+                }
+                """, platforms: PlatformSet(.iOS), assets: [
+                "Platform.swift": """
+                    import Foundation
+                    let IS_CATALYST = ProcessInfo.processInfo.isMacCatalystApp
+                    """,
+                "MainView.swift": """
+                    import SwiftUI
+                    struct MainView: View {
+                        var body: some View {
+                            HStack {
+                                if IS_CATALYST { MacSideTabs() }
+                                Text("Feed")
+                            }
+                        }
+                    }
+                    """,
+            ]),
             RuleExample("""
                 import SwiftUI
                 struct Sidebar: View {
