@@ -1,6 +1,6 @@
 import AuditModel
 @testable import AuditScanner
-import SwiftChecks
+@testable import SwiftChecks
 import Foundation
 import Testing
 
@@ -405,25 +405,15 @@ struct AppModelTests {
         try repository.write("Shop.xcodeproj/project.pbxproj", Self.groupedProject)
         let view = "import SwiftUI\nstruct V: View {\n    var body: some View { Text(\"x\").font(.system(size: 9)) }\n}\n"
         for path in ["App/Home.swift", "Old/App/Home.swift", "Theme.swift", "Shared/Row.swift"] { try repository.write(path, view) }
-        let storyboard = """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="22505" targetRuntime="iOS.CocoaTouch" useAutolayout="YES">
-                <objects>
-                    <view contentMode="scaleToFill" id="root-vw-001">
-                        <rect key="frame" x="0.0" y="0.0" width="393" height="200"/>
-                        <subviews>
-                            <button opaque="NO" contentMode="scaleToFill" buttonType="system" id="sml-bt-001">
-                                <rect key="frame" x="16" y="16" width="20" height="20"/>
-                                <state key="normal" title="i"/>
-                                <connections>
-                                    <action selector="info:" destination="-1" eventType="touchUpInside" id="sml-ac-001"/>
-                                </connections>
-                            </button>
-                        </subviews>
-                    </view>
-                </objects>
-            </document>
-            """
+        let storyboard = InterfaceBuilderExample.iOS("""
+            <button opaque="NO" contentMode="scaleToFill" buttonType="system" id="sml-bt-001">
+                <rect key="frame" x="16" y="16" width="20" height="20"/>
+                <state key="normal" title="i"/>
+                <connections>
+                    <action selector="info:" destination="-1" eventType="touchUpInside" id="sml-ac-001"/>
+                </connections>
+            </button>
+            """)
         try repository.write("App/Base.lproj/Main.storyboard", storyboard)
         try repository.write("Old/Base.lproj/Main.storyboard", storyboard)
         let report = try Scanner(options: ScanOptions(config: AuditConfig()))
