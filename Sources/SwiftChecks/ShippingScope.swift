@@ -222,6 +222,22 @@ extension SourceFile {
             // that method sizes: `expandingStyleMethods`.)
             if method == "setBackgroundImage" { record(call, path, FileResult.restyledMarker) }
             if path.count >= 2, ["heightAnchor", "widthAnchor"].contains(path.last) { record(call, Array(path.dropLast()), FileResult.restyledMarker) }
+            // `heightAnchor.constraint(…)` on itself, in a custom button class: the class sizes
+            // every instance, whatever frame a document gives it.
+            if path == ["heightAnchor"] || path == ["widthAnchor"] || path == ["self", "heightAnchor"] || path == ["self", "widthAnchor"],
+               let type = Self.classOrExtendedType(around: call) {
+                facts.insert(type + "#" + FileResult.restyledMarker)
+            }
+        }
+        // `override var intrinsicContentSize` / `sizeThatFits`: the class picks its own size.
+        for name in ["intrinsicContentSize", "sizeThatFits"] {
+            for declaration in index.declarations[name] ?? [] {
+                let modifiers = declaration.as(FunctionDeclSyntax.self)?.modifiers
+                    ?? declaration.parent?.parent?.as(VariableDeclSyntax.self)?.modifiers
+                guard modifiers?.contains(where: { $0.name.text == "override" }) == true,
+                      let type = Self.classOrExtendedType(around: declaration) else { continue }
+                facts.insert(type + "#" + FileResult.restyledMarker)
+            }
         }
         // Style functions and closures whose code sizes what they style (`let actionButtonStyle
         // = concat(base) { $0.heightAnchor.constraint(equalToConstant: 48).isActive = true }`).

@@ -142,6 +142,23 @@ struct AccessibilityLabelRawIdentifierRule: SourceRule {
                     }
                 }
                 """),
+        ],
+        needsReview: [
+            // A debugging name on a scroll view VoiceOver moves through, not onto.
+            RuleExample("""
+                import UIKit
+                final class PagerController: UIViewController {
+                    let containerScrollView: UIScrollView = {
+                        let scrollView = UIScrollView()
+                        scrollView.accessibilityLabel = ↓"ContainerScrollView"
+                        return scrollView
+                    }()
+                    override func viewDidLoad() {
+                        super.viewDidLoad()
+                        view.addSubview(containerScrollView)
+                    }
+                }
+                """),
         ]
     )
 
@@ -151,8 +168,37 @@ struct AccessibilityLabelRawIdentifierRule: SourceRule {
             if label.isTranslated(in: file) { continue }
             let keyNote = label.isLocalizable
                 ? " (no strings table defines it as a key, so the key itself is shown)" : ""
-            sink.report(label.node, "\(label.subject) is \"\(label.display)\", \(shape)\(keyNote); VoiceOver reads it aloud as written instead of saying what the element does")
+            let message = "\(label.subject) is \"\(label.display)\", \(shape)\(keyNote); VoiceOver reads it aloud as written instead of saying what the element does"
+            if let container = Self.containerLabelled(by: label.node, in: file) {
+                sink.report(label.node, message + " (if it reaches VoiceOver: it is set on a `\(container)`, a container VoiceOver does not focus unless code makes it an element)",
+                            certainty: .review)
+            } else {
+                sink.report(label.node, message)
+            }
         }
+    }
+
+    /// Containers VoiceOver moves through rather than onto.
+    static let containerTypes: Set<String> = [
+        "UIScrollView", "UIStackView", "UIView", "UITableView", "UICollectionView", "NSScrollView", "NSView", "NSStackView",
+    ]
+
+    /// The container type the label is assigned to (`scrollView.accessibilityLabel = "…"` where
+    /// `let scrollView = UIScrollView()`), when nothing in the file makes that object an
+    /// accessibility element: a debugging name nobody hears.
+    static func containerLabelled(by node: some SyntaxProtocol, in file: SourceFile) -> String? {
+        let offset = node.position.utf8Offset
+        guard let assignment = file.index.assignments.first(where: { assignment in
+            assignment.targetProperty == "accessibilityLabel"
+                && (assignment.node.position.utf8Offset..<assignment.node.endPosition.utf8Offset).contains(offset)
+        }), !assignment.targetObject.isEmpty, !assignment.targetObject.contains(".") else { return nil }
+        let object = assignment.targetObject
+        let types = (file.index.bindings[object] ?? []).map { $0.as(FunctionCallExprSyntax.self)?.calleeName ?? "" }
+        guard let type = types.first, !types.isEmpty, types.allSatisfy({ $0 == type }), containerTypes.contains(type) else { return nil }
+        let madeElement = file.index.assignments.contains { other in
+            other.targetObject == object && ["isAccessibilityElement", "accessibilityTraits"].contains(other.targetProperty ?? "")
+        }
+        return madeElement ? nil : type
     }
 
     /// Words that mark a token as a UI identifier rather than prose.

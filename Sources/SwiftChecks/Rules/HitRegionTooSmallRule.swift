@@ -383,6 +383,26 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
             ]),
         ],
         needsReview: [
+            // The button's class sizes every instance in code.
+            RuleExample(InterfaceBuilderExample.iOS("""
+                ↓<button opaque="NO" contentMode="scaleToFill" buttonType="system" customClass="ENAButton" translatesAutoresizingMaskIntoConstraints="NO" id="ena-bt-008">
+                    <rect key="frame" x="16" y="150" width="361" height="30"/>
+                    <state key="normal" title="Add entry"/>
+                    <connections>
+                        <action selector="addEntry:" destination="-1" eventType="touchUpInside" id="ena-ac-008"/>
+                    </connections>
+                </button>
+                """), platforms: PlatformSet(.iOS), file: "DiaryEditEntries.xib", assets: [
+                "ENAButton.swift": """
+                    import UIKit
+                    class ENAButton: UIButton {
+                        override func awakeFromNib() {
+                            super.awakeFromNib()
+                            heightAnchor.constraint(greaterThanOrEqualToConstant: 50).isActive = true
+                        }
+                    }
+                    """,
+            ]),
             // A frame Xcode left stale: the aspect-ratio constraint makes the button square.
             RuleExample(InterfaceBuilderExample.macOS("""
                 ↓<button translatesAutoresizingMaskIntoConstraints="NO" id="rmv-bt-006">
@@ -563,6 +583,22 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
                     }
                 }
                 """, platforms: PlatformSet(.iOS)),
+            // A toolbar item: the navigation bar lays it out.
+            RuleExample("""
+                import SwiftUI
+                struct CaptionEditor: View {
+                    var body: some View {
+                        NavigationStack {
+                            Text("Caption")
+                                .toolbar {
+                                    ToolbarItem(placement: .cancellationAction) {
+                                        Button { } label: { Image(systemName: "xmark.circle.fill")↓.frame(width: 30, height: 30) }
+                                    }
+                                }
+                        }
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
             // The app's own button style draws the label: its `makeBody` pads it.
             RuleExample("""
                 import SwiftUI
@@ -677,6 +713,9 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
             if region.systemPadded {
                 unsure = true
                 why = "the button style pads the label by an amount the system sets: measure the drawn button"
+            } else if region.inBar {
+                unsure = true
+                why = "it is a toolbar item, which the bar lays out and may give a larger touch area: measure it in the running app"
             } else if let style = region.customStyle {
                 unsure = true
                 why = "the button style `\(InputExcerpt.of(style))` draws the label and may pad or frame it: measure the drawn button"

@@ -85,6 +85,9 @@ struct SwiftUIHitRegion {
     let systemPadded: Bool
     /// The app's own button style draws the label (its name): it may pad or frame it.
     let customStyle: String?
+    /// In a toolbar or navigation bar item: the bar lays out the item and may widen where it
+    /// can be tapped.
+    var inBar = false
     /// The frame sizes the control's label content, not the control (`Menu { … } label: {
     /// Text(…).frame(…) }`): where the system draws the control (a macOS menu), it may not be
     /// the tappable area.
@@ -95,6 +98,7 @@ struct SwiftUIHitRegion {
     /// Containers whose content the system draws as its own rows or buttons, at its own sizes:
     /// a frame on a `Button` there shapes the row's label, not what can be hit.
     static let systemDrawnContainers: Set<String> = ["contextMenu", "swipeActions", "confirmationDialog", "alert"]
+    static let barContainers: Set<String> = ["toolbar", "ToolbarItem", "ToolbarItemGroup", "navigationBarItems"]
 
     /// A menu item, context-menu action, swipe action or alert button.
     static func isSystemDrawnItem(_ control: FunctionCallExprSyntax) -> Bool {
@@ -144,6 +148,9 @@ struct SwiftUIHitRegion {
             result.append(SwiftUIHitRegion(frame: frame, control: control, width: size.width, height: size.height,
                                            atLeast: (size.widthAtLeast, size.heightAtLeast), fillsWidth: size.fillsWidth,
                                            systemPadded: padded, customStyle: style, sizesLabelOnly: sizesLabelOnly))
+            if let controlCall, controlCall.enclosingViewCalls.contains(where: { barContainers.contains($0.calleeName ?? "") }) {
+                result[result.count - 1].inBar = true
+            }
         }
         return result
     }
