@@ -105,6 +105,34 @@ extension SourceFile {
         return facts
     }
 
+    /// `let SIDEBAR_WIDTH: CGFloat = 50.0`: a top-level value that builds nothing.
+    static func isPlainConstant(_ item: CodeBlockItemSyntax.Item) -> Bool {
+        guard let variable = item.as(VariableDeclSyntax.self) else { return false }
+        return variable.bindings.allSatisfy { binding in
+            binding.accessorBlock == nil && binding.initializer.map { !$0.value.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .leftParen } } ?? true
+        }
+    }
+
+    /// `Name@declares` for each type the file declares or extends, and `@topLevel` when it has
+    /// code outside any type: whether all its code belongs to types only the Mac app builds.
+    func declarationFacts() -> Set<String> {
+        var facts = Set<String>()
+        for type in index.typeDeclarations {
+            let name = Syntax(type).declaredTypeName
+            if name != "this type" { facts.insert(name + FileResult.declaresMarker) }
+        }
+        if tree.statements.contains(where: { item in
+            !(item.item.is(StructDeclSyntax.self) || item.item.is(ClassDeclSyntax.self) || item.item.is(EnumDeclSyntax.self)
+              || item.item.is(ActorDeclSyntax.self) || item.item.is(ExtensionDeclSyntax.self) || item.item.is(ImportDeclSyntax.self)
+              || item.item.is(ProtocolDeclSyntax.self) || item.item.is(IfConfigDeclSyntax.self)
+              || Self.isPlainConstant(item.item)
+              || item.item.as(MacroExpansionDeclSyntax.self)?.macroName.text == "Preview")
+        }) {
+            facts.insert(FileResult.topLevelMarker)
+        }
+        return facts
+    }
+
     /// Whether `node` lies in a `private` or `fileprivate` member property that nothing in
     /// the file reads (a `private var replyButton` left behind): only this file could read it,
     /// so what it builds never shows.

@@ -79,28 +79,70 @@ public struct FileResult: Codable, Sendable, Hashable {
     /// only in branches on a Mac Catalyst flag.
     public static let catalystOnlyMarker = "@catalystOnly"
 
-    /// The `catalystOnlyMarker` facts: types every file naming them constructs only behind a
-    /// flag some file sets from `isMacCatalystApp`, `isMacCatalystApp` itself, or a flag named
-    /// for Catalyst (`IS_CATALYST`: its definition may sit in a file without UI imports, which
-    /// the scan does not parse).
-    /// `results`: each checked file's result.
+    /// In `assignedMembers`: `MacMainWindow@declares`, the file declares or extends the type;
+    /// `@topLevel`, it has code outside any type.
+    public static let declaresMarker = "@declares"
+    public static let topLevelMarker = "@topLevel"
+
+    /// The `catalystOnlyMarker` facts: types that only Mac Catalyst code builds. A file builds a
+    /// type only there when it constructs it behind a Catalyst flag (one some file sets from
+    /// `isMacCatalystApp`, `isMacCatalystApp` itself, or a flag named for Catalyst: its
+    /// definition may sit in a file without UI imports, which the scan does not parse) and
+    /// nowhere else, or when everything the file declares is itself Catalyst-only (a Mac window
+    /// building its sidebar). A type is Catalyst-only when every other file naming it builds
+    /// it only there. `results`: each checked file's result.
     public static func catalystOnlyTypes(_ results: [FileResult], assigned: Set<String>) -> Set<String> {
-        var flagsByType: [String: [String]] = [:]
-        for entry in assigned {
-            guard let range = entry.range(of: gatedByMarker) else { continue }
-            flagsByType[String(entry[..<range.lowerBound]), default: []].append(String(entry[range.upperBound...]))
+        guard assigned.contains(where: { $0.contains(gatedByMarker) }) else { return [] }
+        func isCatalystFlag(_ flag: Substring) -> Bool {
+            flag == "isMacCatalystApp" || flag.lowercased().contains("catalyst") || assigned.contains(flag + catalystFlagMarker)
         }
-        var facts = Set<String>()
-        for (type, flags) in flagsByType where !assigned.contains(type + ungatedMarker)
-            && flags.contains(where: { $0 == "isMacCatalystApp" || $0.lowercased().contains("catalyst") || assigned.contains($0 + catalystFlagMarker) }) {
-            let prefix = type + gatedByMarker
-            let everyUseGated = results.allSatisfy { result in
-                !result.referencedNames.contains(type) || result.assignedMembers.contains { $0.hasPrefix(prefix) }
+        struct FileFacts {
+            var gated = Set<String>(), ungated = Set<String>(), declared = Set<String>(), topLevel = false
+            let referenced: Set<String>
+        }
+        var files: [FileFacts] = []
+        var candidates = Set<String>()
+        for result in results {
+            var facts = FileFacts(referenced: result.referencedNames)
+            for entry in result.assignedMembers {
+                if let range = entry.range(of: gatedByMarker) {
+                    if isCatalystFlag(entry[range.upperBound...]) { facts.gated.insert(String(entry[..<range.lowerBound])) }
+                } else if entry.hasSuffix(ungatedMarker) {
+                    facts.ungated.insert(String(entry.dropLast(ungatedMarker.count)))
+                } else if entry.hasSuffix(declaresMarker) {
+                    facts.declared.insert(String(entry.dropLast(declaresMarker.count)))
+                } else if entry == topLevelMarker {
+                    facts.topLevel = true
+                }
             }
-            if everyUseGated { facts.insert(type + catalystOnlyMarker) }
+            candidates.formUnion(facts.gated.subtracting(facts.ungated))
+            files.append(facts)
         }
-        return facts
+        guard !candidates.isEmpty else { return [] }
+        var only = Set<String>()
+        while true {
+            let macFiles = files.indices.filter { !files[$0].topLevel && !files[$0].declared.isEmpty && files[$0].declared.isSubset(of: only) }
+            var next = candidates
+            for index in macFiles { next.formUnion(files[index].referenced) }
+            var grew = false
+            for type in next.subtracting(only) {
+                var users = 0
+                let everyUseOnMac = files.indices.allSatisfy { index in
+                    let file = files[index]
+                    guard file.referenced.contains(type), !file.declared.contains(type) else { return true }
+                    users += 1
+                    return (file.gated.contains(type) && !file.ungated.contains(type)) || macFiles.contains(index)
+                }
+                if everyUseOnMac, users > 0 {
+                    only.insert(type)
+                    grew = true
+                }
+            }
+            if !grew { break }
+        }
+        return Set(only.map { $0 + catalystOnlyMarker })
     }
+
     /// In `requiredUse`: a name no file records, for a finding in a private property its own
     /// file never reads.
     public static let unreadPrivateMarker = "\u{0}unread private property"
@@ -252,7 +294,7 @@ public struct SourceChecker: Sendable {
         result.assignedMembers = file.overridingAssignments(FileResult.overridableProperties)
             .union(file.viewsLabelledWhereUsed()).union(file.superclassFacts())
             .union(file.styleMethodFacts(FileResult.overridableProperties))
-            .union(file.catalystGatedTypeFacts())
+            .union(file.catalystGatedTypeFacts()).union(file.declarationFacts())
         result.findings.assignFingerprints()
         return result
     }

@@ -573,6 +573,34 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
                     }
                     """,
             ]),
+            // Two steps away: only the Mac window builds the tabs, and only the flag builds the window.
+            RuleExample("""
+                import SwiftUI
+                struct WindowTabs: View {
+                    var body: some View {
+                        Button { } label: { Image(systemName: "tray")↓.frame(width: 36, height: 36) }
+                    }
+                }
+                """, platforms: PlatformSet(.iOS), assets: [
+                "Flags.swift": """
+                    import Foundation
+                    let IS_CATALYST = ProcessInfo.processInfo.isMacCatalystApp
+                    """,
+                "MacWindow.swift": """
+                    import SwiftUI
+                    struct MacWindow: View {
+                        var body: some View { HStack { WindowTabs(); Text("Feed") } }
+                    }
+                    """,
+                "RootView.swift": """
+                    import SwiftUI
+                    struct RootView: View {
+                        var body: some View {
+                            if IS_CATALYST { MacWindow() } else { Text("Feed") }
+                        }
+                    }
+                    """,
+            ]),
             RuleExample("""
                 import SwiftUI
                 struct Sidebar: View {
