@@ -9,7 +9,8 @@ public enum ProjectFileKind: Sendable, CaseIterable {
     /// The kind of a path, or nil for Swift sources and Interface Builder files (which are
     /// checked, under `maxFileBytes`) and anything else.
     public static func of(_ path: String) -> ProjectFileKind? {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
+        // Asked of every file of the snapshot on every scan: the name is a slice, not a split.
+        let name = path.lastIndex(of: "/").map { path[path.index(after: $0)...] } ?? path[...]
         if name == "Package.swift" { return .packageManifest }
         if path.hasSuffix(".xcodeproj/project.pbxproj") { return .xcodeProject }
         if name.hasSuffix("Info.plist") { return .infoPlist }

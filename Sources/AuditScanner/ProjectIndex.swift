@@ -88,8 +88,7 @@ struct ProjectIndex: Sendable {
                     assetFiles.append((file.path, try file.bytes()))
                 case .packageManifest?:
                     packageDirectories.insert(directory)
-                    let text = String(decoding: try file.bytes(), as: UTF8.self)
-                    if let set = ProjectFiles.platforms(fromPackageManifest: text) {
+                    if let set = Self.packagePlatforms(of: try file.bytes(), cache: cache) {
                         platformsByDirectory[directory, default: PlatformSet()].formUnion(set)
                     }
                 case .infoPlist?:
@@ -197,6 +196,22 @@ struct ProjectIndex: Sendable {
     }
 
     /// A project file's targets, from the cache when this build parsed the same bytes before.
+    /// A manifest's `platforms:`, cached by content like the targets: SwiftParser on every
+    /// Package.swift was a tenth of a warm re-scan's project reading.
+    static func packagePlatforms(of bytes: [UInt8], cache: (any ScanCacheStorage)?) -> PlatformSet? {
+        func parse() -> PlatformSet? { ProjectFiles.platforms(fromPackageManifest: String(decoding: bytes, as: UTF8.self)) }
+        guard let cache else { return parse() }
+        let key = Digest.sha256Hex([cache.toolIdentity, "package-platforms", Digest.sha256Hex(bytes)].joined(separator: "\u{0}"))
+        if let entry = cache.entry(forKey: key) {
+            let text = String(decoding: entry, as: UTF8.self)
+            if text == "none" { return nil }
+            if let raw = UInt8(text) { return PlatformSet(rawValue: raw) }
+        }
+        let platforms = parse()
+        cache.store(Array((platforms.map { String($0.rawValue) } ?? "none").utf8), forKey: key)
+        return platforms
+    }
+
     static func targets(of bytes: [UInt8], cache: (any ScanCacheStorage)?) -> XcodeTargets? {
         guard let cache else { return XcodeTargets.parse(bytes) }
         let key = Digest.sha256Hex([cache.toolIdentity, "xcode-targets", Digest.sha256Hex(bytes)].joined(separator: "\u{0}"))
@@ -231,6 +246,7 @@ struct ProjectIndex: Sendable {
 
     /// `App/fr.lproj/Localizable.strings` → language "fr", table "App/Localizable.strings".
     static func localizationTable(of path: String) -> (language: String, table: String)? {
+        guard path.hasSuffix(".strings") else { return nil }
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count >= 2, let name = parts.last, name.hasSuffix(".strings"),
               parts[parts.count - 2].hasSuffix(".lproj") else { return nil }

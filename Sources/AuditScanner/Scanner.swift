@@ -438,6 +438,8 @@ public struct Scanner: Sendable {
     /// `AppUITests`, `Specs`, `TestSupport`; a file `*Tests.swift`. (`SpeedTest.swift` may be a
     /// screen; a test file that is named so imports a test framework, which the reader checks.)
     static func isTestPath(_ path: String) -> Bool {
+        // Most paths name no test folder: a substring test spares splitting every path.
+        guard path.contains("Test") || path.contains("Spec") else { return false }
         let components = path.split(separator: "/")
         for folder in components.dropLast() where folder.hasSuffix("Tests") || folder.hasSuffix("Specs")
             || folder.hasSuffix("TestSupport") { return true }

@@ -501,6 +501,24 @@ struct AppModelTests {
         #expect(ProjectIndex.targets(of: bytes, cache: damaged) == first)
     }
 
+    /// A manifest's platforms likewise: cached by content, a damaged entry parsed again, and
+    /// "none" remembered for a manifest that names no platforms.
+    @Test func packagePlatformsAreCachedByContent() throws {
+        let manifest = Array("// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: \"Kit\", platforms: [.iOS(.v16), .macOS(.v13)])\n".utf8)
+        let storage = MemoryCacheStorage(entries: [:], toolIdentity: "test")
+        #expect(ProjectIndex.packagePlatforms(of: manifest, cache: storage) == PlatformSet([.iOS, .macOS]))
+        #expect(storage.newEntries.count == 1)
+        let key = try #require(storage.newEntries.keys.first)
+        let cached = MemoryCacheStorage(entries: [key: Array(String(PlatformSet(.tvOS).rawValue).utf8)], toolIdentity: "test")
+        #expect(ProjectIndex.packagePlatforms(of: manifest, cache: cached) == PlatformSet(.tvOS), "read from the cache, not parsed")
+        let damaged = MemoryCacheStorage(entries: [key: Array("garbage".utf8)], toolIdentity: "test")
+        #expect(ProjectIndex.packagePlatforms(of: manifest, cache: damaged) == PlatformSet([.iOS, .macOS]))
+        let bare = Array("import PackageDescription\nlet package = Package(name: \"Kit\")\n".utf8)
+        let plain = MemoryCacheStorage(entries: [:], toolIdentity: "test")
+        #expect(ProjectIndex.packagePlatforms(of: bare, cache: plain) == nil)
+        #expect(plain.newEntries.values.first == Array("none".utf8))
+    }
+
     /// A project file nested past anything Xcode writes never reaches the property-list parser.
     @Test func aDeeplyNestedProjectFileIsNotParsed() {
         let hostile = "{ objects = " + String(repeating: "(", count: 100_000) + String(repeating: ")", count: 100_000) + "; }"
