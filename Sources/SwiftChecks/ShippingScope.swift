@@ -80,7 +80,8 @@ extension SourceFile {
     /// Names that may be a Mac flag (`IS_CATALYST`, `isMacCatalyst`, `isMac`): only branches on
     /// these are looked at for `catalystGatedTypeFacts`.
     static func mayNameMacFlag(_ name: String) -> Bool {
-        name == "isMacCatalystApp" || name.lowercased().contains("catalyst") || name.hasPrefix("isMac") || name.hasPrefix("IS_MAC")
+        // Asked of every name a file refers to: no lower-casing copy per name.
+        name.hasPrefix("isMac") || name.hasPrefix("IS_MAC") || name.contains("atalyst") || name.contains("ATALYST")
     }
 
     /// `SideTabs@gatedBy:IS_CATALYST` for each type this file constructs inside a branch on a
