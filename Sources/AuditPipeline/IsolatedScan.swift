@@ -258,14 +258,13 @@ extension ChildRequest {
     /// when present.
     var line: String {
         func optional(_ value: String?) -> String { value.map { "=" + $0 } ?? "-" }
-        return ["request", id, archive, root, String(jobs), usesCache ? "1" : "0", optional(cacheIn), digests ? "1" : "0",
-                optional(errorOutput)].map(ScanReportWire.escape).joined(separator: "\t") + "\n"
+        return ScanReportWire.line(["request", id, archive, root, String(jobs), usesCache ? "1" : "0", optional(cacheIn), digests ? "1" : "0",
+                                    optional(errorOutput)])
     }
 
     /// Nil for a line the worker of this build did not write.
     init?(line: String) {
-        let fields = Array(line.utf8).split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
-            .map(ScanReportWire.unescape)
+        let fields = ScanReportWire.fields(of: Array(line.utf8)[...])
         func optional(_ field: String) -> String?? {
             if field == "-" { return .some(nil) }
             return field.hasPrefix("=") ? .some(String(field.dropFirst())) : nil
@@ -297,7 +296,7 @@ extension ChildOutcome {
     static let header = "a11y-audit outcome 1"
 
     func encode() -> [UInt8] {
-        func line(_ fields: [String]) -> String { fields.map(ScanReportWire.escape).joined(separator: "\t") + "\n" }
+        let line = ScanReportWire.line
         var out = Self.header + "\n"
         if let childPID { out += line(["P", String(childPID)]) }
         if let failure { out += line(["X", failure.retryable ? "1" : "0", failure.message]) }
@@ -326,7 +325,7 @@ extension ChildOutcome {
                 first = false
                 continue
             }
-            let fields = lineBytes.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false).map(ScanReportWire.unescape)
+            let fields = ScanReportWire.fields(of: lineBytes)
             switch fields[0] {
             case "P":
                 guard fields.count == 2, let pid = Int32(fields[1]) else { return nil }

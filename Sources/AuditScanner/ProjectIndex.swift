@@ -199,28 +199,33 @@ struct ProjectIndex: Sendable {
     /// A manifest's `platforms:`, cached by content like the targets: SwiftParser on every
     /// Package.swift was a tenth of a warm re-scan's project reading.
     static func packagePlatforms(of bytes: [UInt8], cache: (any ScanCacheStorage)?) -> PlatformSet? {
-        func parse() -> PlatformSet? { ProjectFiles.platforms(fromPackageManifest: String(decoding: bytes, as: UTF8.self)) }
-        guard let cache else { return parse() }
-        let key = Digest.sha256Hex([cache.toolIdentity, "package-platforms", Digest.sha256Hex(bytes)].joined(separator: "\u{0}"))
-        if let entry = cache.entry(forKey: key) {
+        let found: PlatformSet?? = cachedByContent(bytes, kind: "package-platforms", cache: cache, compute: {
+            .some(ProjectFiles.platforms(fromPackageManifest: String(decoding: bytes, as: UTF8.self)))
+        }, encode: { platforms in Array((platforms.map { String($0.rawValue) } ?? "none").utf8) }, decode: { entry in
             let text = String(decoding: entry, as: UTF8.self)
-            if text == "none" { return nil }
-            if let raw = UInt8(text) { return PlatformSet(rawValue: raw) }
-        }
-        let platforms = parse()
-        cache.store(Array((platforms.map { String($0.rawValue) } ?? "none").utf8), forKey: key)
-        return platforms
+            if text == "none" { return .some(nil) }
+            return UInt8(text).map { .some(PlatformSet(rawValue: $0)) }
+        })
+        return found ?? nil
     }
 
     static func targets(of bytes: [UInt8], cache: (any ScanCacheStorage)?) -> XcodeTargets? {
-        guard let cache else { return XcodeTargets.parse(bytes) }
-        let key = Digest.sha256Hex([cache.toolIdentity, "xcode-targets", Digest.sha256Hex(bytes)].joined(separator: "\u{0}"))
-        if let entry = cache.entry(forKey: key), let targets = try? JSONDecoder().decode(XcodeTargets.self, from: Data(entry)) {
-            return targets
-        }
-        let targets = XcodeTargets.parse(bytes)
-        if let targets, let encoded = try? JSONEncoder().encode(targets) { cache.store([UInt8](encoded), forKey: key) }
-        return targets
+        cachedByContent(bytes, kind: "xcode-targets", cache: cache, compute: { XcodeTargets.parse(bytes) },
+                        encode: { try? [UInt8](JSONEncoder().encode($0)) },
+                        decode: { try? JSONDecoder().decode(XcodeTargets.self, from: Data($0)) })
+    }
+
+    /// What `compute` makes of a project file, kept in the scan cache under the file's content:
+    /// an entry that does not decode is computed again; nil results are not stored.
+    private static func cachedByContent<Value>(_ bytes: [UInt8], kind: String, cache: (any ScanCacheStorage)?,
+                                               compute: () -> Value?, encode: (Value) -> [UInt8]?,
+                                               decode: ([UInt8]) -> Value?) -> Value? {
+        guard let cache else { return compute() }
+        let key = Digest.sha256Hex([cache.toolIdentity, kind, Digest.sha256Hex(bytes)].joined(separator: "\u{0}"))
+        if let entry = cache.entry(forKey: key), let value = decode(entry) { return value }
+        let value = compute()
+        if let value, let encoded = encode(value) { cache.store(encoded, forKey: key) }
+        return value
     }
 
     /// A colour name several sets define. Across catalogs that is usual (an app and its widget

@@ -128,27 +128,24 @@ struct ScanCache: Sendable {
         static func encode(_ result: FileResult) -> String {
             var out = header + "\n"
             for finding in result.findings {
-                out += (["F", finding.ruleID, finding.kind.rawValue, finding.severity.rawValue, finding.certainty.rawValue, finding.location.file,
-                         String(finding.location.line), String(finding.location.column), String(finding.platforms.rawValue),
-                         finding.fingerprint, finding.message, finding.snippet, finding.sourceLine, finding.requiredUse.joined(separator: "\u{1}"),
-                         finding.overriddenBy.joined(separator: "\u{1}"), finding.reviewIf.joined(separator: "\u{1}")]
-                    .map(escape).joined(separator: "\t")) + "\n"
+                out += line(["F", finding.ruleID, finding.kind.rawValue, finding.severity.rawValue, finding.certainty.rawValue, finding.location.file,
+                             String(finding.location.line), String(finding.location.column), String(finding.platforms.rawValue),
+                             finding.fingerprint, finding.message, finding.snippet, finding.sourceLine, finding.requiredUse.joined(separator: "\u{1}"),
+                             finding.overriddenBy.joined(separator: "\u{1}"), finding.reviewIf.joined(separator: "\u{1}")])
             }
             for note in result.notes {
-                out += (["N", note.kind.rawValue, note.file, note.line.map(String.init) ?? "", note.message]
-                    .map(escape).joined(separator: "\t")) + "\n"
+                out += line(["N", note.kind.rawValue, note.file, note.line.map(String.init) ?? "", note.message])
             }
             if result.suppressedCount > 0 { out += "S\t\(result.suppressedCount)\n" }
             if result.nonShippingCount > 0 { out += "D\t\(result.nonShippingCount)\n" }
             if !result.referencedNames.isEmpty {
-                out += "R\t" + result.referencedNames.sorted().map(escape).joined(separator: "\t") + "\n"
+                out += line(["R"] + result.referencedNames.sorted())
             }
             if !result.assignedMembers.isEmpty {
-                out += "A\t" + result.assignedMembers.sorted().map(escape).joined(separator: "\t") + "\n"
+                out += line(["A"] + result.assignedMembers.sorted())
             }
             for use in result.colorUses {
-                out += (["U", use.name, String(use.line), String(use.column), use.viaSymbol ? "1" : "0"]
-                    .map(escape).joined(separator: "\t")) + "\n"
+                out += line(["U", use.name, String(use.line), String(use.column), use.viaSymbol ? "1" : "0"])
             }
             return out
         }
@@ -160,7 +157,7 @@ struct ScanCache: Sendable {
             guard let first = lines.popFirst(), first.elementsEqual(header.utf8) else { return nil }
             var result = FileResult()
             for line in lines {
-                let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false).map(unescape)
+                let fields = Self.fields(of: line)
                 switch fields.first {
                 case "F":
                     guard fields.count == 16, let rule = rules[fields[1]], let kind = RuleKind(rawValue: fields[2]),
@@ -201,6 +198,14 @@ struct ScanCache: Sendable {
                 }
             }
             return result
+        }
+
+        /// One line of tab-separated, escaped fields, ending in a line break.
+        static func line(_ fields: [String]) -> String { fields.map(escape).joined(separator: "\t") + "\n" }
+
+        /// The fields of one line (without its line break).
+        static func fields(of line: ArraySlice<UInt8>) -> [String] {
+            line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false).map(unescape)
         }
 
         static func escape(_ text: String) -> String {

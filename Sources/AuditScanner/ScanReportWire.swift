@@ -22,15 +22,13 @@ public enum ScanReportWire {
     public static let statisticNames: [String] = integerStatistics.map(\.0) + ["durationSeconds"]
 
     public static func encode(_ report: ScanReport) -> [UInt8] {
-        typealias Entry = ScanCache.Entry
         var out = header + "\n"
-        out += (["R", report.root, report.rootIsArchive ? "1" : "0", report.toolVersion].map(Entry.escape).joined(separator: "\t")) + "\n"
-        out += "T\t" + integerStatistics.map { String(report.statistics[keyPath: $0.1]) }.joined(separator: "\t")
-            + "\t" + String(report.statistics.durationSeconds) + "\n"
+        out += line(["R", report.root, report.rootIsArchive ? "1" : "0", report.toolVersion])
+        out += line(["T"] + integerStatistics.map { String(report.statistics[keyPath: $0.1]) } + [String(report.statistics.durationSeconds)])
         var result = FileResult()
         result.findings = report.findings
         result.notes = report.notes
-        out += Entry.encode(result)
+        out += ScanCache.Entry.encode(result)
         return Array(out.utf8)
     }
 
@@ -39,8 +37,7 @@ public enum ScanReportWire {
         let newline = UInt8(ascii: "\n")
         var lines = bytes.split(separator: newline, maxSplits: 3, omittingEmptySubsequences: false)
         guard lines.count == 4, lines[0].elementsEqual(header.utf8) else { return nil }
-        let identity = lines[1].split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false).map(ScanCache.Entry.unescape)
-        let numbers = lines[2].split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false).map(ScanCache.Entry.unescape)
+        let identity = fields(of: lines[1]), numbers = fields(of: lines[2])
         guard identity.count == 4, identity[0] == "R", numbers.count == integerStatistics.count + 2, numbers[0] == "T",
               let duration = Double(numbers[numbers.count - 1]) else { return nil }
         var statistics = ScanStatistics()
@@ -56,7 +53,9 @@ public enum ScanReportWire {
 }
 
 extension ScanReportWire {
-    /// A field of a tab-separated line: backslash, tab and line breaks escaped.
-    public static func escape(_ text: String) -> String { ScanCache.Entry.escape(text) }
-    public static func unescape(_ field: ArraySlice<UInt8>) -> String { ScanCache.Entry.unescape(field) }
+    /// One line of tab-separated fields, backslash, tab and line breaks escaped (the cache's
+    /// format), ending in a line break.
+    public static func line(_ fields: [String]) -> String { ScanCache.Entry.line(fields) }
+    /// The fields of one such line, without its line break.
+    public static func fields(of line: ArraySlice<UInt8>) -> [String] { ScanCache.Entry.fields(of: line) }
 }

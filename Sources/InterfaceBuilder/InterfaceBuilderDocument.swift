@@ -69,6 +69,18 @@ public struct InterfaceBuilderDocument: Sendable {
     public func text(ofLine line: Int) -> String { tree.text.text(ofLine: line) }
 
     public func element(_ view: InterfaceBuilderView) -> XMLElementRecord { tree.elements[view.element] }
+
+    /// Indices into `views` of the views enclosing `view`, nearest first, up to its root.
+    public func superviews(of view: InterfaceBuilderView) -> [Int] {
+        var chain: [Int] = []
+        var current = view.superview
+        // A superview comes before its subviews in document order, so the chain only climbs.
+        while let index = current, chain.last.map({ index < $0 }) ?? true {
+            chain.append(index)
+            current = views[index].superview
+        }
+        return chain
+    }
 }
 
 public struct InterfaceBuilderRect: Sendable, Equatable {

@@ -123,14 +123,9 @@ public struct DocumentChecker: Sendable {
     /// `init?(coder:)` stops the app means the document is never loaded as it stands (the
     /// view is built in code instead).
     static func unarchivableFacts(_ view: InterfaceBuilderView, in document: InterfaceBuilderDocument) -> [String] {
-        var facts: [String] = [], seen = Set<Int>()
-        var current: InterfaceBuilderView? = view
-        while let step = current {
-            if let name = step.customClass { facts.append(name + "#" + FileResult.unarchivableMarker) }
-            guard let parent = step.superview, seen.insert(parent).inserted else { break }
-            current = document.views[parent]
+        ([view] + document.superviews(of: view).map { document.views[$0] }).compactMap { step in
+            step.customClass.map { $0 + "#" + FileResult.unarchivableMarker }
         }
-        return facts
     }
 
     public func check(path: String, bytes: [UInt8], context: ProjectContext) -> FileResult {

@@ -34,19 +34,26 @@ extension SourceFile {
     /// override or an `@objc`/Interface Builder property (the frameworks read those by name),
     /// and not when a function, initializer or accessor-free local scope comes first.
     func memberPropertyRequiringUse(around node: some SyntaxProtocol) -> String? {
+        guard let (variable, name) = Self.enclosingMemberProperty(of: node), name != "body",
+              !variable.modifiers.contains(where: { ["override", "dynamic"].contains($0.name.text) }) else { return nil }
+        return name
+    }
+
+    /// The single-binding member property `node` lies in (`var header: some View { … }`, not
+    /// a local, a function or an initializer), unless the frameworks read it by name
+    /// (`@objc`, `@IBOutlet`, …).
+    static func enclosingMemberProperty(of node: some SyntaxProtocol) -> (VariableDeclSyntax, String)? {
         var current = Syntax(node).parent
         while let syntax = current {
             if let variable = syntax.as(VariableDeclSyntax.self) {
                 guard variable.parent?.is(MemberBlockItemSyntax.self) == true,
                       variable.bindings.count == 1,
                       let name = variable.bindings.first?.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
-                      name != "body",
-                      !variable.modifiers.contains(where: { ["override", "dynamic"].contains($0.name.text) }),
                       !variable.attributes.contains(where: { attribute in
                           guard let attribute = attribute.as(AttributeSyntax.self) else { return true }
-                          return Self.frameworkReadAttributes.contains(attribute.attributeName.trimmedDescription)
+                          return frameworkReadAttributes.contains(attribute.attributeName.trimmedDescription)
                       }) else { return nil }
-                return name
+                return (variable, name)
             }
             if syntax.is(FunctionDeclSyntax.self) || syntax.is(InitializerDeclSyntax.self) || syntax.is(SubscriptDeclSyntax.self)
                 || syntax.is(DeinitializerDeclSyntax.self) || syntax.is(MemberBlockSyntax.self) || syntax.is(SourceFileSyntax.self) {
@@ -80,8 +87,14 @@ extension SourceFile {
     /// Names that may be a Mac flag (`IS_CATALYST`, `isMacCatalyst`, `isMac`): only branches on
     /// these are looked at for `catalystGatedTypeFacts`.
     static func mayNameMacFlag(_ name: String) -> Bool {
-        // Asked of every name a file refers to: no lower-casing copy per name.
-        name.hasPrefix("isMac") || name.hasPrefix("IS_MAC") || name.contains("atalyst") || name.contains("ATALYST")
+        name.hasPrefix("isMac") || name.hasPrefix("IS_MAC") || isNamedForCatalyst(name)
+    }
+
+    /// `IS_CATALYST`, `isCatalyst`, `isMacCatalystApp`: a flag whose name says what it tests,
+    /// taken as one without its definition (which may sit in a file the scan does not parse).
+    /// Asked of every name a file refers to: no lower-cased copy per name.
+    static func isNamedForCatalyst(_ name: some StringProtocol) -> Bool {
+        name.contains("atalyst") || name.contains("ATALYST")
     }
 
     /// `SideTabs@gatedBy:IS_CATALYST` for each type this file constructs inside a branch on a
@@ -138,25 +151,9 @@ extension SourceFile {
     /// the file reads (a `private var replyButton` left behind): only this file could read it,
     /// so what it builds never shows.
     func isInUnreadPrivateProperty(_ node: some SyntaxProtocol) -> Bool {
-        var current = Syntax(node).parent
-        while let syntax = current {
-            if let variable = syntax.as(VariableDeclSyntax.self) {
-                guard variable.parent?.is(MemberBlockItemSyntax.self) == true, variable.bindings.count == 1,
-                      variable.modifiers.contains(where: { ["private", "fileprivate"].contains($0.name.text) }),
-                      !variable.attributes.contains(where: { attribute in
-                          guard let attribute = attribute.as(AttributeSyntax.self) else { return true }
-                          return Self.frameworkReadAttributes.contains(attribute.attributeName.trimmedDescription)
-                      }),
-                      let name = variable.bindings.first?.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { return false }
-                return index.references[name] == nil
-            }
-            if syntax.is(FunctionDeclSyntax.self) || syntax.is(InitializerDeclSyntax.self) || syntax.is(MemberBlockSyntax.self)
-                || syntax.is(SourceFileSyntax.self) {
-                return false
-            }
-            current = syntax.parent
-        }
-        return false
+        guard let (variable, name) = Self.enclosingMemberProperty(of: node),
+              variable.modifiers.contains(where: { ["private", "fileprivate"].contains($0.name.text) }) else { return false }
+        return index.references[name] == nil
     }
 
     private static let frameworkReadAttributes: Set<String> = [
@@ -379,18 +376,7 @@ extension SourceFile {
     /// The file's references, less those only a preview makes (`#Preview { DeleteIndicator() }`,
     /// a `PreviewProvider`): a view only its preview constructs never shows in the app.
     var referencesOutsidePreviews: [String: [Int]] {
-        var previews: [Range<Int>] = []
-        for macro in index.macroExpansions where macro.macroName.text == "Preview" {
-            previews.append(macro.position.utf8Offset..<macro.endPosition.utf8Offset)
-        }
-        for macro in index.macroDeclarations where macro.macroName.text == "Preview" {
-            previews.append(macro.position.utf8Offset..<macro.endPosition.utf8Offset)
-        }
-        for type in index.typeDeclarations {
-            guard let decl = type.as(StructDeclSyntax.self),
-                  decl.inheritanceClause?.inheritedTypes.contains(where: { $0.type.typeName == "PreviewProvider" }) == true else { continue }
-            previews.append(decl.position.utf8Offset..<decl.endPosition.utf8Offset)
-        }
+        let previews = previewRanges
         guard !previews.isEmpty else { return index.references }
         return index.references.filter { _, offsets in
             offsets.contains { offset in !previews.contains { $0.contains(offset) } }

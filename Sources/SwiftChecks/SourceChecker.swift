@@ -94,7 +94,7 @@ public struct FileResult: Codable, Sendable, Hashable {
     public static func catalystOnlyTypes(_ results: [FileResult], assigned: Set<String>) -> Set<String> {
         guard assigned.contains(where: { $0.contains(gatedByMarker) }) else { return [] }
         func isCatalystFlag(_ flag: Substring) -> Bool {
-            flag == "isMacCatalystApp" || flag.lowercased().contains("catalyst") || assigned.contains(flag + catalystFlagMarker)
+            SourceFile.isNamedForCatalyst(flag) || assigned.contains(flag + catalystFlagMarker)
         }
         struct FileFacts {
             var gated = Set<String>(), ungated = Set<String>(), declared = Set<String>(), topLevel = false
@@ -262,21 +262,21 @@ public struct SourceChecker: Sendable {
                     result.nonShippingCount += 1
                     continue
                 }
+                // A claim about iPhone and iPad in a branch only a Mac Catalyst app runs: the
+                // branch tests `isMacCatalystApp` or a flag named for it (one set from it in
+                // another file, or a view only such code builds, is settled by the scan's facts).
+                let claimed = description.verdict(item.certainty, severityOverride: config.severityOverrides[description.id]).certainty == .violation
+                let gate = claimed && !platforms.contains(.macOS) ? file.catalystGate(around: item.node) : nil
+                let onlyOnMac = gate.map { $0.direct || $0.names.contains(where: SourceFile.isNamedForCatalyst) } ?? false
                 var finding = makeFinding(description, path: path, line: position.line, column: position.column,
-                                          message: item.message, certainty: item.certainty, platforms: platforms,
+                                          message: item.message + (onlyOnMac ? " (this code runs only in the Mac Catalyst app: judge it by the Mac's figures)" : ""),
+                                          certainty: onlyOnMac ? .review : item.certainty, platforms: platforms,
                                           snippet: lines.snippet(of: item.node), sourceLine: lines.text(ofLine: position.line))
                 finding.requiredUse = [file.memberPropertyRequiringUse(around: item.node), file.typeRequiringUse(around: item.node)]
                     .compactMap { $0 }
                 // No file records this name: the scan leaves the finding out and counts it unused.
                 if file.isInUnreadPrivateProperty(item.node) { finding.requiredUse.append(FileResult.unreadPrivateMarker) }
-                // A claim about iPhone and iPad in a branch only a Mac Catalyst app runs.
-                if !platforms.contains(.macOS), finding.certainty == .violation {
-                    let gate = file.catalystGate(around: item.node)
-                    if gate.direct || gate.names.contains(where: { $0.lowercased().contains("catalyst") }) {
-                        finding.certainty = .review
-                        finding.severity = .note
-                        finding.message += " (this code runs only in the Mac Catalyst app: judge it by the Mac's figures)"
-                    }
+                if let gate {
                     finding.reviewIf = gate.names.map { $0 + FileResult.catalystFlagMarker }
                     if let type = Syntax(item.node).enclosingTypeDecl?.declaredTypeName {
                         finding.reviewIf.append(type + FileResult.catalystOnlyMarker)

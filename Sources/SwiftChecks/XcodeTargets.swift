@@ -92,16 +92,18 @@ public struct XcodeTargets: Sendable, Equatable, Codable {
                     guard let id = file["fileRef"] as? String, let reference = object(id) else { continue }
                     // A variant group (a localised storyboard) stands for each language's file.
                     let ids = reference["isa"] as? String == "PBXVariantGroup" ? (reference["children"] as? [Any] ?? []).compactMap { $0 as? String } : [id]
+                    // A reference's (or an empty variant group's) file name, where no path is known.
+                    func name(of object: [String: Any]?) -> String? {
+                        (object?["path"] as? String ?? object?["name"] as? String)?.split(separator: "/").last.map(String.init)
+                    }
                     for id in ids {
                         if let path = paths.path(of: id) {
                             filePaths.insert(path)
-                        } else if let name = (object(id).flatMap { $0["path"] as? String ?? $0["name"] as? String })?.split(separator: "/").last {
-                            names.insert(String(name))
+                        } else if let name = name(of: object(id)) {
+                            names.insert(name)
                         }
                     }
-                    if ids.isEmpty, let name = (reference["path"] as? String ?? reference["name"] as? String)?.split(separator: "/").last {
-                        names.insert(String(name))
-                    }
+                    if ids.isEmpty, let name = name(of: reference) { names.insert(name) }
                 }
             }
             let folders = (target["fileSystemSynchronizedGroups"] as? [Any] ?? []).compactMap { object($0)?["path"] as? String }

@@ -251,7 +251,7 @@ struct FixedFontSizeRule: SourceRule {
     static func isInitial(_ expression: ExprSyntax) -> Bool {
         if let call = expression.as(FunctionCallExprSyntax.self) {
             if call.calleeName == "prefix", call.arguments.first?.expression.numberValue == 1 { return true }
-            if call.calleeName == "String" || call.calleeName == "uppercased", let inner = call.arguments.first?.expression { return isInitial(inner) }
+            if call.calleeName == "String", let inner = call.arguments.first?.expression { return isInitial(inner) }
             if call.calleeName == "uppercased" || call.calleeName == "map",
                let base = call.calledExpression.as(MemberAccessExprSyntax.self)?.base { return isInitial(base) }
         }

@@ -318,21 +318,21 @@ enum InterfaceBuilderHitRegion {
             if let name = view.customClass { result.hitTestFacts.append(name + "#" + FileResult.hitTestMarker) }
         }
         fact(views[index])
-        var ancestors = Set<Int>()
-        var current = views[index].superview
-        while let ancestor = current, ancestors.insert(ancestor).inserted {
+        let chain = document.superviews(of: views[index])
+        for ancestor in chain {
             if result.hiddenAncestor == nil, views[ancestor].isHidden || views[ancestor].isTransparent {
                 result.hiddenAncestor = views[ancestor]
             }
             fact(views[ancestor])
-            current = views[ancestor].superview
         }
-        guard let (root, rect) = placement(of: index, in: views) else { return result }
+        let ancestors = Set(chain)
+        guard let (root, rect) = placement(of: index, in: document) else { return result }
         let selectors = Set(views[index].actionSelectors)
         for (other, view) in views.enumerated() where other != index && !ancestors.contains(other) && !view.isHidden {
-            guard let (otherRoot, otherRect) = placement(of: other, in: views), otherRoot == root,
-                  otherRect.x < rect.maxX, rect.x < otherRect.maxX, otherRect.y < rect.maxY, rect.y < otherRect.maxY,
-                  !isInside(other, index, views) else { continue }
+            let otherChain = document.superviews(of: view)
+            // Not one of the control's own subviews (its image or title).
+            guard !otherChain.contains(index), let (otherRoot, otherRect) = placement(of: other, in: document), otherRoot == root,
+                  otherRect.x < rect.maxX, rect.x < otherRect.maxX, otherRect.y < rect.maxY, rect.y < otherRect.maxY else { continue }
             fact(view)
             // Covers the control and is big enough to hit.
             let tolerance = 0.5
@@ -350,29 +350,19 @@ enum InterfaceBuilderHitRegion {
 
     /// The root view a view lies in (the top of its superview chain) and its frame in that
     /// root's coordinates. Nil when some view on the way has no frame.
-    private static func placement(of index: Int, in views: [InterfaceBuilderView]) -> (root: Int, rect: InterfaceBuilderRect)? {
+    private static func placement(of index: Int, in document: InterfaceBuilderDocument) -> (root: Int, rect: InterfaceBuilderRect)? {
+        let views = document.views
         guard var rect = views[index].frame else { return nil }
-        var current = index, seen: Set<Int> = [index]
-        while let parent = views[current].superview, seen.insert(parent).inserted {
+        let chain = document.superviews(of: views[index])
+        for parent in chain {
             guard let frame = views[parent].frame else { return nil }
             // A root's own origin is where the canvas shows it, not a position inside anything.
-            if views[parent].superview != nil {
+            if parent != chain.last {
                 rect.x += frame.x
                 rect.y += frame.y
             }
-            current = parent
         }
-        return (current, rect)
-    }
-
-    /// Whether `views[inner]` lies inside `views[outer]` (an ancestor of it).
-    private static func isInside(_ inner: Int, _ outer: Int, _ views: [InterfaceBuilderView]) -> Bool {
-        var current = views[inner].superview, seen = Set<Int>()
-        while let ancestor = current, seen.insert(ancestor).inserted {
-            if ancestor == outer { return true }
-            current = views[ancestor].superview
-        }
-        return false
+        return (chain.last ?? index, rect)
     }
 
     static func name(_ view: InterfaceBuilderView) -> String {
