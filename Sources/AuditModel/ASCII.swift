@@ -14,6 +14,30 @@ public enum ASCII {
     /// A full git commit id: 40 hexadecimal digits, either case.
     public static func isCommitSHA(_ text: String) -> Bool { text.utf8.count == 40 && text.utf8.allSatisfy(isHexDigit) }
 
+    /// Whether `text` holds `needle`, compared byte for byte. Foundation's `contains` on Linux
+    /// goes through CFString (a tenth of a warm re-scan went to path tests alone); a path test
+    /// for an ASCII word needs no Unicode comparison.
+    public static func contains(_ text: String, _ needle: String) -> Bool {
+        var text = text, needle = needle
+        return text.withUTF8 { haystack in
+            needle.withUTF8 { word in
+                guard let first = word.first else { return true }
+                guard word.count <= haystack.count else { return false }
+                var index = 0
+                let last = haystack.count - word.count
+                while index <= last {
+                    if haystack[index] == first {
+                        var matched = 1
+                        while matched < word.count && haystack[index + matched] == word[matched] { matched += 1 }
+                        if matched == word.count { return true }
+                    }
+                    index += 1
+                }
+                return false
+            }
+        }
+    }
+
     /// Letters, digits and the bytes in `extra`, at least one of them.
     public static func isToken(_ text: String, extra: String = "") -> Bool {
         let extra = Array(extra.utf8)

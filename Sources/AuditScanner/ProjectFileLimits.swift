@@ -16,7 +16,7 @@ public enum ProjectFileKind: Sendable, CaseIterable {
         if name.hasSuffix("Info.plist") { return .infoPlist }
         if name.hasSuffix(".strings") { return .strings }
         if name.hasSuffix(".xcstrings") { return .stringCatalog }
-        if name == "Contents.json", path.contains(".xcassets/") { return .assetContents }
+        if name == "Contents.json", ASCII.contains(path, ".xcassets/") { return .assetContents }
         if name == "CODEOWNERS" { return .codeOwners }
         if name == AuditConfig.fileName { return .config }
         return nil

@@ -103,7 +103,8 @@ struct ProjectIndex: Sendable {
                         projectsListFiles = false
                         throw error
                     }
-                    if let problem = ProjectFiles.xcodeProjectProblem(bytes) {
+                    let facts = Self.projectFacts(of: bytes, cache: cache)
+                    if let problem = facts.problem {
                         // A damaged project must not decide which files are compiled.
                         projectsListFiles = false
                         notes.append(ScanNote(kind: .skipped, file: file.path,
@@ -111,7 +112,7 @@ struct ProjectIndex: Sendable {
                         continue
                     }
                     // A project that lists no Swift file (resources only, or a stub) says nothing.
-                    if let listed = ProjectFiles.swiftFileNames(inXcodeProject: bytes) {
+                    if let listed = facts.swiftFiles {
                         if listed.contains(where: { $0 != "sourcecode.swift" }) {
                             sawProject = true
                             listingProjectRoots.insert(Self.directory(of: directory))
@@ -120,19 +121,19 @@ struct ProjectIndex: Sendable {
                     } else {
                         projectsListFiles = false
                     }
-                    colorNamesUsedByProjectFiles.formUnion(Self.colorBuildSettings(bytes))
-                    if let targets = Self.targets(of: bytes, cache: cache) {
+                    colorNamesUsedByProjectFiles.formUnion(facts.colorSettings)
+                    if let targets = facts.targets {
                         xcodeTargets.append((Self.directory(of: directory), targets))
                     } else {
                         everyProjectRead = false
                     }
-                    if let set = ProjectFiles.platforms(fromXcodeProject: bytes) {
+                    if let set = facts.platforms {
                         platformsByDirectory[Self.directory(of: directory), default: PlatformSet()].formUnion(set)
                     }
                 case .strings?:
                     if let table = Self.localizationTable(of: file.path), !["en", "Base"].contains(table.language),
                        developmentTables.contains(table.table) { continue }
-                    let table = ProjectFiles.localizedKeys(fromStringsFile: try file.bytes())
+                    let table = Self.stringsKeys(of: try file.bytes(), cache: cache)
                     keys.formUnion(table.keys)
                     if let problem = table.problem {
                         notes.append(ScanNote(kind: .skipped, file: file.path,
@@ -209,10 +210,44 @@ struct ProjectIndex: Sendable {
         return found ?? nil
     }
 
-    static func targets(of bytes: [UInt8], cache: (any ScanCacheStorage)?) -> XcodeTargets? {
-        cachedByContent(bytes, kind: "xcode-targets", cache: cache, compute: { XcodeTargets.parse(bytes) },
-                        encode: { try? [UInt8](JSONEncoder().encode($0)) },
-                        decode: { try? JSONDecoder().decode(XcodeTargets.self, from: Data($0)) })
+    /// What the index reads from a `project.pbxproj`, read in one go and cached by content: a
+    /// warm re-scan of an app with a large project otherwise spends as long on its four passes
+    /// over the project (damage, Swift file list, colour settings, platforms) as on the cache.
+    struct ProjectFacts: Codable, Equatable {
+        var problem: String?
+        /// nil: the project's file list could not be read.
+        var swiftFiles: Set<String>?
+        var colorSettings: Set<String>
+        /// nil: the targets could not be read.
+        var targets: XcodeTargets?
+        var platforms: PlatformSet?
+    }
+
+    static func projectFacts(of bytes: [UInt8], cache: (any ScanCacheStorage)?) -> ProjectFacts {
+        let computed = cachedByContent(bytes, kind: "xcode-project", cache: cache, compute: { () -> ProjectFacts? in
+            if let problem = ProjectFiles.xcodeProjectProblem(bytes) {
+                return ProjectFacts(problem: problem, swiftFiles: nil, colorSettings: [], targets: nil, platforms: nil)
+            }
+            return ProjectFacts(problem: nil, swiftFiles: ProjectFiles.swiftFileNames(inXcodeProject: bytes),
+                                colorSettings: colorBuildSettings(bytes), targets: XcodeTargets.parse(bytes),
+                                platforms: ProjectFiles.platforms(fromXcodeProject: bytes))
+        }, encode: { try? [UInt8](JSONEncoder().encode($0)) },
+           decode: { try? JSONDecoder().decode(ProjectFacts.self, from: Data($0)) })
+        // The compute above never gives nil; the fallback only satisfies the type.
+        return computed ?? ProjectFacts(problem: "unreadable", swiftFiles: nil, colorSettings: [], targets: nil, platforms: nil)
+    }
+
+    /// A strings table's keys, cached by content: one line, the problem (empty for none) first.
+    static func stringsKeys(of bytes: [UInt8], cache: (any ScanCacheStorage)?) -> (keys: [String], problem: String?) {
+        let computed = cachedByContent(bytes, kind: "strings-keys", cache: cache, compute: { () -> (keys: [String], problem: String?)? in
+            ProjectFiles.localizedKeys(fromStringsFile: bytes)
+        }, encode: { table in Array(ScanReportWire.line([table.problem ?? ""] + table.keys).utf8) }, decode: { entry in
+            guard entry.last == UInt8(ascii: "\n") else { return nil }
+            let fields = ScanReportWire.fields(of: entry.dropLast())
+            guard let problem = fields.first else { return nil }
+            return (Array(fields.dropFirst()), problem.isEmpty ? nil : problem)
+        })
+        return computed ?? ProjectFiles.localizedKeys(fromStringsFile: bytes)
     }
 
     /// What `compute` makes of a project file, kept in the scan cache under the file's content:

@@ -71,7 +71,7 @@ public struct ScanInput: Sendable {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         return name.hasSuffix(".swift") || name.hasSuffix(".strings") || name.hasSuffix(".xcstrings")
             || path.hasSuffix(".xcodeproj/project.pbxproj") || name == AuditConfig.fileName
-            || (name == "Contents.json" && path.contains(".xcassets/"))
+            || (name == "Contents.json" && ASCII.contains(path, ".xcassets/"))
             || name.hasSuffix(".storyboard") || name.hasSuffix(".xib") || name.hasSuffix("Info.plist")
             || name == "CODEOWNERS" || Scanner.objectiveCSuffixes.contains(where: name.hasSuffix)
     }
@@ -106,7 +106,7 @@ public struct ScanInput: Sendable {
                     let resolved = URL(fileURLWithPath: full).resolvingSymlinksInPath().path
                     var targetInfo = stat()
                     guard stat(full, &targetInfo) == 0 else {
-                        if ScanInput.isRelevant(path) || !name.contains(".") {
+                        if ScanInput.isRelevant(path) || !name.utf8.contains(UInt8(ascii: ".")) {
                             input.notes.append(ScanNote(kind: .skipped, file: path,
                                                         message: "symbolic link is broken or loops (\(String(cString: strerror(errno))))"))
                         }

@@ -378,8 +378,8 @@ public struct Scanner: Sendable {
         if !config.includeNonShipping {
             if isTestPath(path) { return .test }
             // Most paths hold none of the words: a substring test spares splitting every path.
-            if (path.contains("ample") || path.contains("emo")), isExamplePath(path) { return .example }
-            if path.contains("ebug"), isDebugScreenPath(path) { return .debugScreen }
+            if ASCII.contains(path, "ample") || ASCII.contains(path, "emo"), isExamplePath(path) { return .example }
+            if ASCII.contains(path, "ebug"), isDebugScreenPath(path) { return .debugScreen }
         }
         return nil
     }
@@ -439,7 +439,7 @@ public struct Scanner: Sendable {
     /// screen; a test file that is named so imports a test framework, which the reader checks.)
     static func isTestPath(_ path: String) -> Bool {
         // Most paths name no test folder: a substring test spares splitting every path.
-        guard path.contains("Test") || path.contains("Spec") else { return false }
+        guard ASCII.contains(path, "Test") || ASCII.contains(path, "Spec") else { return false }
         let components = path.split(separator: "/")
         for folder in components.dropLast() where folder.hasSuffix("Tests") || folder.hasSuffix("Specs")
             || folder.hasSuffix("TestSupport") { return true }

@@ -153,12 +153,12 @@ public struct FileResult: Codable, Sendable, Hashable {
     public static func expandingStyleMethods(_ assigned: Set<String>) -> Set<String> {
         var sets: [String: [String]] = [:]
         for entry in assigned {
-            guard let range = entry.range(of: styleMethodMarker) else { continue }
+            guard ASCII.contains(entry, styleMethodMarker), let range = entry.range(of: styleMethodMarker) else { continue }
             sets[String(entry[..<range.lowerBound]), default: []].append(String(entry[range.upperBound...]))
         }
         guard !sets.isEmpty else { return assigned }
         var result = assigned
-        for entry in assigned where entry.hasSuffix("()") && !entry.contains(styleMethodMarker) {
+        for entry in assigned where entry.hasSuffix("()") && !ASCII.contains(entry, styleMethodMarker) {
             guard let dot = entry.lastIndex(of: "."), let properties = sets[String(entry[entry.index(after: dot)...])] else { continue }
             for property in properties { result.insert(entry[...dot] + property) }
         }
@@ -171,12 +171,12 @@ public struct FileResult: Codable, Sendable, Hashable {
     public static func inheritingAssignments(_ assigned: Set<String>) -> Set<String> {
         var subclasses: [String: [String]] = [:]
         for entry in assigned {
-            guard let range = entry.range(of: inheritsMarker) else { continue }
+            guard ASCII.contains(entry, inheritsMarker), let range = entry.range(of: inheritsMarker) else { continue }
             subclasses[String(entry[range.upperBound...]), default: []].append(String(entry[..<range.lowerBound]))
         }
         guard !subclasses.isEmpty else { return assigned }
         var result = assigned
-        for entry in assigned where !entry.contains(inheritsMarker) {
+        for entry in assigned where !ASCII.contains(entry, inheritsMarker) {
             guard let separator = entry.firstIndex(where: { $0 == ":" || $0 == "#" }) else { continue }
             let owner = String(entry[..<separator]), rest = entry[separator...]
             var pending = subclasses[owner] ?? [], seen = Set<String>()

@@ -488,17 +488,41 @@ struct AppModelTests {
         #expect(Scanner.objectiveCInterfaces(Array("@interface A : B <P>\n@interface A (Cat)\n@interface C() @end".utf8)).map { "\($0.sub)<\($0.base)" } == ["A<B"])
     }
 
-    /// A project's targets are parsed once per content: the second scan reads them from the
-    /// cache, and an unreadable cache entry is parsed again.
-    @Test func projectTargetsAreCachedByContent() throws {
+    /// A project's facts (targets, file list, platforms) are read once per content: the second
+    /// scan takes them from the cache, and an unreadable cache entry is read again.
+    @Test func projectFactsAreCachedByContent() throws {
         let bytes = Array(Self.targetsProject.utf8)
         let storage = MemoryCacheStorage(entries: [:], toolIdentity: "test")
-        let first = try #require(ProjectIndex.targets(of: bytes, cache: storage))
+        let first = ProjectIndex.projectFacts(of: bytes, cache: storage)
+        #expect(first.problem == nil && first.targets != nil && first.swiftFiles?.isEmpty == false)
         #expect(storage.newEntries.count == 1)
-        #expect(ProjectIndex.targets(of: bytes, cache: storage) == first)
+        #expect(ProjectIndex.projectFacts(of: bytes, cache: storage) == first)
+        #expect(ProjectIndex.projectFacts(of: bytes, cache: nil) == first)
         let key = try #require(storage.newEntries.keys.first)
         let damaged = MemoryCacheStorage(entries: [key: Array("{not json".utf8)], toolIdentity: "test")
-        #expect(ProjectIndex.targets(of: bytes, cache: damaged) == first)
+        #expect(ProjectIndex.projectFacts(of: bytes, cache: damaged) == first)
+        // A damaged project is remembered as damaged.
+        let broken = ProjectIndex.projectFacts(of: Array("// !$*UTF8*$!\n{ objects = {".utf8), cache: storage)
+        #expect(broken.problem != nil && broken.targets == nil)
+    }
+
+    /// A strings table's keys likewise, keys with tabs and line breaks kept whole, the problem
+    /// of a damaged table remembered.
+    @Test func stringsKeysAreCachedByContent() throws {
+        let storage = MemoryCacheStorage(entries: [:], toolIdentity: "test")
+        let table = Array("\"a\\tb\" = \"A\";\n\"line\\nbreak\" = \"B\";\n\"plain\" = \"C\";\n".utf8)
+        let first = ProjectIndex.stringsKeys(of: table, cache: storage)
+        let direct0 = ProjectFiles.localizedKeys(fromStringsFile: table)
+        #expect(first.keys.count == 3 && Set(first.keys) == Set(direct0.keys) && first.problem == nil, "\(direct0)")
+        let again = ProjectIndex.stringsKeys(of: table, cache: storage)
+        #expect(Set(again.keys) == Set(first.keys) && again.problem == nil)
+        #expect(storage.newEntries.count == 1)
+        let damaged = Array("\"ok\" = \"1\";\n\"open = ".utf8)
+        let direct = ProjectFiles.localizedKeys(fromStringsFile: damaged)
+        #expect(direct.problem != nil)
+        _ = ProjectIndex.stringsKeys(of: damaged, cache: storage)
+        let cached = ProjectIndex.stringsKeys(of: damaged, cache: storage)
+        #expect(cached.keys == direct.keys && cached.problem == direct.problem)
     }
 
     /// A manifest's platforms likewise: cached by content, a damaged entry parsed again, and
