@@ -22,6 +22,9 @@ struct ProjectIndex: Sendable {
     private var swiftFilesInXcodeProjects: Set<String>? = nil
     /// Folders with a Package.swift: SwiftPM compiles what its targets' folders hold.
     private var packageDirectories: Set<String> = []
+    /// Per package folder, the folders its targets compile (see `PackageManifest`); absent or
+    /// nil: not known, and no file of the package is judged outside its targets.
+    private var packageTargetFolders: [String: [String]?] = [:]
     /// The folders holding a `.xcodeproj` that lists Swift files: only files under one of them
     /// can be judged "in no target" (a pod's sources beside an example project are not).
     private var projectRoots: Set<String> = []
@@ -88,8 +91,15 @@ struct ProjectIndex: Sendable {
                     assetFiles.append((file.path, try file.bytes()))
                 case .packageManifest?:
                     packageDirectories.insert(directory)
-                    if let set = Self.packagePlatforms(of: try file.bytes(), cache: cache) {
+                    let manifest = Self.packageManifest(of: try file.bytes(), cache: cache)
+                    if let set = manifest.platforms {
                         platformsByDirectory[directory, default: PlatformSet()].formUnion(set)
+                    }
+                    // `Package@swift-5.9.swift` beside `Package.swift`: both must say.
+                    switch (packageTargetFolders[directory], manifest.targetFolders) {
+                    case (nil, let folders): packageTargetFolders[directory] = .some(folders)
+                    case (.some(.some(let known)), .some(let folders)): packageTargetFolders[directory] = .some(known + folders)
+                    default: packageTargetFolders[directory] = .some(nil)
                     }
                 case .infoPlist?:
                     guard isScanned(file.path) else { continue }
@@ -199,15 +209,11 @@ struct ProjectIndex: Sendable {
     /// A project file's targets, from the cache when this build parsed the same bytes before.
     /// A manifest's `platforms:`, cached by content like the targets: SwiftParser on every
     /// Package.swift was a tenth of a warm re-scan's project reading.
-    static func packagePlatforms(of bytes: [UInt8], cache: (any ScanCacheStorage)?) -> PlatformSet? {
-        let found: PlatformSet?? = cachedByContent(bytes, kind: "package-platforms", cache: cache, compute: {
-            .some(ProjectFiles.platforms(fromPackageManifest: String(decoding: bytes, as: UTF8.self)))
-        }, encode: { platforms in Array((platforms.map { String($0.rawValue) } ?? "none").utf8) }, decode: { entry in
-            let text = String(decoding: entry, as: UTF8.self)
-            if text == "none" { return .some(nil) }
-            return UInt8(text).map { .some(PlatformSet(rawValue: $0)) }
-        })
-        return found ?? nil
+    static func packageManifest(of bytes: [UInt8], cache: (any ScanCacheStorage)?) -> ProjectFiles.PackageManifest {
+        let compute = { ProjectFiles.packageManifest(String(decoding: bytes, as: UTF8.self)) }
+        return cachedByContent(bytes, kind: "package-manifest", cache: cache, compute: { compute() },
+                               encode: { try? [UInt8](JSONEncoder().encode($0)) },
+                               decode: { try? JSONDecoder().decode(ProjectFiles.PackageManifest.self, from: Data($0)) }) ?? compute()
     }
 
     /// What the index reads from a `project.pbxproj`, read in one go and cached by content: a
@@ -300,14 +306,38 @@ struct ProjectIndex: Sendable {
     /// and none synchronises a folder, a file is listed where its groups put it (a copy of a
     /// listed file in another folder is not); else by name anywhere in a project.
     func isOutsideEveryTarget(_ path: String) -> Bool {
-        guard let listed = swiftFilesInXcodeProjects, path.hasSuffix(".swift") else { return false }
+        guard path.hasSuffix(".swift") else { return false }
         let name = path.split(separator: "/").last.map(String.init) ?? path
+        if isOutsidePackageTargets(path) {
+            // Unless an Xcode project compiles it: by its targets' paths, or by name where those
+            // do not decide.
+            if targetPlatformsByFile[path] != nil { return false }
+            return targetsDecideEveryFile || swiftFilesInXcodeProjects?.contains(name) != true
+        }
+        guard let listed = swiftFilesInXcodeProjects else { return false }
         if targetsDecideEveryFile, xcodeTargets.contains(where: { $0.targets.lists([".swift"]) }) {
             if targetPlatformsByFile[path] != nil { return false }
         } else if listed.contains(name) {
             return false
         }
         return isUnderProject(path, roots: projectRoots)
+    }
+
+    /// In the nearest package around `path`, whose manifest names its targets' folders: whether
+    /// `path` lies in none of them (a stray copy beside a package's `Sources`).
+    private func isOutsidePackageTargets(_ path: String) -> Bool {
+        // The manifest itself is in no target, and is no app code either.
+        if ProjectFileKind.of(path) == .packageManifest { return false }
+        var directory = Self.directory(of: path)
+        while true {
+            if packageDirectories.contains(directory) {
+                guard case .some(.some(let folders)) = packageTargetFolders[directory] else { return false }
+                let relative = directory.isEmpty ? path : String(path.dropFirst(directory.count + 1))
+                return !folders.contains { $0.isEmpty || relative.hasPrefix($0 + "/") }
+            }
+            if directory.isEmpty { return false }
+            directory = Self.directory(of: directory)
+        }
     }
 
     /// Every Xcode project parsed, and none adds a folder's files wholesale (a synchronised

@@ -486,7 +486,7 @@ public struct Scanner: Sendable {
             (statistics.skippedTests, "test files skipped (test targets are not shipped UI); \"includeNonShipping\": true scans them"),
             (statistics.skippedDebugScreens, "Swift files of debug screens skipped (a Debug folder, or a screen named with Debug: not shipped UI); \"includeNonShipping\": true scans them"),
             (statistics.skippedExamples, "Swift files of example or demo apps skipped (an Example or Demo folder: a library's sample, not the product); \"includeNonShipping\": true scans them"),
-            (statistics.skippedNotInTarget, "Swift files skipped because no Xcode project lists them and no Package.swift covers them: they are compiled into nothing"),
+            (statistics.skippedNotInTarget, "Swift files skipped because no Xcode project lists them and no package target's folder holds them: they are compiled into nothing"),
             (statistics.findingsNotShipped, "findings left out in #if DEBUG code and previews; \"includeNonShipping\": true reports them"),
             (statistics.findingsUnused, "findings left out in properties nothing in the repository reads, types nothing in the app constructs, or Interface Builder settings that code replaces"),
             (statistics.skippedGenerated, "Swift files skipped because their header says they are generated"),

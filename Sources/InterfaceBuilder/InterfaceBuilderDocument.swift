@@ -250,6 +250,8 @@ private struct ViewCollector {
         let elements = tree.elements
         // Constant width/height constraints, by the id of the view they size.
         var widths: [String: Double] = [:], heights: [String: Double] = [:]
+        var elementsByID: [String: Int] = [:]
+        for (index, element) in elements.enumerated() { if let id = element["id"] { elementsByID[id] = index } }
         var systemImages: Set<String> = []
         var outlets: [String: [InterfaceBuilderOutlet]] = [:]
         // Width and height constraints that relate a view to itself (an aspect ratio) or to
@@ -276,6 +278,13 @@ private struct ViewCollector {
             // `<view><constraints><constraint firstAttribute="width" …/>`: the owner is two up.
             let owner = element.firstItemOrOwner(in: elements)
             guard let owner else { continue }
+            // Below the view's compression resistance (750 unless set) a size constraint gives
+            // way to the content: a 500-priority height holds a label only until its text needs more.
+            if let priority = element["priority"].flatMap(Double.init), priority < 1000 {
+                let axis = element["firstAttribute"] == "width" ? "horizontal" : "vertical"
+                let resistance = elementsByID[owner].flatMap { elements[$0]["\(axis)CompressionResistancePriority"] }.flatMap(Double.init) ?? 750
+                if priority < resistance { continue }
+            }
             switch element["firstAttribute"] {
             case "width": widths[owner] = constant
             case "height": heights[owner] = constant

@@ -15,6 +15,28 @@ public enum ProjectFiles {
         return finder.found.isEmpty ? nil : finder.found
     }
 
+    /// What a SwiftPM manifest says about the files under its folder, from one parse.
+    public struct PackageManifest: Codable, Equatable, Sendable {
+        /// See `platforms(fromPackageManifest:)`.
+        public var platforms: PlatformSet?
+        /// The folders (relative to the manifest's, without a trailing slash) that its targets
+        /// may compile: a `path:` where given, else every folder SwiftPM would look in
+        /// (`Sources/<name>`, `Source/<name>`, `src/<name>`, `srcs/<name>`, `Tests/<name>`,
+        /// `Plugins/<name>`). nil when that cannot be read from the text: no target call, or a
+        /// name or path that is not a plain string literal (targets built in a loop).
+        public var targetFolders: [String]?
+    }
+
+    public static func packageManifest(_ text: String) -> PackageManifest {
+        let tree = Parser.parse(source: text)
+        let platforms = PlatformListFinder(viewMode: .sourceAccurate)
+        platforms.walk(tree)
+        let targets = PackageTargetFinder(viewMode: .sourceAccurate)
+        targets.walk(tree)
+        return PackageManifest(platforms: platforms.found.isEmpty ? nil : platforms.found,
+                               targetFolders: targets.undecided || targets.folders.isEmpty ? nil : targets.folders)
+    }
+
     /// Platforms from an Xcode project's build settings: `SDKROOT` and `SUPPORTED_PLATFORMS`.
     public static func platforms(fromXcodeProject text: String) -> PlatformSet? {
         platforms(fromXcodeProject: Array(text.utf8))
@@ -226,6 +248,38 @@ public enum ProjectFiles {
             index += 1
         }
         return nil
+    }
+}
+
+/// The folders of a manifest's targets (`.target(name: "Kit")`, `.testTarget(name:, path:)`).
+/// A dependency's `.target(name:)` adds its folders too: one folder too many only keeps files.
+private final class PackageTargetFinder: SyntaxVisitor {
+    var folders: [String] = []
+    var undecided = false
+    static let kinds: Set<String> = ["target", "executableTarget", "testTarget", "macro", "plugin", "systemLibrary", "binaryTarget"]
+    static let defaultRoots = ["Sources", "Source", "src", "srcs", "Tests", "Plugins"]
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        guard let member = node.calledExpression.as(MemberAccessExprSyntax.self), member.base == nil,
+              Self.kinds.contains(member.declName.baseName.text) else { return .visitChildren }
+        func literal(_ label: String) -> String?? {
+            guard let argument = node.arguments.first(where: { $0.label?.text == label }) else { return .some(nil) }
+            guard let string = argument.expression.as(StringLiteralExprSyntax.self),
+                  string.segments.allSatisfy({ $0.is(StringSegmentSyntax.self) }) else { return nil }
+            return .some(string.segments.compactMap { $0.as(StringSegmentSyntax.self)?.content.text }.joined())
+        }
+        guard let name = literal("name"), let path = literal("path"), let name else {
+            undecided = true
+            return .visitChildren
+        }
+        if let path {
+            var folder = path.hasPrefix("./") ? String(path.dropFirst(2)) : path
+            while folder.hasSuffix("/") { folder.removeLast() }
+            folders.append(folder == "." ? "" : folder)
+        } else {
+            folders += Self.defaultRoots.map { "\($0)/\(name)" }
+        }
+        return .visitChildren
     }
 }
 

@@ -280,7 +280,7 @@ struct AppModelTests {
         let (listed, report) = try scanned(synchronised: false)
         #expect(listed == ["App/Listed.swift", "App/My Row.swift", "Packages/Kit/Sources/Kit/Badge.swift"])
         #expect(report.statistics.skippedNotInTarget == 1)
-        #expect(report.notes.contains { $0.kind == .summary && $0.message.hasPrefix("1 Swift files skipped because no Xcode project lists them") })
+        #expect(report.notes.contains { $0.kind == .summary && $0.message.hasPrefix("1 Swift files skipped because no Xcode project lists them and no package target") })
         let (synchronised, _) = try scanned(synchronised: true)
         #expect(synchronised.contains("App/Draft.swift"))
         // A project in a vendored checkout, or one beside the sources (a pod's Example/ project),
@@ -525,22 +525,57 @@ struct AppModelTests {
         #expect(cached.keys == direct.keys && cached.problem == direct.problem)
     }
 
-    /// A manifest's platforms likewise: cached by content, a damaged entry parsed again, and
-    /// "none" remembered for a manifest that names no platforms.
-    @Test func packagePlatformsAreCachedByContent() throws {
-        let manifest = Array("// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: \"Kit\", platforms: [.iOS(.v16), .macOS(.v13)])\n".utf8)
+    /// A manifest's platforms and target folders likewise: cached by content, a damaged entry
+    /// parsed again.
+    @Test func packageManifestsAreCachedByContent() throws {
+        let manifest = Array("// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: \"Kit\", platforms: [.iOS(.v16), .macOS(.v13)], targets: [.target(name: \"Kit\")])\n".utf8)
         let storage = MemoryCacheStorage(entries: [:], toolIdentity: "test")
-        #expect(ProjectIndex.packagePlatforms(of: manifest, cache: storage) == PlatformSet([.iOS, .macOS]))
+        let first = ProjectIndex.packageManifest(of: manifest, cache: storage)
+        #expect(first.platforms == PlatformSet([.iOS, .macOS]) && first.targetFolders?.contains("Sources/Kit") == true)
         #expect(storage.newEntries.count == 1)
         let key = try #require(storage.newEntries.keys.first)
-        let cached = MemoryCacheStorage(entries: [key: Array(String(PlatformSet(.tvOS).rawValue).utf8)], toolIdentity: "test")
-        #expect(ProjectIndex.packagePlatforms(of: manifest, cache: cached) == PlatformSet(.tvOS), "read from the cache, not parsed")
+        let other = ProjectFiles.PackageManifest(platforms: PlatformSet(.tvOS), targetFolders: nil)
+        let cached = MemoryCacheStorage(entries: [key: Array(try JSONEncoder().encode(other))], toolIdentity: "test")
+        #expect(ProjectIndex.packageManifest(of: manifest, cache: cached) == other, "read from the cache, not parsed")
         let damaged = MemoryCacheStorage(entries: [key: Array("garbage".utf8)], toolIdentity: "test")
-        #expect(ProjectIndex.packagePlatforms(of: manifest, cache: damaged) == PlatformSet([.iOS, .macOS]))
-        let bare = Array("import PackageDescription\nlet package = Package(name: \"Kit\")\n".utf8)
-        let plain = MemoryCacheStorage(entries: [:], toolIdentity: "test")
-        #expect(ProjectIndex.packagePlatforms(of: bare, cache: plain) == nil)
-        #expect(plain.newEntries.values.first == Array("none".utf8))
+        #expect(ProjectIndex.packageManifest(of: manifest, cache: damaged) == first)
+        let bare = ProjectFiles.packageManifest("import PackageDescription\nlet package = Package(name: \"Kit\")\n")
+        #expect(bare.platforms == nil && bare.targetFolders == nil)
+    }
+
+    /// A manifest names its targets' folders: a Swift file under the package in none of them is
+    /// compiled into nothing (a stray copy); targets named in a loop decide nothing.
+    @Test func swiftFilesOutsideEveryPackageTargetAreSkipped() throws {
+        let view = "import SwiftUI\nstruct V: View {\n    var body: some View { Text(\"x\").font(.system(size: 9)) }\n}\n"
+        func flagged(_ manifest: String) throws -> (Set<String>, ScanReport) {
+            let repository = try TemporaryRepository()
+            try repository.write("Kit/Package.swift", manifest)
+            for path in ["Kit/Sources/Kit/A.swift", "Kit/Custom/Bar/B.swift", "Kit/Stray/Sources/C.swift", "Kit/Sources/Old/D.swift",
+                         "Kit/Tests/KitTests/E.swift"] {
+                try repository.write(path, view)
+            }
+            let report = try Scanner(options: ScanOptions(config: AuditConfig()))
+                .scan(try ScanInput.directory(repository.path, maxFileBytes: 2_000_000), root: repository.path)
+            return (Set(report.findings.filter { $0.ruleID == "fixed-font-size" }.map(\.location.file)), report)
+        }
+        let (literal, report) = try flagged("""
+            // swift-tools-version:5.9
+            import PackageDescription
+            let package = Package(name: "Kit", platforms: [.iOS(.v17)], targets: [
+                .target(name: "Kit", dependencies: [.target(name: "Bar")]),
+                .target(name: "Bar", path: "./Custom/Bar/"),
+                .testTarget(name: "KitTests", dependencies: ["Kit"]),
+            ])
+            """)
+        #expect(literal == ["Kit/Sources/Kit/A.swift", "Kit/Custom/Bar/B.swift"])
+        #expect(report.statistics.skippedNotInTarget == 2)
+        let (looped, _) = try flagged("""
+            // swift-tools-version:5.9
+            import PackageDescription
+            let names = ["Kit", "Bar"]
+            let package = Package(name: "Kit", platforms: [.iOS(.v17)], targets: names.map { .target(name: $0) })
+            """)
+        #expect(looped == ["Kit/Sources/Kit/A.swift", "Kit/Custom/Bar/B.swift", "Kit/Stray/Sources/C.swift", "Kit/Sources/Old/D.swift"])
     }
 
     /// A project file nested past anything Xcode writes never reaches the property-list parser.

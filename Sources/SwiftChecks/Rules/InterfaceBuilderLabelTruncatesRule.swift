@@ -25,7 +25,8 @@ struct InterfaceBuilderLabelTruncatesRule: DocumentRule {
             none), so the label grows with its text.
             """,
         limitations: """
-            Labels whose text always fits (a single digit) are still reported; a label that shrinks \
+            A height constraint below the label's vertical compression resistance (750 unless \
+            set) gives way to the text and is not a fixed height. Labels whose text always fits (a single digit) are still reported; a label that shrinks \
             its text to fit (Autoshrink) is not, nor one with a fixed point size (it never grows). \
             A font code replaces and constraints changed in code are not seen. Findings \
             can be turned off or re-graded only in `.a11y-audit.json`.
@@ -57,6 +58,15 @@ struct InterfaceBuilderLabelTruncatesRule: DocumentRule {
                 <label opaque="NO" userInteractionEnabled="NO" contentMode="left" text="Title" textAlignment="natural" lineBreakMode="tailTruncation" baselineAdjustment="alignBaselines" adjustsFontForContentSizeCategory="YES" translatesAutoresizingMaskIntoConstraints="NO" id="ttl-lb-001">
                     <rect key="frame" x="16" y="50" width="300" height="21"/>
                     <fontDescription key="fontDescription" style="UICTFontTextStyleHeadline"/>
+                    <nil key="textColor"/>
+                    <nil key="highlightedColor"/>
+                </label>
+                <label opaque="NO" userInteractionEnabled="NO" contentMode="left" verticalCompressionResistancePriority="1000" text="Delivered by bike" textAlignment="natural" lineBreakMode="tailTruncation" baselineAdjustment="alignBaselines" adjustsFontForContentSizeCategory="YES" translatesAutoresizingMaskIntoConstraints="NO" id="opt-lb-001">
+                    <rect key="frame" x="16" y="110" width="300" height="21"/>
+                    <constraints>
+                        <constraint firstAttribute="height" priority="500" constant="21" id="opt-hc-001"/>
+                    </constraints>
+                    <fontDescription key="fontDescription" style="UICTFontTextStyleBody"/>
                     <nil key="textColor"/>
                     <nil key="highlightedColor"/>
                 </label>
