@@ -38,11 +38,13 @@ public struct RuleDescription: Sendable {
     /// Code the rule reports but cannot settle: each `↓` marks a finding handed to a person.
     /// In a rule whose certainty is `.violation`, triggering examples must be violations.
     public var needsReview: [RuleExample]
+    /// The claim is that text does not follow the text size people choose (Dynamic Type).
+    public var concernsDynamicType: Bool
 
     public init(id: String, title: String, category: RuleCategory = .source, platforms: PlatformSet = .all,
                 kind: RuleKind, severity: Severity? = nil, certainty: Certainty = .violation, rationale: String, citations: [Citation],
                 fix: String, limitations: String, triggering: [RuleExample], nonTriggering: [RuleExample],
-                needsReview: [RuleExample] = []) {
+                needsReview: [RuleExample] = [], concernsDynamicType: Bool = false) {
         self.id = id
         self.title = title
         self.category = category
@@ -57,12 +59,23 @@ public struct RuleDescription: Sendable {
         self.triggering = triggering
         self.nonTriggering = nonTriggering
         self.needsReview = needsReview
+        self.concernsDynamicType = concernsDynamicType
     }
 
     public var citation: Citation { citations[0] }
 }
 
 extension RuleDescription {
+    /// A Dynamic Type claim about code that only tvOS runs goes to a person: Apple lists tvOS
+    /// among the platforms with Dynamic Type but publishes a single size per text style for it
+    /// (no per-size table, unlike every other such platform), so the sources cannot say how far
+    /// tvOS text moves.
+    public func isUnsettledOnTVOS(_ platforms: PlatformSet) -> Bool {
+        concernsDynamicType && platforms == PlatformSet(.tvOS)
+    }
+
+    public static let tvOSDynamicTypeNote = " (tvOS only: Apple lists Dynamic Type for tvOS but publishes one size per text style there; check on an Apple TV whether the text size can change)"
+
     /// A reported finding's certainty and severity. A rule whose every finding needs a person
     /// says so in its description; any other rule may hand one case to a person. Review findings are notes whatever the
     /// configured severity, which applies to violations.

@@ -149,10 +149,13 @@ public struct DocumentChecker: Sendable {
                 let platforms = (item.platforms ?? file.platforms).intersection(description.platforms)
                 guard !platforms.isEmpty else { continue }
                 let view = item.view
-                let verdict = description.verdict(item.certainty, severityOverride: config.severityOverrides[description.id])
+                var verdict = description.verdict(item.certainty, severityOverride: config.severityOverrides[description.id])
+                let onlyOnTV = verdict.certainty == .violation && description.isUnsettledOnTVOS(platforms)
+                if onlyOnTV { verdict = description.verdict(.review, severityOverride: nil) }
                 result.findings.append(Finding(
                     ruleID: description.id, kind: description.kind, severity: verdict.severity, certainty: verdict.certainty,
-                    location: SourceLocation(file: path, line: view.line, column: view.column), message: item.message,
+                    location: SourceLocation(file: path, line: view.line, column: view.column),
+                    message: item.message + (onlyOnTV ? RuleDescription.tvOSDynamicTypeNote : ""),
                     fix: description.fix, citation: description.citation, platforms: platforms,
                     // Interface Builder's object ids survive edits elsewhere in the document.
                     snippet: "<\(InputExcerpt.of(view.kind)) id=\"\(InputExcerpt.of(view.id))\">" + (item.detail.isEmpty ? "" : " " + item.detail),

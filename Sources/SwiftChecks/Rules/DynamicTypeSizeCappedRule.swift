@@ -66,7 +66,8 @@ struct DynamicTypeSizeCappedRule: SourceRule {
                     view.minimumContentSizeCategory = .large
                 }
                 """),
-        ]
+        ],
+        concernsDynamicType: true
     )
 
     func check(_ file: SourceFile, _ sink: inout FindingSink) {

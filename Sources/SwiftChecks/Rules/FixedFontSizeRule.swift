@@ -140,6 +140,17 @@ struct FixedFontSizeRule: SourceRule {
                 """),
         ],
         needsReview: [
+            // Only tvOS runs it: Apple publishes one size per text style there.
+            RuleExample("""
+                import SwiftUI
+                struct ShelfTitle: View {
+                    var body: some View {
+                        #if os(tvOS)
+                        Text("Continue Playing").font(↓.system(size: 32))
+                        #endif
+                    }
+                }
+                """),
             // Already past 200% of the default body size.
             RuleExample("""
                 import SwiftUI
@@ -194,7 +205,8 @@ struct FixedFontSizeRule: SourceRule {
                 let caption = ↓Font.system(size: 12)
                 #endif
                 """),
-        ]
+        ],
+        concernsDynamicType: true
     )
 
     private static let uiFontSizeCalls: Set<String> = [

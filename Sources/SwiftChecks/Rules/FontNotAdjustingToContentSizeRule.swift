@@ -171,7 +171,8 @@ struct FontNotAdjustingToContentSizeRule: SourceRule {
                     field.font = NSFont.preferredFont(forTextStyle: .body)
                 }
                 """),
-        ]
+        ],
+        concernsDynamicType: true
     )
 
     private static let flagName = "adjustsFontForContentSizeCategory"

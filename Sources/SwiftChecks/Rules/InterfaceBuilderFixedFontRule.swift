@@ -67,7 +67,8 @@ struct InterfaceBuilderFixedFontRule: DocumentRule {
                     </textFieldCell>
                 </textField>
                 """), file: "Inspector.xib"),
-        ]
+        ],
+        concernsDynamicType: true
     )
 
     func check(_ file: DocumentFile, _ sink: inout DocumentFindingSink) {

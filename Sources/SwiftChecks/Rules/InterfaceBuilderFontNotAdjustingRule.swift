@@ -235,6 +235,15 @@ struct InterfaceBuilderFontNotAdjustingRule: DocumentRule {
             ]),
         ],
         needsReview: [
+            // An Apple TV storyboard: Apple publishes one size per text style on tvOS.
+            RuleExample(InterfaceBuilderExample.tvOS("""
+                ↓<label opaque="NO" userInteractionEnabled="NO" contentMode="left" text="Up Next" textAlignment="natural" lineBreakMode="tailTruncation" baselineAdjustment="alignBaselines" translatesAutoresizingMaskIntoConstraints="NO" id="tvl-lb-001">
+                    <rect key="frame" x="80" y="60" width="600" height="46"/>
+                    <fontDescription key="fontDescription" style="UICTFontTextStyleHeadline"/>
+                    <nil key="textColor"/>
+                    <nil key="highlightedColor"/>
+                </label>
+                """), platforms: PlatformSet(.tvOS), file: "Shelf.storyboard"),
             // A cell style's own label: UIKit manages it, with quirks only a run can show.
             RuleExample(InterfaceBuilderExample.iOS("""
                 <tableViewCell contentMode="scaleToFill" selectionStyle="default" accessoryType="disclosureIndicator" textLabel="lng-lb-001" style="IBUITableViewCellStyleDefault" id="lng-tc-001">
@@ -252,7 +261,8 @@ struct InterfaceBuilderFontNotAdjustingRule: DocumentRule {
                     </tableViewCellContentView>
                 </tableViewCell>
                 """), platforms: PlatformSet(.iOS), file: "Preferences.storyboard"),
-        ]
+        ],
+        concernsDynamicType: true
     )
 
     static let kinds: Set<String> = ["label", "textField", "textView"]

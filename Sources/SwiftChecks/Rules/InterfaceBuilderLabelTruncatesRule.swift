@@ -80,7 +80,8 @@ struct InterfaceBuilderLabelTruncatesRule: DocumentRule {
                     <nil key="highlightedColor"/>
                 </label>
                 """), platforms: PlatformSet(.iOS), file: "Main.storyboard"),
-        ]
+        ],
+        concernsDynamicType: true
     )
 
     func check(_ file: DocumentFile, _ sink: inout DocumentFindingSink) {

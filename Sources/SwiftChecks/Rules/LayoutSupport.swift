@@ -389,6 +389,12 @@ enum InterfaceBuilderExample {
         """
     }
 
+    /// An Apple TV storyboard (`targetRuntime="AppleTV"`).
+    static func tvOS(_ subviews: String) -> String {
+        iOS(subviews).replacingOccurrences(of: "targetRuntime=\"iOS.CocoaTouch\"", with: "targetRuntime=\"AppleTV\"")
+            .replacingOccurrences(of: "CocoaTouch.Storyboard.XIB", with: "AppleTV.Storyboard")
+    }
+
     static func macOS(_ subviews: String) -> String {
         """
         <?xml version="1.0" encoding="UTF-8"?>

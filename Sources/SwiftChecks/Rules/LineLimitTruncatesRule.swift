@@ -78,7 +78,8 @@ struct LineLimitTruncatesRule: SourceRule {
                     }
                 }
                 """),
-        ]
+        ],
+        concernsDynamicType: true
     )
 
     func check(_ file: SourceFile, _ sink: inout FindingSink) {

@@ -85,7 +85,8 @@ struct TextClippedAtLargeSizesRule: SourceRule {
                 }
                 #endif
                 """),
-        ]
+        ],
+        concernsDynamicType: true
     )
 
     static let containers: Set<String> = ["HStack", "VStack", "ZStack", "Group"]
