@@ -91,6 +91,11 @@ struct AppModelTests {
         #expect(!Scanner.isDebugScreenPath("App/Debug.swift"), "a file named Debug may hold release code")
         #expect(!Scanner.isDebugScreenPath("App/DebugLogger.swift"))
         #expect(!Scanner.isDebugScreenPath("App/Debugger/ConsoleView.swift"), "Debugger is another word")
+        #expect(Scanner.isDebugScreenPath("Emulator/DeltaSkinDebugOverlay.swift"))
+        #expect(Scanner.isTestScreenPath("Settings/FileRecoveryTestView.swift"))
+        #expect(Scanner.isTestScreenPath("App/GestureTestViewController.swift"))
+        #expect(!Scanner.isTestScreenPath("App/ContestView.swift") && !Scanner.isTestScreenPath("App/LatestView.swift"))
+        #expect(!Scanner.isTestScreenPath("App/TestHelpers.swift"), "not a screen")
         #expect(Scanner.isExamplePath("Local Pods/SwipeCellKit/Example/MailExample/Main.storyboard"))
         #expect(Scanner.isExamplePath("Charts/ChartsDemo-iOS/Swift/DemoViewController.swift"))
         #expect(Scanner.isExamplePath("Examples/Basic/ContentView.swift"))
@@ -109,13 +114,20 @@ struct AppModelTests {
         try repository.write("Pods/Local/Example/ExampleViewController.swift", font)
         try repository.write("Modules/Kit/Example/Sources/DemoScreen.swift", font)
         try repository.write("App/ProfileViewController.swift", font)
+        let text = "import SwiftUI\nstruct {NAME}: View {\n    var body: some View { Text(\"x\").font(.system(size: 9)) }\n}\n"
+        try repository.write("App/GestureTestView.swift", text.replacingOccurrences(of: "{NAME}", with: "GestureTestView"))
+        try repository.write("App/ProfileView.swift", text.replacingOccurrences(of: "{NAME}", with: "ProfileView"))
         let scan = { (config: AuditConfig) in
             var options = ScanOptions()
             options.config = config
             return try Scanner(options: options).scan(try ScanInput.directory(repository.path, maxFileBytes: 2_000_000), root: repository.path)
         }
         let report = try scan(AuditConfig())
-        #expect(Set(report.findings.filter { $0.ruleID == "fixed-font-size" }.map(\.location.file)) == ["App/ProfileViewController.swift"])
+        let fonts = report.findings.filter { $0.ruleID == "fixed-font-size" }
+        #expect(Set(fonts.map(\.location.file)) == ["App/ProfileViewController.swift", "App/ProfileView.swift", "App/GestureTestView.swift"])
+        #expect(fonts.filter { $0.location.file.hasSuffix("View.swift") }.map { "\($0.location.file) \($0.certainty)" }.sorted()
+                == ["App/GestureTestView.swift review", "App/ProfileView.swift violation"])
+        #expect(fonts.first { $0.location.file == "App/GestureTestView.swift" }?.message.hasSuffix(Scanner.testScreenNote) == true)
         #expect(report.statistics.skippedDebugScreens == 1)
         #expect(report.statistics.skippedExamples == 1, "Pods/ is vendored before it is an example")
         let summaries = report.notes.filter { $0.kind == .summary }.map(\.message)
@@ -124,7 +136,7 @@ struct AppModelTests {
         var everything = AuditConfig()
         everything.includeNonShipping = true
         let all = try scan(everything)
-        #expect(all.findings.filter { $0.ruleID == "fixed-font-size" }.count == 3)
+        #expect(all.findings.filter { $0.ruleID == "fixed-font-size" }.count == 5)
     }
 
     /// In an app, a view nothing constructs never shows: its findings are left out. Names in
