@@ -285,6 +285,7 @@ public struct SourceChecker: Sendable {
                     }
                 }
                 finding.reviewIf += item.reviewIf
+                finding.requiredUse += item.requiredUse
                 result.findings.append(finding)
             }
         }

@@ -20,13 +20,15 @@ public struct FindingSink {
         let certainty: Certainty?
         /// Facts from other files that would hand the finding to a person (`Finding.reviewIf`).
         var reviewIf: [String] = []
+        /// Names some file must refer to for the finding to stand (`Finding.requiredUse`).
+        var requiredUse: [String] = []
     }
     private(set) var items: [Item] = []
 
     public mutating func report(_ node: some SyntaxProtocol, _ message: String, platforms: PlatformSet? = nil,
-                                certainty: Certainty? = nil, reviewIf: [String] = []) {
+                                certainty: Certainty? = nil, reviewIf: [String] = [], requiredUse: [String] = []) {
         items.append(Item(node: Syntax(node), message: message, platforms: platforms, position: nil, certainty: certainty,
-                          reviewIf: reviewIf))
+                          reviewIf: reviewIf, requiredUse: requiredUse))
     }
 
     /// Reports `node` (its code names the finding in fingerprints) but points at `anchor`, e.g. a

@@ -42,6 +42,20 @@ struct AccessibilityLabelRawIdentifierRule: SourceRule {
             AppKit labels returned from an `accessibilityLabel()` override are not read.
             """,
         triggering: [
+            // Starts hidden; the function that shows it is called.
+            RuleExample("""
+                import UIKit
+                final class StatusCell: UITableViewCell {
+                    let syncBadge = UIImageView()
+                    func setUp() {
+                        syncBadge.accessibilityLabel = ↓"syncBadge"
+                        syncBadge.alpha = 0
+                        contentView.addSubview(syncBadge)
+                    }
+                    func showSync(_ on: Bool) { syncBadge.alpha = on ? 1 : 0 }
+                    func update(syncing: Bool) { showSync(syncing) }
+                }
+                """),
             RuleExample("""
                 import SwiftUI
                 struct Player: View {
@@ -91,6 +105,19 @@ struct AccessibilityLabelRawIdentifierRule: SourceRule {
                 """),
         ],
         nonTriggering: [
+            // Starts hidden, and only a function nothing calls would show it.
+            RuleExample("""
+                import UIKit
+                final class StatusCell: UITableViewCell {
+                    let syncBadge = UIImageView()
+                    func setUp() {
+                        syncBadge.accessibilityLabel = "syncBadge"
+                        syncBadge.alpha = 0
+                        contentView.addSubview(syncBadge)
+                    }
+                    func showSync(_ on: Bool) { syncBadge.alpha = on ? 1 : 0 }
+                }
+                """),
             RuleExample("""
                 import SwiftUI
                 struct Player: View {
@@ -144,6 +171,21 @@ struct AccessibilityLabelRawIdentifierRule: SourceRule {
                 """),
         ],
         needsReview: [
+            // A count inside a button: VoiceOver focuses the button and speaks its label.
+            RuleExample("""
+                import UIKit
+                final class ActionBar: UIView {
+                    let replyButton = UIButton()
+                    let replyStack = UIStackView()
+                    let replyCount = UILabel()
+                    func setUp() {
+                        replyCount.accessibilityLabel = ↓"replyCount"
+                        replyStack.addArrangedSubview(replyCount)
+                        replyButton.addSubview(replyStack)
+                        addSubview(replyButton)
+                    }
+                }
+                """),
             // A debugging name on a scroll view VoiceOver moves through, not onto.
             RuleExample("""
                 import UIKit
@@ -169,13 +211,83 @@ struct AccessibilityLabelRawIdentifierRule: SourceRule {
             let keyNote = label.isLocalizable
                 ? " (no strings table defines it as a key, so the key itself is shown)" : ""
             let message = "\(label.subject) is \"\(label.display)\", \(shape)\(keyNote); VoiceOver reads it aloud as written instead of saying what the element does"
+            let object = Self.labelledObject(by: label.node, in: file)
             if let container = Self.containerLabelled(by: label.node, in: file) {
                 sink.report(label.node, message + " (if it reaches VoiceOver: it is set on a `\(container)`, a container VoiceOver does not focus unless code makes it an element)",
                             certainty: .review)
+            } else if let object, let control = Self.controlAround(object, in: file) {
+                sink.report(label.node, message + " (if it reaches VoiceOver: the view is inside `\(control.name)`, a `\(control.type)` VoiceOver focuses as one element, so what it says is the control's label)",
+                            certainty: .review)
+            } else if let object, let shown = Self.shownOnlyBy(object, in: file) {
+                // Starts hidden and only that function shows it: nothing calling it, the label is never heard.
+                if let function = shown {
+                    sink.report(label.node, message, requiredUse: [function])
+                } else {
+                    sink.report(label.node, message + " (if it reaches VoiceOver: the view starts hidden; check when code shows it)", certainty: .review)
+                }
             } else {
                 sink.report(label.node, message)
             }
         }
+    }
+
+    /// The simple name the label is assigned to (`badge.accessibilityLabel = …` → `badge`).
+    static func labelledObject(by node: some SyntaxProtocol, in file: SourceFile) -> String? {
+        let offset = node.position.utf8Offset
+        guard let assignment = file.index.assignments.first(where: { assignment in
+            assignment.targetProperty == "accessibilityLabel"
+                && (assignment.node.position.utf8Offset..<assignment.node.endPosition.utf8Offset).contains(offset)
+        }), !assignment.targetObject.isEmpty, !assignment.targetObject.contains(".") else { return nil }
+        return assignment.targetObject
+    }
+
+    /// Controls VoiceOver focuses as one element, whose subviews it does not visit.
+    static let controlTypes: Set<String> = ["UIButton", "UIControl", "UISwitch", "UISegmentedControl", "UISlider", "UIStepper", "NSButton"]
+
+    /// The control (`repostButton`, a `UIButton`) that `object` is added into, directly or
+    /// through the views between (`button.addSubview(stack)`, `stack.addArrangedSubview(count)`).
+    static func controlAround(_ object: String, in file: SourceFile) -> (name: String, type: String)? {
+        var parents: [String: Set<String>] = [:]
+        let collector = SubviewCallCollector(viewMode: .sourceAccurate)
+        collector.walk(file.tree)
+        for call in collector.calls {
+            guard let callee = call.calledExpression.as(MemberAccessExprSyntax.self), let base = callee.base,
+                  ["addSubview", "addArrangedSubview", "insertSubview"].contains(callee.declName.baseName.text),
+                  let child = call.arguments.first?.expression else { continue }
+            let parent = Assignment.objectName(base), name = Assignment.objectName(child)
+            guard !parent.isEmpty, !name.isEmpty else { continue }
+            parents[name, default: []].insert(parent.hasSuffix(".contentView") ? String(parent.dropLast(".contentView".count)) : parent)
+        }
+        var pending = [object], seen: Set<String> = []
+        while let name = pending.popLast(), seen.insert(name).inserted, seen.count < 64 {
+            for parent in parents[name] ?? [] {
+                let types = Set((file.index.bindings[parent] ?? []).compactMap { $0.as(FunctionCallExprSyntax.self)?.calleeName })
+                if types.count == 1, let type = types.first, controlTypes.contains(type) { return (parent, type) }
+                pending.append(parent)
+            }
+        }
+        return nil
+    }
+
+    /// For a view the file hides (`alpha = 0`, `isHidden = true`): `.some(function)` when every
+    /// assignment that can show it again lies in that one function, `.some(nil)` when they lie
+    /// in several or outside any (a person checks), nil when the file never hides it.
+    static func shownOnlyBy(_ object: String, in file: SourceFile) -> String?? {
+        let visibility = file.index.assignments.filter { $0.targetObject == object && ["alpha", "isHidden"].contains($0.targetProperty ?? "") }
+        func hides(_ assignment: Assignment) -> Bool {
+            let value = assignment.valueText
+            return assignment.targetProperty == "alpha" ? ["0", "0.0"].contains(value) : value == "true"
+        }
+        guard visibility.contains(where: hides) else { return nil }
+        let showing = visibility.filter { !hides($0) }
+        let functions = showing.map { Syntax($0.node).enclosingFunction }
+        // The system calls an override, and an action may be sent by a selector a storyboard names.
+        guard let first = functions.first, let function = first,
+              functions.allSatisfy({ $0?.name.text == function.name.text }),
+              !function.modifiers.contains(where: { $0.name.tokenKind == .keyword(.override) }),
+              !function.attributes.contains(where: { ["objc", "IBAction"].contains($0.as(AttributeSyntax.self)?.attributeName.trimmedDescription ?? "") })
+        else { return .some(nil) }
+        return .some(function.name.text)
     }
 
     /// Containers VoiceOver moves through rather than onto.
@@ -272,5 +384,17 @@ struct AccessibilityLabelRawIdentifierRule: SourceRule {
         }
         if !current.isEmpty { humps.append(current) }
         return humps
+    }
+}
+
+/// `x.addSubview(y)`-shaped calls, gathered once per label that needs them.
+private final class SubviewCallCollector: SyntaxVisitor {
+    var calls: [FunctionCallExprSyntax] = []
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        if let name = node.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text,
+           name == "addSubview" || name == "addArrangedSubview" || name == "insertSubview" {
+            calls.append(node)
+        }
+        return .visitChildren
     }
 }
