@@ -97,6 +97,8 @@ extension FileProcessor {
 enum ImportScanner {
     struct Header {
         var imports: Set<String> = []
+        /// Imported outside any `#if`: the file builds only where these modules exist.
+        var unguardedImports: Set<String> = []
         var exportedUIModules: Set<String> = []
         var looksGenerated = false
     }
@@ -113,6 +115,7 @@ enum ImportScanner {
         // A UTF-8 byte-order mark is not part of the first line's text.
         var lineStart = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         var lineNumber = 0
+        var conditionDepth = 0
         let count = bytes.count
         while lineStart < count {
             var lineEnd = lineStart
@@ -125,7 +128,16 @@ enum ImportScanner {
                 if generatedMarkers.contains(where: { ProjectFiles.occurs($0, in: comment) }) { header.looksGenerated = true }
             }
             if index < lineEnd, bytes[index] == UInt8(ascii: "@") || bytes[index] == UInt8(ascii: "i") {
+                let before = header.imports
                 parseImport(bytes[index..<lineEnd], into: &header)
+                if conditionDepth == 0 { header.unguardedImports.formUnion(header.imports.subtracting(before)) }
+            } else if index + 2 < lineEnd, bytes[index] == UInt8(ascii: "#") {
+                let directive = bytes[(index + 1)..<lineEnd]
+                if directive.starts(with: Array("if".utf8)), directive.count == 2 || [0x20, 0x09, 0x28].contains(directive[directive.startIndex + 2]) {
+                    conditionDepth += 1
+                } else if directive.starts(with: Array("endif".utf8)) {
+                    conditionDepth = max(0, conditionDepth - 1)
+                }
             }
             lineStart = lineEnd + 1
         }

@@ -28,6 +28,8 @@ struct ProjectIndex: Sendable {
     /// The folders holding a `.xcodeproj` that lists Swift files: only files under one of them
     /// can be judged "in no target" (a pod's sources beside an example project are not).
     private var projectRoots: Set<String> = []
+    /// Folders of the projects whose build files filter by platform (`platformFilter = ios`).
+    private var projectsFilteringByPlatform: Set<String> = []
     /// Each readable project's targets, by the folder holding its `.xcodeproj`, deepest first.
     private var xcodeTargets: [(root: String, targets: XcodeTargets)] = []
     /// Per Swift or Interface Builder file some target builds: the platforms of the non-test
@@ -134,6 +136,7 @@ struct ProjectIndex: Sendable {
                     colorNamesUsedByProjectFiles.formUnion(facts.colorSettings)
                     if let targets = facts.targets {
                         xcodeTargets.append((Self.directory(of: directory), targets))
+                        if facts.filtersFilesByPlatform { projectsFilteringByPlatform.insert(Self.directory(of: directory)) }
                     } else {
                         everyProjectRead = false
                     }
@@ -176,12 +179,15 @@ struct ProjectIndex: Sendable {
         }
         keysDigest = Digest.sha256Hex(keys.sorted().joined(separator: "\u{1}"))
         if !xcodeTargets.isEmpty {
+            let macOnly = Self.targetsBuildingOnlyForTheMac(input, index: self, isScanned: isScanned)
             for file in input.files where file.path.hasSuffix(".swift") || file.path.hasSuffix(".storyboard") || file.path.hasSuffix(".xib") {
-                let building = targets(building: file.path)
+                let (root, building) = projectTargets(building: file.path)
                 guard !building.isEmpty else { continue }
                 let shipped = building.filter { !$0.isTestBundle }
                 targetPlatformsByFile[file.path] = shipped.isEmpty
-                    ? .some(nil) : shipped.compactMap(\.platforms).reduce(PlatformSet()) { $0.union($1) }
+                    ? .some(nil) : shipped.compactMap { target in
+                        macOnly.contains(root + "\u{0}" + target.name) ? target.platforms?.intersection(PlatformSet(.macOS)) : target.platforms
+                    }.reduce(PlatformSet()) { $0.union($1) }
             }
         }
         if !assetFiles.isEmpty {
@@ -227,6 +233,8 @@ struct ProjectIndex: Sendable {
         /// nil: the targets could not be read.
         var targets: XcodeTargets?
         var platforms: PlatformSet?
+        /// Build files carry `platformFilter`s: a file may be compiled for one platform only.
+        var filtersFilesByPlatform: Bool = false
     }
 
     static func projectFacts(of bytes: [UInt8], cache: (any ScanCacheStorage)?) -> ProjectFacts {
@@ -236,7 +244,8 @@ struct ProjectIndex: Sendable {
             }
             return ProjectFacts(problem: nil, swiftFiles: ProjectFiles.swiftFileNames(inXcodeProject: bytes),
                                 colorSettings: colorBuildSettings(bytes), targets: XcodeTargets.parse(bytes),
-                                platforms: ProjectFiles.platforms(fromXcodeProject: bytes))
+                                platforms: ProjectFiles.platforms(fromXcodeProject: bytes),
+                                filtersFilesByPlatform: ProjectFiles.occurs(Array("platformFilter".utf8), in: bytes))
         }, encode: { try? [UInt8](JSONEncoder().encode($0)) },
            decode: { try? JSONDecoder().decode(ProjectFacts.self, from: Data($0)) })
         // The compute above never gives nil; the fallback only satisfies the type.
@@ -362,12 +371,38 @@ struct ProjectIndex: Sendable {
 
     /// The targets of the nearest enclosing Xcode project that build `path`; empty when no
     /// project around it lists it.
-    func targets(building path: String) -> [XcodeTargets.Target] {
+    func targets(building path: String) -> [XcodeTargets.Target] { projectTargets(building: path).targets }
+
+    /// The same with the folder of the project they belong to.
+    private func projectTargets(building path: String) -> (root: String, targets: [XcodeTargets.Target]) {
         for (root, project) in xcodeTargets where root.isEmpty || path.hasPrefix(root + "/") {
             let found = project.targets(building: root.isEmpty ? path : String(path.dropFirst(root.count + 1)))
-            if !found.isEmpty { return found }
+            if !found.isEmpty { return (root, found) }
         }
-        return []
+        return ("", [])
+    }
+
+    /// Targets (`root NUL name`) that list the Mac among several platforms while a Swift file
+    /// they compile imports AppKit outside any `#if`: that file cannot build elsewhere, so
+    /// neither can the target (a macOS app whose `SUPPORTED_PLATFORMS` also names `xros`).
+    /// Not decided in a project whose build files filter by platform, where such a file may
+    /// be compiled for the Mac alone. Reads only the files of such targets.
+    private static func targetsBuildingOnlyForTheMac(_ input: ScanInput, index: ProjectIndex,
+                                                     isScanned: (String) -> Bool) -> Set<String> {
+        var found = Set<String>()
+        for file in input.files where file.path.hasSuffix(".swift") && isScanned(file.path) {
+            let (root, building) = index.projectTargets(building: file.path)
+            guard !index.projectsFilteringByPlatform.contains(root) else { continue }
+            let candidates = building.filter { target in
+                guard let platforms = target.platforms else { return false }
+                return platforms.contains(.macOS) && platforms.platforms.count > 1 && !found.contains(root + "\u{0}" + target.name)
+            }
+            guard !candidates.isEmpty, let bytes = try? file.bytes() else { continue }
+            let imports = ImportScanner.scan(bytes).unguardedImports
+            guard imports.contains("AppKit") || imports.contains("Cocoa") else { continue }
+            for target in candidates { found.insert(root + "\u{0}" + target.name) }
+        }
+        return found
     }
 
     /// A storyboard or xib that no target of the repository's Xcode projects bundles (a backup

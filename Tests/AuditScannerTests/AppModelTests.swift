@@ -361,6 +361,32 @@ struct AppModelTests {
         #expect(report.statistics.skippedTests == 1)
     }
 
+    /// A target that lists the Mac and visionOS, one of whose files imports AppKit outside any
+    /// `#if`, builds for the Mac alone: no Dynamic Type claim. Guarded, the import decides
+    /// nothing; in a project whose build files filter by platform, neither does an unguarded one.
+    @Test func anUnguardedAppKitImportMakesATargetMacOnly() throws {
+        func platforms(appKit: String, filtered: Bool = false) throws -> PlatformSet? {
+            let repository = try TemporaryRepository()
+            var project = Self.targetsProject
+                .replacingOccurrences(of: "SDKROOT = iphoneos; TARGETED_DEVICE_FAMILY = \"1,2\";", with: "SDKROOT = macosx; SUPPORTED_PLATFORMS = \"macosx xros xrsimulator\";")
+                .replacingOccurrences(of: "B3 /* Shared.swift in Sources */, );", with: "B3 /* Shared.swift in Sources */, B6, );")
+                .replacingOccurrences(of: "B5 /* HomeChecks.swift in Sources */ = {", with: "B6 = {isa = PBXBuildFile; fileRef = F5; };\n F5 = {isa = PBXFileReference; lastKnownFileType = sourcecode.swift; path = MenuBar.swift; sourceTree = \"<group>\"; };\n B5 /* HomeChecks.swift in Sources */ = {")
+            if filtered { project = project.replacingOccurrences(of: "B6 = {isa = PBXBuildFile; fileRef = F5;", with: "B6 = {isa = PBXBuildFile; fileRef = F5; platformFilter = macos;") }
+            try repository.write("Shop.xcodeproj/project.pbxproj", project)
+            try repository.write("App/Home.swift", "import SwiftUI\nstruct V: View {\n    var body: some View { Text(\"x\").font(.system(size: 9)) }\n}\n")
+            try repository.write("App/MenuBar.swift", appKit + "\nfinal class MenuBar {}\n")
+            let report = try Scanner(options: ScanOptions(config: AuditConfig()))
+                .scan(try ScanInput.directory(repository.path, maxFileBytes: 2_000_000), root: repository.path)
+            return report.findings.first { $0.ruleID == "fixed-font-size" && $0.location.file == "App/Home.swift" }?.platforms
+        }
+        #expect(try platforms(appKit: "import Foundation") == PlatformSet(.visionOS))
+        #expect(try platforms(appKit: "import AppKit") == nil, "macOS has no Dynamic Type")
+        #expect(try platforms(appKit: "#if os(macOS)\nimport AppKit\n#endif") == PlatformSet(.visionOS))
+        #expect(try platforms(appKit: "import AppKit", filtered: true) == PlatformSet(.visionOS))
+        let header = ImportScanner.scan(Array("import SwiftUI\n#if canImport(AppKit)\nimport AppKit\n#else\nimport UIKit\n#endif\nimport Cocoa\n".utf8))
+        #expect(header.unguardedImports == ["SwiftUI", "Cocoa"] && header.imports.isSuperset(of: ["AppKit", "UIKit"]))
+    }
+
     /// A project whose files sit in groups, as Xcode writes them: a folder group, a group with
     /// a name only, a localised storyboard, a file relative to the project folder, one at an
     /// absolute path.
