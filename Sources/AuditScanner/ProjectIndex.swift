@@ -349,6 +349,38 @@ struct ProjectIndex: Sendable {
         }
     }
 
+    /// The package folder nearest around `path`; nil outside every package.
+    private func enclosingPackage(of path: String) -> String? {
+        var directory = Self.directory(of: path)
+        while true {
+            if packageDirectories.contains(directory) { return directory }
+            if directory.isEmpty { return nil }
+            directory = Self.directory(of: directory)
+        }
+    }
+
+    /// Storyboards and xibs that have a same-named copy on the other side of a package
+    /// boundary (the app's folder and a package's resources, or two packages), mapped to one
+    /// such copy: `UIStoryboard(name:bundle:)` loads whichever the bundle names, and code
+    /// usually names one, so which of them people see takes a person to read.
+    /// Language folders (`en.lproj`) are variants of one document, not copies.
+    func documentsWithCopiesAcrossPackages(_ paths: [String]) -> [String: String] {
+        var byName: [String: [String]] = [:]
+        for path in paths where path.hasSuffix(".storyboard") || path.hasSuffix(".xib") {
+            byName[String(path.split(separator: "/").last ?? ""), default: []].append(path)
+        }
+        var copies: [String: String] = [:]
+        for group in byName.values where group.count > 1 {
+            let owners = Dictionary(grouping: group) { enclosingPackage(of: $0) ?? "" }
+            guard owners.count > 1 else { continue }
+            for path in group {
+                let owner = enclosingPackage(of: path) ?? ""
+                if let other = group.first(where: { (enclosingPackage(of: $0) ?? "") != owner }) { copies[path] = other }
+            }
+        }
+        return copies
+    }
+
     /// Every Xcode project parsed, and none adds a folder's files wholesale (a synchronised
     /// folder), so the targets' lists are the whole story.
     private var targetsDecideEveryFile: Bool {

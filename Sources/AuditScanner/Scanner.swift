@@ -206,6 +206,7 @@ public struct Scanner: Sendable {
         }, assigned: assigned))
         referenced.formUnion(Self.typesNamedOutsideUIFiles(outcomes, candidates: candidates, input: input, config: config,
                                                            referenced: referenced))
+        let documentCopies = project.documentsWithCopiesAcrossPackages(candidates.map(\.path))
         for (index, outcome) in outcomes.enumerated() {
             notes.append(contentsOf: outcome.notes)
             switch outcome.status {
@@ -214,12 +215,13 @@ public struct Scanner: Sendable {
                 let inUse = result.findingsInUse(referenced: referenced, assigned: assigned)
                 // Settled: what the findings stood on is not part of the report.
                 let testScreen = Self.isTestScreenPath(candidates[index].path)
+                let copy = documentCopies[candidates[index].path]
                 findings.append(contentsOf: inUse.map { finding in
                     var settled = finding
-                    if testScreen, settled.certainty == .violation {
+                    if testScreen || copy != nil, settled.certainty == .violation {
                         settled.certainty = .review
                         settled.severity = .note
-                        settled.message += Self.testScreenNote
+                        settled.message += copy.map { " (another copy is at \($0): which one loads depends on the bundle the code names)" } ?? Self.testScreenNote
                     }
                     settled.requiredUse = []
                     settled.overriddenBy = []

@@ -212,6 +212,43 @@ struct AppModelTests {
     /// A storyboard label whose outlet or class code restyles is judged by the Swift rules, not
     /// by what the document says; a label nothing restyles keeps its finding. The per-file cache
     /// keeps the verdicts: a warm scan gives the same findings.
+    /// A storyboard with a same-named copy in a package's resources: which one loads depends on
+    /// the bundle code names, so both go to review. Copies in two app folders (an app and its
+    /// extension each with a `MainInterface.storyboard`) and language variants stay violations.
+    @Test func storyboardCopiesAcrossAPackageBoundaryGoToReview() throws {
+        let storyboard = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="22505" targetRuntime="iOS.CocoaTouch" useAutolayout="YES">
+                <scenes><scene sceneID="s1"><objects>
+                    <viewController id="vc1"><view key="view" contentMode="scaleToFill" id="root-vw-001">
+                        <rect key="frame" x="0.0" y="0.0" width="393" height="200"/>
+                        <subviews>
+                            <label opaque="NO" text="Codes" id="chs-lb-001">
+                                <rect key="frame" x="16" y="12" width="200" height="20"/>
+                                <fontDescription key="fontDescription" style="UICTFontTextStyleBody"/>
+                            </label>
+                        </subviews>
+                    </view></viewController>
+                </objects></scene></scenes>
+            </document>
+            """
+        let repository = try TemporaryRepository()
+        try repository.write("TV/en.lproj/Cheats.storyboard", storyboard)
+        try repository.write("Kit/Package.swift", "// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: \"Kit\", platforms: [.iOS(.v17)])\n")
+        try repository.write("Kit/Sources/Kit/Resources/en.lproj/Cheats.storyboard", storyboard)
+        try repository.write("Share/MainInterface.storyboard", storyboard)
+        try repository.write("Action/MainInterface.storyboard", storyboard)
+        try repository.write("Action/fr.lproj/MainInterface.storyboard", storyboard)
+        let report = try Scanner(options: ScanOptions(config: AuditConfig()))
+            .scan(try ScanInput.directory(repository.path, maxFileBytes: 2_000_000), root: repository.path)
+        let fonts = Dictionary(report.findings.filter { $0.ruleID == "ib-font-not-adjusting" }.map { ($0.location.file, $0.certainty) },
+                               uniquingKeysWith: { first, _ in first })
+        #expect(fonts == ["TV/en.lproj/Cheats.storyboard": .review, "Kit/Sources/Kit/Resources/en.lproj/Cheats.storyboard": .review,
+                          "Share/MainInterface.storyboard": .violation, "Action/MainInterface.storyboard": .violation,
+                          "Action/fr.lproj/MainInterface.storyboard": .violation])
+        #expect(report.findings.contains { $0.location.file.hasPrefix("TV/") && $0.message.contains("Kit/Sources/Kit/Resources/en.lproj/Cheats.storyboard") })
+    }
+
     @Test func interfaceBuilderFontsThatCodeReplacesAreLeftOut() throws {
         let repository = try TemporaryRepository()
         try repository.write("App/Sort.xib", """
