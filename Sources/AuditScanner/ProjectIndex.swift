@@ -179,10 +179,13 @@ struct ProjectIndex: Sendable {
         }
         keysDigest = Digest.sha256Hex(keys.sorted().joined(separator: "\u{1}"))
         if !xcodeTargets.isEmpty {
-            let macOnly = Self.targetsBuildingOnlyForTheMac(input, index: self, isScanned: isScanned)
+            var built: [(file: InputFile, root: String, targets: [XcodeTargets.Target])] = []
             for file in input.files where file.path.hasSuffix(".swift") || file.path.hasSuffix(".storyboard") || file.path.hasSuffix(".xib") {
                 let (root, building) = projectTargets(building: file.path)
-                guard !building.isEmpty else { continue }
+                if !building.isEmpty { built.append((file, root, building)) }
+            }
+            let macOnly = Self.targetsBuildingOnlyForTheMac(built, filteringProjects: projectsFilteringByPlatform, isScanned: isScanned)
+            for (file, root, building) in built {
                 let shipped = building.filter { !$0.isTestBundle }
                 targetPlatformsByFile[file.path] = shipped.isEmpty
                     ? .some(nil) : shipped.compactMap { target in
@@ -419,17 +422,16 @@ struct ProjectIndex: Sendable {
     /// neither can the target (a macOS app whose `SUPPORTED_PLATFORMS` also names `xros`).
     /// Not decided in a project whose build files filter by platform, where such a file may
     /// be compiled for the Mac alone. Reads only the files of such targets.
-    private static func targetsBuildingOnlyForTheMac(_ input: ScanInput, index: ProjectIndex,
-                                                     isScanned: (String) -> Bool) -> Set<String> {
+    private static func targetsBuildingOnlyForTheMac(_ built: [(file: InputFile, root: String, targets: [XcodeTargets.Target])],
+                                                     filteringProjects: Set<String>, isScanned: (String) -> Bool) -> Set<String> {
         var found = Set<String>()
-        for file in input.files where file.path.hasSuffix(".swift") && isScanned(file.path) {
-            let (root, building) = index.projectTargets(building: file.path)
-            guard !index.projectsFilteringByPlatform.contains(root) else { continue }
+        for (file, root, building) in built where file.path.hasSuffix(".swift") {
+            guard !filteringProjects.contains(root) else { continue }
             let candidates = building.filter { target in
                 guard let platforms = target.platforms else { return false }
                 return platforms.contains(.macOS) && platforms.platforms.count > 1 && !found.contains(root + "\u{0}" + target.name)
             }
-            guard !candidates.isEmpty, let bytes = try? file.bytes() else { continue }
+            guard !candidates.isEmpty, isScanned(file.path), let bytes = try? file.bytes() else { continue }
             let imports = ImportScanner.scan(bytes).unguardedImports
             guard imports.contains("AppKit") || imports.contains("Cocoa") else { continue }
             for target in candidates { found.insert(root + "\u{0}" + target.name) }

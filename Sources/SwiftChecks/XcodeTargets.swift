@@ -116,13 +116,19 @@ public struct XcodeTargets: Sendable, Equatable, Codable {
 
     /// The targets that build the file at `path`, relative to the folder holding the project.
     public func targets(building path: String) -> [Target] {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        var positions = Set((byPath[path] ?? []) + (byName[name] ?? []))
-        for (position, target) in targets.enumerated() where target.synchronizedFolders.contains(where: { path.hasPrefix($0 + "/") }) {
-            positions.insert(position)
+        let name = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(path[path.utf8.index(after: $0)...]) } ?? path
+        let byPath = byPath[path] ?? [], byName = byName[name] ?? []
+        var positions = byPath.count + byName.count <= 1 ? byPath + byName : Array(Set(byPath + byName))
+        if hasSynchronizedFolders {
+            for (position, target) in targets.enumerated() where !positions.contains(position)
+                && target.synchronizedFolders.contains(where: { path.hasPrefix($0 + "/") }) {
+                positions.append(position)
+            }
         }
         return positions.sorted().map { targets[$0] }
     }
+
+    private var hasSynchronizedFolders: Bool { targets.contains { !$0.synchronizedFolders.isEmpty } }
 
     /// Paths of file references through the groups that hold them.
     private struct ReferencePaths {
