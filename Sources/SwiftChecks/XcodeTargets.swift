@@ -35,16 +35,23 @@ public struct XcodeTargets: Sendable, Equatable, Codable {
     /// File path, and name, → positions in `targets` of the targets listing it.
     private let byPath: [String: [Int]]
     private let byName: [String: [Int]]
+    /// By path in lower case: Macs' file systems ignore case by default, so a group named
+    /// `Extensions` finds the folder `extensions`, and so does Xcode.
+    private let byFoldedPath: [String: [Int]]
 
     public init(targets: [Target]) {
         self.targets = targets
-        var byPath: [String: [Int]] = [:], byName: [String: [Int]] = [:]
+        var byPath: [String: [Int]] = [:], byName: [String: [Int]] = [:], byFoldedPath: [String: [Int]] = [:]
         for (position, target) in targets.enumerated() {
-            for path in target.filePaths { byPath[path, default: []].append(position) }
+            for path in target.filePaths {
+                byPath[path, default: []].append(position)
+                byFoldedPath[path.lowercased(), default: []].append(position)
+            }
             for name in target.fileNames { byName[name, default: []].append(position) }
         }
         self.byPath = byPath
         self.byName = byName
+        self.byFoldedPath = byFoldedPath
     }
 
     /// Whether some target builds a file whose name ends in one of `suffixes`: a project
@@ -117,7 +124,7 @@ public struct XcodeTargets: Sendable, Equatable, Codable {
     /// The targets that build the file at `path`, relative to the folder holding the project.
     public func targets(building path: String) -> [Target] {
         let name = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(path[path.utf8.index(after: $0)...]) } ?? path
-        let byPath = byPath[path] ?? [], byName = byName[name] ?? []
+        let byPath = byPath[path] ?? byFoldedPath[path.lowercased()] ?? [], byName = byName[name] ?? []
         var positions = byPath.count + byName.count <= 1 ? byPath + byName : Array(Set(byPath + byName))
         if hasSynchronizedFolders {
             for (position, target) in targets.enumerated() where !positions.contains(position)

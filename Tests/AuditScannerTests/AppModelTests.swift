@@ -467,6 +467,7 @@ struct AppModelTests {
         func built(_ path: String) -> [String] { targets.targets(building: path).map(\.name) }
         #expect(built("App/Home.swift") == ["Shop"])
         #expect(built("Old/App/Home.swift") == [], "a copy elsewhere")
+        #expect(built("app/home.swift") == ["Shop"], "a Mac's file system ignores case, and so does Xcode")
         #expect(built("Home.swift") == [])
         #expect(built("App/Base.lproj/Main.storyboard") == ["Shop"], "each language's file of a variant group")
         #expect(built("App/es.lproj/Main.strings") == ["Shop"])
