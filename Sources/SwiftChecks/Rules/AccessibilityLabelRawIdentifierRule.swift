@@ -212,7 +212,7 @@ struct AccessibilityLabelRawIdentifierRule: SourceRule {
                 ? " (no strings table defines it as a key, so the key itself is shown)" : ""
             let message = "\(label.subject) is \"\(label.display)\", \(shape)\(keyNote); VoiceOver reads it aloud as written instead of saying what the element does"
             let object = Self.labelledObject(by: label.node, in: file)
-            if let container = Self.containerLabelled(by: label.node, in: file) {
+            if let object, let container = Self.container(object, in: file) {
                 sink.report(label.node, message + " (if it reaches VoiceOver: it is set on a `\(container)`, a container VoiceOver does not focus unless code makes it an element)",
                             certainty: .review)
             } else if let object, let control = Self.controlAround(object, in: file) {
@@ -295,16 +295,10 @@ struct AccessibilityLabelRawIdentifierRule: SourceRule {
         "UIScrollView", "UIStackView", "UIView", "UITableView", "UICollectionView", "NSScrollView", "NSView", "NSStackView",
     ]
 
-    /// The container type the label is assigned to (`scrollView.accessibilityLabel = "…"` where
+    /// The container type of the labelled object (`scrollView.accessibilityLabel = "…"` where
     /// `let scrollView = UIScrollView()`), when nothing in the file makes that object an
     /// accessibility element: a debugging name nobody hears.
-    static func containerLabelled(by node: some SyntaxProtocol, in file: SourceFile) -> String? {
-        let offset = node.position.utf8Offset
-        guard let assignment = file.index.assignments.first(where: { assignment in
-            assignment.targetProperty == "accessibilityLabel"
-                && (assignment.node.position.utf8Offset..<assignment.node.endPosition.utf8Offset).contains(offset)
-        }), !assignment.targetObject.isEmpty, !assignment.targetObject.contains(".") else { return nil }
-        let object = assignment.targetObject
+    static func container(_ object: String, in file: SourceFile) -> String? {
         let types = (file.index.bindings[object] ?? []).map { $0.as(FunctionCallExprSyntax.self)?.calleeName ?? "" }
         guard let type = types.first, !types.isEmpty, types.allSatisfy({ $0 == type }), containerTypes.contains(type) else { return nil }
         let madeElement = file.index.assignments.contains { other in
