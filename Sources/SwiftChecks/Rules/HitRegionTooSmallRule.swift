@@ -43,8 +43,8 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
             In storyboards and xibs, a Swift `point(inside:with:)` or `hitTest(_:with:)` override in \
             the control's class, an enclosing view's or an overlapping view's hands the finding to a \
             person; Objective-C overrides and SwiftUI hit-test code are not seen. A visionOS \
-            control may be smaller than 60 pt when the space around it completes the target area; \
-            check the spacing by hand. Findings in storyboards and xibs can be turned off or re-graded \
+            control may be smaller than 60 pt when the space around it completes the target area, \
+            so a shortfall on visionOS alone goes to review. Findings in storyboards and xibs can be turned off or re-graded \
             only in `.a11y-audit.json`: XML has no inline suppression comment.
             """,
         triggering: [
@@ -77,15 +77,6 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
                     }
                 }
                 """, platforms: PlatformSet(.iOS)),
-            // 44 pt meets iOS but not visionOS's 60 pt.
-            RuleExample("""
-                import SwiftUI
-                struct Controls: View {
-                    var body: some View {
-                        Button("Play") { }↓.frame(width: 44, height: 44)
-                    }
-                }
-                """, platforms: PlatformSet(.visionOS)),
             RuleExample("""
                 import SwiftUI
                 #if os(macOS)
@@ -383,6 +374,15 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
             ]),
         ],
         needsReview: [
+            // Short of visionOS's 60 pt only: the space around it may complete the target area.
+            RuleExample("""
+                import SwiftUI
+                struct Controls: View {
+                    var body: some View {
+                        Button("Play") { }↓.frame(width: 44, height: 44)
+                    }
+                }
+                """, platforms: PlatformSet(.visionOS)),
             // The button's class sizes every instance in code.
             RuleExample(InterfaceBuilderExample.iOS("""
                 ↓<button opaque="NO" contentMode="scaleToFill" buttonType="system" customClass="ENAButton" translatesAutoresizingMaskIntoConstraints="NO" id="ena-bt-008">
@@ -753,6 +753,9 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
             } else if missed.allSatisfy({ ControlSizeThreshold.isNearMissOfWideControl(width: region.fillsWidth ? .infinity : region.width, height: region.height, $0.1) }) {
                 unsure = true
                 why = ControlSizeThreshold.wideNearMissReason
+            } else if missed.allSatisfy({ $0.0 == .visionOS }) {
+                unsure = true
+                why = ControlSizeThreshold.visionOSSpacingReason
             }
             sink.report(region.frame, at: member.period,
                         "\(region.control) can be hit in \(size), below \(ControlSizeThreshold.thresholds(missed)); \(why)",
@@ -780,6 +783,8 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
             var unsure = true
             if missed.allSatisfy({ ControlSizeThreshold.isNearMissOfWideControl(width: view.width, height: view.height, $0.1) }) {
                 why = ControlSizeThreshold.wideNearMissReason
+            } else if missed.allSatisfy({ $0.0 == .visionOS }) {
+                why = ControlSizeThreshold.visionOSSpacingReason
             } else if view.frameContradictsConstraints {
                 why = "its frame disagrees with its size constraints, so Auto Layout sizes it otherwise: measure it as laid out"
             } else if let hidden = around.hiddenAncestor {
