@@ -19,23 +19,24 @@ public enum ASCII {
     /// for an ASCII word needs no Unicode comparison.
     public static func contains(_ text: String, _ needle: String) -> Bool {
         var text = text, needle = needle
-        return text.withUTF8 { haystack in
-            needle.withUTF8 { word in
-                guard let first = word.first else { return true }
-                guard word.count <= haystack.count else { return false }
-                var index = 0
-                let last = haystack.count - word.count
-                while index <= last {
-                    if haystack[index] == first {
-                        var matched = 1
-                        while matched < word.count && haystack[index + matched] == word[matched] { matched += 1 }
-                        if matched == word.count { return true }
-                    }
-                    index += 1
-                }
-                return false
+        return text.withUTF8 { haystack in needle.withUTF8 { occurs($0, in: haystack) } }
+    }
+
+    /// Whether the bytes of `needle` occur in `bytes`, in order.
+    public static func occurs(_ needle: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = needle.first else { return true }
+        guard needle.count <= bytes.count else { return false }
+        var index = 0
+        let last = bytes.count - needle.count
+        while index <= last {
+            if bytes[index] == first {
+                var matched = 1
+                while matched < needle.count && bytes[index + matched] == needle[matched] { matched += 1 }
+                if matched == needle.count { return true }
             }
+            index += 1
         }
+        return false
     }
 
     /// Letters, digits and the bytes in `extra`, at least one of them.

@@ -215,14 +215,14 @@ struct ProjectIndex: Sendable {
         }
     }
 
-    /// A project file's targets, from the cache when this build parsed the same bytes before.
-    /// A manifest's `platforms:`, cached by content like the targets: SwiftParser on every
-    /// Package.swift was a tenth of a warm re-scan's project reading.
+    /// A manifest's platforms and target folders, from the cache when this build parsed the
+    /// same bytes before: SwiftParser on every Package.swift was a tenth of a warm re-scan's
+    /// project reading.
     static func packageManifest(of bytes: [UInt8], cache: (any ScanCacheStorage)?) -> ProjectFiles.PackageManifest {
-        let compute = { ProjectFiles.packageManifest(String(decoding: bytes, as: UTF8.self)) }
-        return cachedByContent(bytes, kind: "package-manifest", cache: cache, compute: { compute() },
-                               encode: { try? [UInt8](JSONEncoder().encode($0)) },
-                               decode: { try? JSONDecoder().decode(ProjectFiles.PackageManifest.self, from: Data($0)) }) ?? compute()
+        cachedByContent(bytes, kind: "package-manifest", cache: cache,
+                        compute: { ProjectFiles.packageManifest(String(decoding: bytes, as: UTF8.self)) },
+                        encode: { try? [UInt8](JSONEncoder().encode($0)) },
+                        decode: { try? JSONDecoder().decode(ProjectFiles.PackageManifest.self, from: Data($0)) })
     }
 
     /// What the index reads from a `project.pbxproj`, read in one go and cached by content: a
@@ -241,7 +241,7 @@ struct ProjectIndex: Sendable {
     }
 
     static func projectFacts(of bytes: [UInt8], cache: (any ScanCacheStorage)?) -> ProjectFacts {
-        let computed = cachedByContent(bytes, kind: "xcode-project", cache: cache, compute: { () -> ProjectFacts? in
+        cachedByContent(bytes, kind: "xcode-project", cache: cache, compute: { () -> ProjectFacts in
             if let problem = ProjectFiles.xcodeProjectProblem(bytes) {
                 return ProjectFacts(problem: problem, swiftFiles: nil, colorSettings: [], targets: nil, platforms: nil)
             }
@@ -251,33 +251,28 @@ struct ProjectIndex: Sendable {
                                 filtersFilesByPlatform: ProjectFiles.occurs(Array("platformFilter".utf8), in: bytes))
         }, encode: { try? [UInt8](JSONEncoder().encode($0)) },
            decode: { try? JSONDecoder().decode(ProjectFacts.self, from: Data($0)) })
-        // The compute above never gives nil; the fallback only satisfies the type.
-        return computed ?? ProjectFacts(problem: "unreadable", swiftFiles: nil, colorSettings: [], targets: nil, platforms: nil)
     }
 
     /// A strings table's keys, cached by content: one line, the problem (empty for none) first.
     static func stringsKeys(of bytes: [UInt8], cache: (any ScanCacheStorage)?) -> (keys: [String], problem: String?) {
-        let computed = cachedByContent(bytes, kind: "strings-keys", cache: cache, compute: { () -> (keys: [String], problem: String?)? in
-            ProjectFiles.localizedKeys(fromStringsFile: bytes)
-        }, encode: { table in Array(ScanReportWire.line([table.problem ?? ""] + table.keys).utf8) }, decode: { entry in
+        cachedByContent(bytes, kind: "strings-keys", cache: cache, compute: { ProjectFiles.localizedKeys(fromStringsFile: bytes) }, encode: { table in Array(ScanReportWire.line([table.problem ?? ""] + table.keys).utf8) }, decode: { entry in
             guard entry.last == UInt8(ascii: "\n") else { return nil }
             let fields = ScanReportWire.fields(of: entry.dropLast())
             guard let problem = fields.first else { return nil }
             return (Array(fields.dropFirst()), problem.isEmpty ? nil : problem)
         })
-        return computed ?? ProjectFiles.localizedKeys(fromStringsFile: bytes)
     }
 
     /// What `compute` makes of a project file, kept in the scan cache under the file's content:
-    /// an entry that does not decode is computed again; nil results are not stored.
+    /// an entry that does not decode is computed again.
     private static func cachedByContent<Value>(_ bytes: [UInt8], kind: String, cache: (any ScanCacheStorage)?,
-                                               compute: () -> Value?, encode: (Value) -> [UInt8]?,
-                                               decode: ([UInt8]) -> Value?) -> Value? {
+                                               compute: () -> Value, encode: (Value) -> [UInt8]?,
+                                               decode: ([UInt8]) -> Value?) -> Value {
         guard let cache else { return compute() }
         let key = Digest.sha256Hex([cache.toolIdentity, kind, Digest.sha256Hex(bytes)].joined(separator: "\u{0}"))
         if let entry = cache.entry(forKey: key), let value = decode(entry) { return value }
         let value = compute()
-        if let value, let encoded = encode(value) { cache.store(encoded, forKey: key) }
+        if let encoded = encode(value) { cache.store(encoded, forKey: key) }
         return value
     }
 
@@ -339,17 +334,10 @@ struct ProjectIndex: Sendable {
     /// `path` lies in none of them (a stray copy beside a package's `Sources`).
     private func isOutsidePackageTargets(_ path: String) -> Bool {
         // The manifest itself is in no target, and is no app code either.
-        if ProjectFileKind.of(path) == .packageManifest { return false }
-        var directory = Self.directory(of: path)
-        while true {
-            if packageDirectories.contains(directory) {
-                guard case .some(.some(let folders)) = packageTargetFolders[directory] else { return false }
-                let relative = directory.isEmpty ? path : String(path.dropFirst(directory.count + 1))
-                return !folders.contains { $0.isEmpty || relative.hasPrefix($0 + "/") }
-            }
-            if directory.isEmpty { return false }
-            directory = Self.directory(of: directory)
-        }
+        guard ProjectFileKind.of(path) != .packageManifest, let package = enclosingPackage(of: path),
+              case .some(.some(let folders)) = packageTargetFolders[package] else { return false }
+        let relative = package.isEmpty ? path : String(path.dropFirst(package.count + 1))
+        return !folders.contains { $0.isEmpty || relative.hasPrefix($0 + "/") }
     }
 
     /// The package folder nearest around `path`; nil outside every package.
@@ -374,11 +362,9 @@ struct ProjectIndex: Sendable {
         }
         var copies: [String: String] = [:]
         for group in byName.values where group.count > 1 {
-            let owners = Dictionary(grouping: group) { enclosingPackage(of: $0) ?? "" }
-            guard owners.count > 1 else { continue }
-            for path in group {
-                let owner = enclosingPackage(of: path) ?? ""
-                if let other = group.first(where: { (enclosingPackage(of: $0) ?? "") != owner }) { copies[path] = other }
+            let owned = group.map { (path: $0, package: enclosingPackage(of: $0)) }
+            for (path, package) in owned {
+                if let other = owned.first(where: { $0.package != package }) { copies[path] = other.path }
             }
         }
         return copies

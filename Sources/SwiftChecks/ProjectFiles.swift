@@ -110,13 +110,7 @@ public enum ProjectFiles {
     /// Whether `needle` occurs in `bytes`, stopping at the first match: full comparison starts
     /// only where its first byte occurs.
     public static func occurs(_ needle: [UInt8], in bytes: [UInt8]) -> Bool {
-        guard let first = needle.first else { return true }
-        var index = bytes.firstIndex(of: first)
-        while let start = index {
-            if bytes.count - start >= needle.count, bytes[start..<(start + needle.count)].elementsEqual(needle) { return true }
-            index = bytes[(start + 1)...].firstIndex(of: first)
-        }
-        return false
+        needle.withUnsafeBufferPointer { needle in bytes.withUnsafeBufferPointer { ASCII.occurs(needle, in: $0) } }
     }
 
     /// Why an Xcode project file cannot be trusted, or nil: its braces (outside quoted strings

@@ -38,6 +38,7 @@ public struct XcodeTargets: Sendable, Equatable, Codable {
     /// By path in lower case: Macs' file systems ignore case by default, so a group named
     /// `Extensions` finds the folder `extensions`, and so does Xcode.
     private let byFoldedPath: [String: [Int]]
+    private let hasSynchronizedFolders: Bool
 
     public init(targets: [Target]) {
         self.targets = targets
@@ -52,6 +53,7 @@ public struct XcodeTargets: Sendable, Equatable, Codable {
         self.byPath = byPath
         self.byName = byName
         self.byFoldedPath = byFoldedPath
+        hasSynchronizedFolders = targets.contains { !$0.synchronizedFolders.isEmpty }
     }
 
     /// Whether some target builds a file whose name ends in one of `suffixes`: a project
@@ -135,7 +137,6 @@ public struct XcodeTargets: Sendable, Equatable, Codable {
         return positions.sorted().map { targets[$0] }
     }
 
-    private var hasSynchronizedFolders: Bool { targets.contains { !$0.synchronizedFolders.isEmpty } }
 
     /// Paths of file references through the groups that hold them.
     private struct ReferencePaths {

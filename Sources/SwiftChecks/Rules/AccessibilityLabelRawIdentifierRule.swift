@@ -247,17 +247,9 @@ struct AccessibilityLabelRawIdentifierRule: SourceRule {
     /// The control (`repostButton`, a `UIButton`) that `object` is added into, directly or
     /// through the views between (`button.addSubview(stack)`, `stack.addArrangedSubview(count)`).
     static func controlAround(_ object: String, in file: SourceFile) -> (name: String, type: String)? {
-        var parents: [String: Set<String>] = [:]
         let collector = SubviewCallCollector(viewMode: .sourceAccurate)
         collector.walk(file.tree)
-        for call in collector.calls {
-            guard let callee = call.calledExpression.as(MemberAccessExprSyntax.self), let base = callee.base,
-                  ["addSubview", "addArrangedSubview", "insertSubview"].contains(callee.declName.baseName.text),
-                  let child = call.arguments.first?.expression else { continue }
-            let parent = Assignment.objectName(base), name = Assignment.objectName(child)
-            guard !parent.isEmpty, !name.isEmpty else { continue }
-            parents[name, default: []].insert(parent.hasSuffix(".contentView") ? String(parent.dropLast(".contentView".count)) : parent)
-        }
+        let parents = collector.parents
         var pending = [object], seen: Set<String> = []
         while let name = pending.popLast(), seen.insert(name).inserted, seen.count < 64 {
             for parent in parents[name] ?? [] {
@@ -381,13 +373,18 @@ struct AccessibilityLabelRawIdentifierRule: SourceRule {
     }
 }
 
-/// `x.addSubview(y)`-shaped calls, gathered once per label that needs them.
+/// Who adds whom as a subview (`stack.addArrangedSubview(count)`: `count` → `stack`; a cell's
+/// `contentView` counts as the cell), gathered once per label that needs it.
 private final class SubviewCallCollector: SyntaxVisitor {
-    var calls: [FunctionCallExprSyntax] = []
+    var parents: [String: Set<String>] = [:]
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-        if let name = node.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text,
-           name == "addSubview" || name == "addArrangedSubview" || name == "insertSubview" {
-            calls.append(node)
+        if let callee = node.calledExpression.as(MemberAccessExprSyntax.self), let base = callee.base,
+           ["addSubview", "addArrangedSubview", "insertSubview"].contains(callee.declName.baseName.text),
+           let child = node.arguments.first?.expression {
+            let parent = Assignment.objectName(base), name = Assignment.objectName(child)
+            if !parent.isEmpty, !name.isEmpty {
+                parents[name, default: []].insert(parent.hasSuffix(".contentView") ? String(parent.dropLast(".contentView".count)) : parent)
+            }
         }
         return .visitChildren
     }
