@@ -125,6 +125,7 @@ final class WorkerFleet {
             let thresholds = (0..<Self.kills).map { _ in Int.random(in: 20...(Self.jobs * 3 / 4), using: &random) }.sorted()
             var heldByVictims: [(victim: String, job: Int)] = []
             var childKills = 0
+            var landedChildKills = 0
             for (index, threshold) in thresholds.enumerated() {
                 try waitFor("\(threshold) jobs to succeed", timeout: 40) {
                     Int(try value(connection, "SELECT count(*) FROM jobs WHERE state = 'succeeded'") ?? "") ?? 0 >= threshold
@@ -146,15 +147,26 @@ final class WorkerFleet {
                 // the repository; an idle child's does not): that job alone fails its attempt
                 // ("crashed (signal 9)") and is retried; the worker goes on. A tiny job keeps its
                 // child busy for milliseconds, so the search goes on for a moment.
-                var busy: [(Int32, [String])] = []
-                for _ in 0..<2000 where busy.isEmpty {
-                    busy = ChildSaboteur.scanChildren().filter { $0.1.contains("--root") && $0.1.contains { $0.hasPrefix(workspace.workDirectory) } }
-                    if busy.isEmpty { usleep(1000) }
-                }
-                if let (child, arguments) = busy.randomElement(using: &random), kill(child, SIGKILL) == 0 {
+                // A child seen busy may have sent its answer by the time the signal lands (its
+                // title goes back to idle just after); that kill fails nothing, so the round tries
+                // again, a bounded number of times, until one lands mid-job.
+                let crashedBefore = try crashedAttempts(connection)
+                var landed = false
+                for _ in 0..<10 where !landed {
+                    var busy: [(Int32, [String])] = []
+                    for _ in 0..<2000 where busy.isEmpty {
+                        busy = ChildSaboteur.scanChildren().filter { $0.1.contains("--root") && $0.1.contains { $0.hasPrefix(workspace.workDirectory) } }
+                        if busy.isEmpty { usleep(1000) }
+                    }
+                    guard let (child, arguments) = busy.randomElement(using: &random), kill(child, SIGKILL) == 0 else { continue }
                     print("fault loop: killed the scan child \(child) of \(arguments.drop { $0 != "--root" }.dropFirst().first ?? "?")")
                     childKills += 1
+                    for _ in 0..<100 where !landed {
+                        landed = try crashedAttempts(connection) > crashedBefore
+                        if !landed { usleep(10_000) }
+                    }
                 }
+                landedChildKills += landed ? 1 : 0
             }
             try waitFor("the run to finish", timeout: 45) {
                 try value(connection, "SELECT state FROM runs WHERE id = $1", [.int(run)]) != "running"
@@ -197,11 +209,10 @@ final class WorkerFleet {
             // Every repeated attempt is a rescue or a killed scan child (nothing else failed). A
             // live worker stalled past its 2 s lease on a loaded machine is rescued too, so those
             // are printed, not refused.
-            let crashed = Int(try value(connection, """
-                SELECT count(*) FROM jobs WHERE errors::text LIKE '%a11y-audit crashed (signal 9) while %'
-                """) ?? "") ?? -1
-            // (A child killed as it exited is not a crash: at most one failed attempt per kill.)
-            #expect(crashed <= childKills && (childKills == 0 || crashed >= 1), "killed scan children: \(childKills), crashed attempts: \(crashed)")
+            let crashed = try crashedAttempts(connection)
+            // (A child killed as it answered is not a crash: at most one failed attempt per kill.)
+            #expect(crashed <= childKills && crashed >= landedChildKills && landedChildKills >= 1,
+                    "killed scan children: \(childKills), landed mid-job: \(landedChildKills), crashed attempts: \(crashed)")
             #expect(try value(connection, """
                 SELECT count(*) FROM jobs WHERE attempt > 1 AND NOT errors @> '[{"error": "lease expired"}]'
                 AND errors::text NOT LIKE '%a11y-audit crashed (signal 9) while %'
@@ -217,4 +228,11 @@ final class WorkerFleet {
             if !others.isEmpty { print("fault loop: also rescued from live but stalled workers: \(others)") }
         }
     }
+}
+
+/// Attempts that failed because their scan child was killed mid-job.
+private func crashedAttempts(_ connection: PostgresConnection) throws -> Int {
+    Int(try value(connection, """
+        SELECT count(*) FROM jobs WHERE errors::text LIKE '%a11y-audit crashed (signal 9) while %'
+        """) ?? "") ?? -1
 }
