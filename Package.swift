@@ -45,12 +45,13 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CProcess"),
+        .systemLibrary(name: "CBytes"),
 
         // Pure core: findings, platforms, Apple's reference tables, configuration. No I/O but
         // reading its own bundled reference JSON.
         .target(
             name: "AuditModel",
-            dependencies: ["CCrypto"],
+            dependencies: ["CCrypto", "CBytes"],
             resources: [.copy("Reference")]
         ),
         // Pure Interface Builder model: storyboards and xibs parsed from bytes (XMLParser, no DTDs,

@@ -1,3 +1,5 @@
+import CBytes
+
 /// Character classes of ASCII alone, for identifiers that come from outside (a webhook's commit
 /// SHA, a repository name). Swift's `Character.isHexDigit`, `isNumber` and `isLetter` follow
 /// Unicode: 40 fullwidth "ａ" pass `isHexDigit`, and Arabic-Indic digits pass `isNumber`.
@@ -22,21 +24,31 @@ public enum ASCII {
         return text.withUTF8 { haystack in needle.withUTF8 { occurs($0, in: haystack) } }
     }
 
+    /// Whether `text` ends with the bytes of `suffix`: for paths and file names, asked of every
+    /// file of a checkout, where `String.hasSuffix` compares grapheme by grapheme.
+    public static func hasSuffix(_ text: String, _ suffix: String) -> Bool {
+        let bytes = text.utf8, tail = suffix.utf8
+        return bytes.count >= tail.count && bytes.reversed().starts(with: tail.reversed())
+    }
+
+    /// A path's last component, as a slice of it.
+    public static func fileName(_ path: String) -> Substring {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path[...] }
+        return path[path.utf8.index(after: slash)...]
+    }
+
     /// Whether the bytes of `needle` occur in `bytes`, in order.
     public static func occurs(_ needle: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let first = needle.first else { return true }
-        guard needle.count <= bytes.count else { return false }
-        var index = 0
-        let last = bytes.count - needle.count
-        while index <= last {
-            if bytes[index] == first {
-                var matched = 1
-                while matched < needle.count && bytes[index + matched] == needle[matched] { matched += 1 }
-                if matched == needle.count { return true }
-            }
-            index += 1
-        }
-        return false
+        firstMatch(needle, in: bytes, from: 0) != nil
+    }
+
+    /// Where the first occurrence of `needle` at or after `start` begins. glibc's memmem is
+    /// linear in the bytes whatever a hostile needle or file holds, and vectorised.
+    public static func firstMatch(_ needle: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard !needle.isEmpty else { return start <= bytes.count ? start : nil }
+        guard let base = bytes.baseAddress, start >= 0, bytes.count - start >= needle.count else { return nil }
+        guard let found = memmem(base + start, bytes.count - start, needle.baseAddress, needle.count) else { return nil }
+        return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
     }
 
     /// Letters, digits and the bytes in `extra`, at least one of them.

@@ -1,6 +1,9 @@
-/// A needle searched for in bytes with Knuth–Morris–Pratt: each byte of the haystack is read
-/// once however the needle half-matches, so a hostile file full of near-matches costs the
-/// same as any other of its size.
+import AuditModel
+
+/// A needle searched for in bytes: in contiguous bytes with glibc's memmem (two-way matching,
+/// vectorised), elsewhere with Knuth–Morris–Pratt. Both read each byte of the haystack a bounded
+/// number of times however the needle half-matches, so a hostile file full of near-matches
+/// costs the same as any other of its size.
 struct BytePattern {
     let needle: [UInt8]
     /// `fallback[i]`: the length of the longest proper prefix of `needle[0...i]` that is also
@@ -30,6 +33,16 @@ struct BytePattern {
     /// search resumes (at or after that index), so that what it reads is not searched again.
     func forEachMatch<Bytes: RandomAccessCollection<UInt8>>(in bytes: Bytes, _ body: (Int) -> Int) where Bytes.Index == Int {
         guard !needle.isEmpty else { return }
+        let searched: Void? = bytes.withContiguousStorageIfAvailable { haystack in
+            needle.withUnsafeBufferPointer { needle in
+                var offset = 0
+                while let start = ASCII.firstMatch(needle, in: haystack, from: offset) {
+                    let end = start + needle.count
+                    offset = max(end, body(bytes.startIndex + end) - bytes.startIndex)
+                }
+            }
+        }
+        guard searched == nil else { return }
         var matched = 0
         var index = bytes.startIndex
         while index < bytes.endIndex {

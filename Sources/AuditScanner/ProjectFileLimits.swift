@@ -10,15 +10,17 @@ public enum ProjectFileKind: Sendable, CaseIterable {
     /// checked, under `maxFileBytes`) and anything else.
     public static func of(_ path: String) -> ProjectFileKind? {
         // Asked of every file of the snapshot on every scan: the name is a slice, not a split.
-        let name = path.lastIndex(of: "/").map { path[path.index(after: $0)...] } ?? path[...]
-        if name == "Package.swift" { return .packageManifest }
-        if path.hasSuffix(".xcodeproj/project.pbxproj") { return .xcodeProject }
-        if name.hasSuffix("Info.plist") { return .infoPlist }
-        if name.hasSuffix(".strings") { return .strings }
-        if name.hasSuffix(".xcstrings") { return .stringCatalog }
-        if name == "Contents.json", ASCII.contains(path, ".xcassets/") { return .assetContents }
-        if name == "CODEOWNERS" { return .codeOwners }
-        if name == AuditConfig.fileName { return .config }
+        let name = ASCII.fileName(path).utf8
+        if ASCII.hasSuffix(path, ".swift") {
+            return name.elementsEqual("Package.swift".utf8) ? .packageManifest : nil
+        }
+        if ASCII.hasSuffix(path, ".xcodeproj/project.pbxproj") { return .xcodeProject }
+        if ASCII.hasSuffix(path, "Info.plist") { return .infoPlist }
+        if ASCII.hasSuffix(path, ".strings") { return .strings }
+        if ASCII.hasSuffix(path, ".xcstrings") { return .stringCatalog }
+        if name.elementsEqual("Contents.json".utf8), ASCII.contains(path, ".xcassets/") { return .assetContents }
+        if name.elementsEqual("CODEOWNERS".utf8) { return .codeOwners }
+        if name.elementsEqual(AuditConfig.fileName.utf8) { return .config }
         return nil
     }
 

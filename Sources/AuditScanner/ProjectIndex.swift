@@ -84,7 +84,6 @@ struct ProjectIndex: Sendable {
                 }
                 continue
             }
-            let name = file.path.split(separator: "/").last.map(String.init) ?? file.path
             let directory = Self.directory(of: file.path)
             do {
                 switch kind {
@@ -162,7 +161,7 @@ struct ProjectIndex: Sendable {
                 case .codeOwners?, .config?:
                     continue
                 case nil:
-                    guard name.hasSuffix(".storyboard") || name.hasSuffix(".xib"), isScanned(file.path),
+                    guard ASCII.hasSuffix(file.path, ".storyboard") || ASCII.hasSuffix(file.path, ".xib"), isScanned(file.path),
                           file.size <= config.maxFileBytes else { continue }
                     colorNamesUsedByProjectFiles.formUnion(Self.namedColors(inInterfaceBuilder: try file.bytes()))
                 }
@@ -299,12 +298,13 @@ struct ProjectIndex: Sendable {
 
     /// `App/fr.lproj/Localizable.strings` → language "fr", table "App/Localizable.strings".
     static func localizationTable(of path: String) -> (language: String, table: String)? {
-        guard path.hasSuffix(".strings") else { return nil }
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count >= 2, let name = parts.last, name.hasSuffix(".strings"),
-              parts[parts.count - 2].hasSuffix(".lproj") else { return nil }
-        let language = String(parts[parts.count - 2].dropLast(".lproj".count))
-        return (language, (parts.dropLast(2) + [name]).joined(separator: "/"))
+        guard ASCII.hasSuffix(path, ".strings"), let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return nil }
+        let folder = path[..<slash]
+        let name = path[path.utf8.index(after: slash)...]
+        guard ASCII.hasSuffix(String(folder), ".lproj") else { return nil }
+        let folderStart = folder.utf8.lastIndex(of: UInt8(ascii: "/"))
+        let language = folder[(folderStart.map(folder.utf8.index(after:)) ?? folder.startIndex)...].dropLast(".lproj".count)
+        return (String(language), folderStart.map { String(path[..<$0]) + "/" + name } ?? String(name))
     }
 
     /// A Swift file no Xcode project of the repository lists and no Package.swift governs: on
@@ -313,8 +313,8 @@ struct ProjectIndex: Sendable {
     /// and none synchronises a folder, a file is listed where its groups put it (a copy of a
     /// listed file in another folder is not); else by name anywhere in a project.
     func isOutsideEveryTarget(_ path: String) -> Bool {
-        guard path.hasSuffix(".swift") else { return false }
-        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard ASCII.hasSuffix(path, ".swift") else { return false }
+        let name = String(ASCII.fileName(path))
         if isOutsidePackageTargets(path) {
             // Unless an Xcode project compiles it: by its targets' paths, or by name where those
             // do not decide.
@@ -358,7 +358,7 @@ struct ProjectIndex: Sendable {
     func documentsWithCopiesAcrossPackages(_ paths: [String]) -> [String: String] {
         var byName: [String: [String]] = [:]
         for path in paths where path.hasSuffix(".storyboard") || path.hasSuffix(".xib") {
-            byName[String(path.split(separator: "/").last ?? ""), default: []].append(path)
+            byName[String(ASCII.fileName(path)), default: []].append(path)
         }
         var copies: [String: String] = [:]
         for group in byName.values where group.count > 1 {

@@ -26,7 +26,7 @@ public struct DirectoryCacheStorage: ScanCacheStorage {
 
     public func entry(forKey key: String) -> [UInt8]? {
         // A missing or corrupt entry is a miss, not an error: the file is simply checked again.
-        FileManager.default.contents(atPath: file(for: key)).map { [UInt8]($0) }
+        try? FileBytes.contents(of: file(for: key))
     }
 
     /// Written to a temporary name and renamed, so a reader never sees half an entry.

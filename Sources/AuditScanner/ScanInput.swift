@@ -68,12 +68,25 @@ public struct ScanInput: Sendable {
     /// construct Swift classes by name), and the project files that decide platforms,
     /// localisation, colours, configuration and code ownership.
     static func isRelevant(_ path: String) -> Bool {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        return name.hasSuffix(".swift") || name.hasSuffix(".strings") || name.hasSuffix(".xcstrings")
-            || path.hasSuffix(".xcodeproj/project.pbxproj") || name == AuditConfig.fileName
-            || (name == "Contents.json" && ASCII.contains(path, ".xcassets/"))
-            || name.hasSuffix(".storyboard") || name.hasSuffix(".xib") || name.hasSuffix("Info.plist")
-            || name == "CODEOWNERS" || Scanner.objectiveCSuffixes.contains(where: name.hasSuffix)
+        // Called for every file of a checkout, most of them images and data: decided on the
+        // name's extension bytes, without splitting the path.
+        let bytes = path.utf8
+        let nameStart = bytes.lastIndex(of: UInt8(ascii: "/")).map(bytes.index(after:)) ?? bytes.startIndex
+        let name = bytes[nameStart...]
+        guard let dot = name.lastIndex(of: UInt8(ascii: ".")) else { return name.elementsEqual("CODEOWNERS".utf8) }
+        let suffix = name[name.index(after: dot)...]
+        switch suffix.count {
+        case 1: return suffix.first == UInt8(ascii: "m") || suffix.first == UInt8(ascii: "h")
+        case 2: return suffix.elementsEqual("mm".utf8)
+        case 3: return suffix.elementsEqual("xib".utf8)
+        case 4: return suffix.elementsEqual("json".utf8)
+            && (name.elementsEqual(AuditConfig.fileName.utf8) || (name.elementsEqual("Contents.json".utf8) && ASCII.contains(path, ".xcassets/")))
+        case 5: return suffix.elementsEqual("swift".utf8) || (suffix.elementsEqual("plist".utf8) && path.hasSuffix("Info.plist"))
+        case 7: return suffix.elementsEqual("strings".utf8) || (suffix.elementsEqual("pbxproj".utf8) && path.hasSuffix(".xcodeproj/project.pbxproj"))
+        case 9: return suffix.elementsEqual("xcstrings".utf8)
+        case 10: return suffix.elementsEqual("storyboard".utf8)
+        default: return false
+        }
     }
 
     /// Walks a checkout on disk. Symlinked directories are followed once (a loop is reported,
@@ -133,10 +146,9 @@ public struct ScanInput: Sendable {
                     let size = Int(info.st_size)
                     let readPath = target
                     input.files.append(InputFile(path: path, size: size) {
-                        guard let data = FileManager.default.contents(atPath: readPath) else {
-                            throw ScanError.unreadable(path: path, reason: "read failed")
+                        do { return try FileBytes.contents(of: readPath) } catch {
+                            throw ScanError.unreadable(path: path, reason: "read failed: \(error)")
                         }
-                        return [UInt8](data)
                     })
                 }
             }

@@ -92,7 +92,7 @@ public struct FileResult: Codable, Sendable, Hashable {
     /// building its sidebar). A type is Catalyst-only when every other file naming it builds
     /// it only there. `results`: each checked file's result.
     public static func catalystOnlyTypes(_ results: [FileResult], assigned: Set<String>) -> Set<String> {
-        guard assigned.contains(where: { $0.contains(gatedByMarker) }) else { return [] }
+        guard assigned.contains(where: { ASCII.contains($0, gatedByMarker) }) else { return [] }
         func isCatalystFlag(_ flag: Substring) -> Bool {
             SourceFile.isNamedForCatalyst(flag) || assigned.contains(flag + catalystFlagMarker)
         }
@@ -105,7 +105,7 @@ public struct FileResult: Codable, Sendable, Hashable {
         for result in results {
             var facts = FileFacts(referenced: result.referencedNames)
             for entry in result.assignedMembers {
-                if let range = entry.range(of: gatedByMarker) {
+                if ASCII.contains(entry, gatedByMarker), let range = entry.range(of: gatedByMarker) {
                     if isCatalystFlag(entry[range.upperBound...]) { facts.gated.insert(String(entry[..<range.lowerBound])) }
                 } else if entry.hasSuffix(ungatedMarker) {
                     facts.ungated.insert(String(entry.dropLast(ungatedMarker.count)))

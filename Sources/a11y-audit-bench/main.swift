@@ -65,7 +65,7 @@ func parseOptions() -> Options {
         case "--worker-flag": options.workerFlags += iterator.next().map { [$0] } ?? []
         case "--drain-folder": options.drainFolder = iterator.next()
         default:
-            FileHandle.standardError.write(Data("usage: a11y-audit-bench [--files N] [--rounds R] [--corpus DIR] [--only parse|scan|setup|layout-off|colors|colors-plain|colors-setup|colors-wall|queue|org|render|pr|drain|dashboard-sql|sim-render|sim-night] [--repositories N] [--nights N] [--write-color-corpus DIR] [--jobs N] [--workers W] [--kills K] [--seed S] [--worker-flag FLAG] [--drain-folder DIR] [--explain] [--out DIR] [--incremental-only]\n".utf8))
+            FileHandle.standardError.write(Data("usage: a11y-audit-bench [--files N] [--rounds R] [--corpus DIR] [--only parse|scan|setup|warm|layout-off|colors|colors-plain|colors-setup|colors-wall|queue|org|render|pr|drain|dashboard-sql|sim-render|sim-night] [--repositories N] [--nights N] [--write-color-corpus DIR] [--jobs N] [--workers W] [--kills K] [--seed S] [--worker-flag FLAG] [--drain-folder DIR] [--explain] [--out DIR] [--incremental-only]\n".utf8))
             exit(2)
         }
     }
@@ -185,6 +185,7 @@ let probe = try Scanner(options: selection).scan(input, root: corpusRoot)
 let selected = parsedPaths.withLock { $0 }
 let parsedFiles = input.files.filter { selected.contains($0.path) }
 let parsedBytes = parsedFiles.reduce(0) { $0 + $1.size }
+let benchRounds = options.rounds
 switch options.only {
 case "parse":
     for file in parsedFiles { _ = Parser.parse(source: String(decoding: try file.bytes(), as: UTF8.self)) }
@@ -199,6 +200,35 @@ case "layout-off":
     var config = AuditConfig()
     config.disabled = Set(RuleCatalog.descriptions.filter { $0.category == .layout }.map(\.id))
     _ = try Scanner(options: ScanOptions(config: config, jobs: 1)).scan(input, root: corpusRoot)
+    exit(0)
+case "warm":
+    // Warm re-scans alone, --rounds of them after one cold fill, each after 1% of the parsed
+    // files changed: for a profiler (`perf record`), which would otherwise see mostly cold work.
+    let corpus = try temporaryDirectory("warm").appendingPathComponent("repo")
+    try copyTree(corpusRoot, to: corpus)
+    let cache = try temporaryDirectory("warm-cache")
+    let warmOptions = ScanOptions(jobs: 2, cacheDirectory: cache.path)
+    _ = try Scanner(options: warmOptions).scan(try ScanInput.directory(corpus.path, maxFileBytes: 2_000_000), root: corpus.path)
+    let changed = parsedFiles.enumerated().filter { $0.offset % 100 == 0 }.map(\.element.path)
+    var times: [Double] = []
+    // perf's clock: `perf report --time START,` keeps the warm rounds alone.
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    print("warm rounds start at \(now.tv_sec).\(String(format: "%09d", now.tv_nsec)) (CLOCK_MONOTONIC)")
+    for round in 1...max(1, benchRounds) {
+        for path in changed {
+            let handle = try FileHandle(forWritingTo: corpus.appendingPathComponent(path))
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data("\n// edited in round \(round)\n".utf8))
+            try handle.close()
+        }
+        times.append(try seconds {
+            _ = try Scanner(options: warmOptions).scan(try ScanInput.directory(corpus.path, maxFileBytes: 2_000_000), root: corpus.path)
+        })
+    }
+    print("warm re-scans: best \(String(format: "%.3f", times.min() ?? 0)) s, median \(String(format: "%.3f", times.sorted()[times.count / 2])) s over \(times.count)")
+    try? FileManager.default.removeItem(at: cache)
+    try? FileManager.default.removeItem(at: corpus.deletingLastPathComponent())
     exit(0)
 case "colors", "colors-plain", "colors-setup":
     break // measured below, once

@@ -1,0 +1,70 @@
+import AuditModel
+import Foundation
+import Testing
+@testable import AuditScanner
+
+/// The byte-level path tests and searches a warm re-scan runs over every file of a checkout:
+/// they must answer exactly what the `String` versions they replaced answered.
+@Suite struct ByteSearchTests {
+    @Test func fileRelevanceIsDecidedByTheNameAlone() {
+        let relevant = ["A.swift", "App/View.swift", ".swift", "App/en.lproj/Localizable.strings", "Localizable.xcstrings",
+                        "App.xcodeproj/project.pbxproj", ".a11y-audit.json", "App/Assets.xcassets/Red.colorset/Contents.json",
+                        "Main.storyboard", "Cell.xib", "App/Info.plist", "Widget/WidgetInfo.plist", "CODEOWNERS", ".github/CODEOWNERS",
+                        "Legacy/Thing.m", "Legacy/Thing.mm", "Legacy/Thing.h"]
+        let irrelevant = ["README.md", "icon.png", "Contents.json", "Data/Contents.json", "project.pbxproj", "App/project.pbxproj",
+                          "A.swift.orig", "A.Swift", "Thing.hh", "Thing.mmm", "CODEOWNERS.md", "Makefile", "a.json", "x.plist",
+                          "dir.swift/readme", "Info.plist.bak", "strings", "é.stringsx"]
+        for path in relevant { #expect(ScanInput.isRelevant(path), "\(path)") }
+        for path in irrelevant { #expect(!ScanInput.isRelevant(path), "\(path)") }
+    }
+
+    @Test func suffixesAndNamesAreCompared() {
+        #expect(ASCII.hasSuffix("App/Info.plist", "Info.plist"))
+        #expect(ASCII.hasSuffix("Info.plist", "Info.plist"))
+        #expect(!ASCII.hasSuffix("nfo.plist", "Info.plist"))
+        #expect(ASCII.hasSuffix("Café.swift", ".swift") && !ASCII.hasSuffix("", ".swift") && ASCII.hasSuffix("x", ""))
+        #expect(ASCII.fileName("a/b/c.swift") == "c.swift" && ASCII.fileName("c.swift") == "c.swift" && ASCII.fileName("a/") == "")
+        #expect(ProjectFileKind.of("Package.swift") == .packageManifest && ProjectFileKind.of("Lib/Package.swift") == .packageManifest)
+        #expect(ProjectFileKind.of("MyPackage.swift") == nil && ProjectFileKind.of("App/fr.lproj/Main.strings") == .strings)
+        #expect(ProjectIndex.localizationTable(of: "App/fr.lproj/Main.strings")! == ("fr", "App/Main.strings"))
+        #expect(ProjectIndex.localizationTable(of: "fr.lproj/Main.strings")! == ("fr", "Main.strings"))
+        #expect(ProjectIndex.localizationTable(of: "App/Main.strings") == nil)
+    }
+
+    @Test func matchesAreFoundFromWhereTheSearchResumes() {
+        let text = Array("abcabcab".utf8), needle = Array("abc".utf8)
+        text.withUnsafeBufferPointer { text in
+            needle.withUnsafeBufferPointer { needle in
+                #expect(ASCII.firstMatch(needle, in: text, from: 0) == 0)
+                #expect(ASCII.firstMatch(needle, in: text, from: 1) == 3)
+                #expect(ASCII.firstMatch(needle, in: text, from: 4) == nil)
+                #expect(ASCII.firstMatch(needle, in: text, from: 9) == nil)
+            }
+        }
+        var ends: [Int] = []
+        BytePattern("ab").forEachMatch(in: text[2...]) { end in
+            ends.append(end)
+            return end
+        }
+        #expect(ends == [5, 8], "indices of the slice's own base")
+        // A hostile haystack of near-matches stays linear: a million bytes, answered at once.
+        let hostile = [UInt8](repeating: UInt8(ascii: "a"), count: 1 << 20)
+        var count = 0
+        BytePattern(String(repeating: "a", count: 500) + "b").forEachMatch(in: hostile) { count += 1; return $0 }
+        #expect(count == 0)
+    }
+
+    @Test func filesAreReadWholeOrWithAReason() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bytes-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let content = [UInt8]((0..<100_000).map { UInt8($0 % 251) })
+        try Data(content).write(to: URL(fileURLWithPath: folder + "/big"))
+        try Data().write(to: URL(fileURLWithPath: folder + "/empty"))
+        #expect(try FileBytes.contents(of: folder + "/big") == content)
+        #expect(try FileBytes.contents(of: folder + "/empty") == [])
+        #expect(throws: FileBytes.ReadError.self) { try FileBytes.contents(of: folder + "/missing") }
+        #expect(throws: FileBytes.ReadError.self) { try FileBytes.contents(of: folder) }
+        #expect(throws: FileBytes.ReadError.self) { try FileBytes.contents(of: folder + "/big", limit: 1000) }
+    }
+}
