@@ -6,7 +6,8 @@ public struct RuleExample: Sendable, Hashable {
     public var platforms: PlatformSet?
     public var file: String
     /// Other files of the example's repository, by path: asset catalog Contents.json files a
-    /// Swift example refers to, or Swift files that use a catalog example's colours.
+    /// Swift example refers to, Swift files that use a catalog example's colours, or strings
+    /// tables whose keys are translated.
     public var assets: [String: String]
     public init(_ code: String, platforms: PlatformSet? = nil, file: String = "Example.swift", assets: [String: String] = [:]) {
         self.code = code

@@ -80,7 +80,10 @@ struct RuleExamplesTests {
         let catalog = ColorCatalog.build(jsonFiles) { _ in .iOS }
         var config = AuditConfig()
         config.platforms = example.platforms
-        let context = ProjectContext(colors: catalog)
+        // And its strings tables: the keys they define are translated labels.
+        let keys = example.assets.filter { $0.key.hasSuffix(".strings") }
+            .flatMap { ProjectFiles.localizedKeys(fromStringsFile: Array($0.value.utf8)).keys }
+        let context = ProjectContext(localizedKeys: Set(keys), colors: catalog)
         if let rule {
             // Catalog rules also see which sets the example's Swift files use.
             var used: Set<String> = []

@@ -34,6 +34,9 @@ struct AccessibilityLabelRawIdentifierRule: SourceRule {
             `LocalizedStringKey`: when the project's strings tables define that key, VoiceOver \
             reads the translation, not the key, so such a label is not reported (the translated \
             value is not checked). The same holds for `NSLocalizedString`/`String(localized:)`. \
+            Where the file's own `NSLocalizedString`/`String(localized:)` keys are in no table of \
+            the repository either, its tables come from elsewhere (copied in at build time), and \
+            the label goes to review. \
             Only literal labels are judged; labels built from variables, interpolation or \
             helper functions are not. The shape test is heuristic: dotted lower-case names, \
             anything with an underscore, camelCase, PascalCase or kebab-case containing a UI \
@@ -42,6 +45,16 @@ struct AccessibilityLabelRawIdentifierRule: SourceRule {
             AppKit labels returned from an `accessibilityLabel()` override are not read.
             """,
         triggering: [
+            // The table defines the file's other keys but not this one: the key itself is read.
+            RuleExample("""
+                import SwiftUI
+                struct ActionsRow: View {
+                    var body: some View {
+                        Menu { Button(String(localized: "status.action.share")) { } } label: { Image(systemName: "ellipsis") }
+                            .accessibilityLabel(↓"status.action.context-menu")
+                    }
+                }
+                """, assets: ["App/en.lproj/Localizable.strings": "\"status.action.share\" = \"Share\";\n"]),
             // Starts hidden; the function that shows it is called.
             RuleExample("""
                 import UIKit
@@ -105,6 +118,16 @@ struct AccessibilityLabelRawIdentifierRule: SourceRule {
                 """),
         ],
         nonTriggering: [
+            // A key the project's table translates: VoiceOver reads "Share".
+            RuleExample("""
+                import SwiftUI
+                struct ShareButton: View {
+                    var body: some View {
+                        Button { } label: { Image(systemName: "square.and.arrow.up") }
+                            .accessibilityLabel("status.action.share")
+                    }
+                }
+                """, assets: ["App/en.lproj/Localizable.strings": "\"status.action.share\" = \"Share\";\n"]),
             // Starts hidden, and only a function nothing calls would show it.
             RuleExample("""
                 import UIKit
@@ -171,6 +194,22 @@ struct AccessibilityLabelRawIdentifierRule: SourceRule {
                 """),
         ],
         needsReview: [
+            // The file's own NSLocalizedString keys are in no table here either: the app brings
+            // its tables from elsewhere at build time, so the label's key may well be defined.
+            RuleExample("""
+                import SwiftUI
+                struct TagRow: View {
+                    let tag: String
+                    var body: some View {
+                        HStack {
+                            Text(tag)
+                            Button { } label: { Image(systemName: "minus.circle") }
+                                .accessibilityLabel(↓Text("undo_action_remove_tag"))
+                        }
+                        .help(NSLocalizedString("tags_editor_remove_help", comment: "Remove this tag"))
+                    }
+                }
+                """),
             // A count inside a button: VoiceOver focuses the button and speaks its label.
             RuleExample("""
                 import UIKit
@@ -211,6 +250,13 @@ struct AccessibilityLabelRawIdentifierRule: SourceRule {
             let keyNote = label.isLocalizable
                 ? " (no strings table defines it as a key, so the key itself is shown)" : ""
             let message = "\(label.subject) is \"\(label.display)\", \(shape)\(keyNote); VoiceOver reads it aloud as written instead of saying what the element does"
+            if label.isLocalizable, let other = Self.unresolvedKeys(in: file, besides: label.text) {
+                // The file localises with keys no table here defines: the tables live elsewhere
+                // (another repository copied in at build time), so this key may be defined too.
+                sink.report(label.node, message + " (if no table defines it: this file's other keys, such as \"\(other)\", are in no strings table of the repository either, so its tables may come from elsewhere)",
+                            certainty: .review)
+                continue
+            }
             let object = Self.labelledObject(by: label.node, in: file)
             if let object, let container = Self.container(object, in: file) {
                 sink.report(label.node, message + " (if it reaches VoiceOver: it is set on a `\(container)`, a container VoiceOver does not focus unless code makes it an element)",
@@ -229,6 +275,21 @@ struct AccessibilityLabelRawIdentifierRule: SourceRule {
                 sink.report(label.node, message)
             }
         }
+    }
+
+    /// A key-shaped key this file explicitly localises (`NSLocalizedString("tags_editor_title", …)`,
+    /// `String(localized: "status.share")`) when there are some and none of them is in the
+    /// project's strings tables; nil when the file has none or any of them is defined. A bare
+    /// `Text("…")` says nothing: an app without tables writes its English there.
+    static func unresolvedKeys(in file: SourceFile, besides label: String) -> String? {
+        var unresolved: String?
+        for call in file.index.calls(named: ["NSLocalizedString", "String"]) {
+            guard let literal = LabelLiteral(ExprSyntax(call), bareIsKey: false, subject: ""), literal.isLocalizable,
+                  !literal.hasInterpolation, literal.text != label, identifierShape(literal.text) != nil else { continue }
+            if file.isLocalizedKey(literal.text) { return nil }
+            unresolved = unresolved ?? literal.text
+        }
+        return unresolved
     }
 
     /// The simple name the label is assigned to (`badge.accessibilityLabel = …` → `badge`).
