@@ -194,6 +194,27 @@ struct AccessibilityLabelRawIdentifierRule: SourceRule {
                 """),
         ],
         needsReview: [
+            // In a row the configuring code hides at times: whether any screen shows it is up to
+            // the callers, which a person checks.
+            RuleExample("""
+                import UIKit
+                final class PostView: UIView {
+                    let countLabel = UILabel()
+                    let actionRow = UIStackView()
+                    func setUp() {
+                        countLabel.accessibilityLabel = ↓"countLabel"
+                        actionRow.addArrangedSubview(countLabel)
+                        addSubview(actionRow)
+                    }
+                    func configure(showButtons: Bool) {
+                        if showButtons {
+                            self.actionRow.isHidden = false
+                        } else {
+                            self.actionRow.isHidden = true
+                        }
+                    }
+                }
+                """),
             // The file's own NSLocalizedString keys are in no table here either: the app brings
             // its tables from elsewhere at build time, so the label's key may well be defined.
             RuleExample("""
@@ -264,6 +285,10 @@ struct AccessibilityLabelRawIdentifierRule: SourceRule {
             } else if let object, let control = Self.controlAround(object, in: file) {
                 sink.report(label.node, message + " (if it reaches VoiceOver: the view is inside `\(control.name)`, a `\(control.type)` VoiceOver focuses as one element, so what it says is the control's label)",
                             certainty: .review)
+            } else if let object, let (ancestor, hiding) = Self.hiddenAncestor(of: object, in: file) {
+                // Whether the row is ever shown depends on who configures it and how.
+                sink.report(label.node, message + " (if it reaches VoiceOver: it sits in `\(ancestor)`, which code hides at times (`\(hiding)`); check that some screen shows it)",
+                            certainty: .review)
             } else if let object, let shown = Self.shownOnlyBy(object, in: file) {
                 // Starts hidden and only that function shows it: nothing calling it, the label is never heard.
                 if let function = shown {
@@ -318,6 +343,24 @@ struct AccessibilityLabelRawIdentifierRule: SourceRule {
                 if types.count == 1, let type = types.first, controlTypes.contains(type) { return (parent, type) }
                 pending.append(parent)
             }
+        }
+        return nil
+    }
+
+    /// The nearest view holding `object` (through `addSubview`/`addArrangedSubview` in this
+    /// file) that the file hides somewhere (`isHidden = true`, `alpha = 0`), with that code.
+    static func hiddenAncestor(of object: String, in file: SourceFile) -> (name: String, hiding: String)? {
+        let collector = SubviewCallCollector(viewMode: .sourceAccurate)
+        collector.walk(file.tree)
+        var pending = Array(collector.parents[object] ?? []), seen: Set<String> = []
+        while let name = pending.popLast(), seen.insert(name).inserted, seen.count < 64 {
+            if let hiding = file.index.assignments.first(where: { assignment in
+                assignment.targetObject == name && (assignment.targetProperty == "isHidden" && assignment.valueText == "true"
+                    || assignment.targetProperty == "alpha" && ["0", "0.0"].contains(assignment.valueText))
+            }) {
+                return (name, hiding.node.trimmedDescription)
+            }
+            pending += collector.parents[name] ?? []
         }
         return nil
     }
