@@ -45,6 +45,19 @@ struct AccessibilityLabelRawIdentifierRule: SourceRule {
             AppKit labels returned from an `accessibilityLabel()` override are not read.
             """,
         triggering: [
+            // An option set's flags are no feature flag: the branch runs when the key is held.
+            RuleExample("""
+                import AppKit
+                final class Toolbar: NSView {
+                    let shareButton = NSButton()
+                    func update(with event: NSEvent) {
+                        if event.modifierFlags.contains(.option) {
+                            shareButton.setAccessibilityLabel(nil)
+                            shareButton.accessibilityLabel = ↓"btn_share_all"
+                        }
+                    }
+                }
+                """, platforms: PlatformSet(.macOS)),
             // The table defines the file's other keys but not this one: the key itself is read.
             RuleExample("""
                 import SwiftUI
@@ -194,6 +207,25 @@ struct AccessibilityLabelRawIdentifierRule: SourceRule {
                 """),
         ],
         needsReview: [
+            // Behind a feature flag: which branch a release build takes is configuration.
+            RuleExample("""
+                import SwiftUI
+                struct NewSpaceButton: View {
+                    let onTap: () -> Void
+                    var body: some View {
+                        if FeatureFlags.channelMenu {
+                            Menu { Button("Personal", action: onTap) } label: { Image(systemName: "plus") }
+                                .accessibilityLabel(↓"NewSpaceButton")
+                        } else {
+                            classic
+                        }
+                    }
+                    private var classic: some View {
+                        Button(action: onTap) { Image(systemName: "plus") }
+                            .accessibilityLabel(↓"NewSpaceButton")
+                    }
+                }
+                """),
             // In a row the configuring code hides at times: whether any screen shows it is up to
             // the callers, which a person checks.
             RuleExample("""
@@ -275,6 +307,11 @@ struct AccessibilityLabelRawIdentifierRule: SourceRule {
                 // The file localises with keys no table here defines: the tables live elsewhere
                 // (another repository copied in at build time), so this key may be defined too.
                 sink.report(label.node, message + " (if no table defines it: this file's other keys, such as \"\(other)\", are in no strings table of the repository either, so its tables may come from elsewhere)",
+                            certainty: .review)
+                continue
+            }
+            if let flag = FeatureFlagGate.condition(around: label.node, in: file) {
+                sink.report(label.node, message + " (if it ships: this code runs only on one side of `if \(flag)`, and which side a release takes is configuration)",
                             certainty: .review)
                 continue
             }
