@@ -82,7 +82,7 @@ let package = Package(
         // Text, JSON and SARIF renderings of a scan.
         .target(
             name: "AuditReport",
-            dependencies: ["AuditModel", "AuditScanner"],
+            dependencies: ["AuditModel", "AuditScanner", "SwiftChecks"],
             swiftSettings: importSyntax
         ),
         // I/O edge: a thin typed layer over libpq.
@@ -90,7 +90,7 @@ let package = Package(
         // Pure: the organisation config (teams, repositories, schedule, limits) and cron.
         .target(name: "OrgModel", dependencies: ["AuditModel"]),
         // Storage: migrations, the job queue, results and history, the per-file cache.
-        .target(name: "AuditStore", dependencies: ["AuditModel", "OrgModel", "PostgresClient", "AuditScanner"],
+        .target(name: "AuditStore", dependencies: ["AuditModel", "OrgModel", "PostgresClient"],
                 swiftSettings: importSyntax),
         // The pipeline: the coordinator schedules runs; workers claim jobs, fetch archives, audit them, write results.
         .target(name: "AuditPipeline", dependencies: ["AuditModel", "AuditScanner", "AuditStore", "PostgresClient", "OrgModel",
@@ -116,7 +116,7 @@ let package = Package(
         // Downloads repository archives with libcurl (GitHub, GitLab, any https or file URL).
         .target(
             name: "ArchiveFetch",
-            dependencies: ["CCurl", "CurlHTTP"]
+            dependencies: ["CurlHTTP"]
         ),
         // GitHub webhooks: signature check, delivery records, pull-request jobs.
         .target(name: "Webhooks", dependencies: ["AuditModel", "AuditStore", "OrgModel", "PostgresClient"],
@@ -125,7 +125,7 @@ let package = Package(
         .target(name: "Dashboard", dependencies: ["AuditModel", "AuditStore", "PostgresClient", "SwiftChecks"],
                 swiftSettings: importSyntax),
         // GitHub's REST API: organisation repositories, commit statuses, check runs; rate limits honoured.
-        .target(name: "GitHubClient", dependencies: ["CCurl", "CurlHTTP"]),
+        .target(name: "GitHubClient", dependencies: ["CurlHTTP"]),
         .executableTarget(
             name: "a11y-audit",
             dependencies: ["AuditModel", "ColorAssets", "SwiftChecks", "AuditScanner", "AuditReport", "OrgModel",
@@ -155,7 +155,7 @@ let package = Package(
         // Test support: a libcurl client that sends requests exactly as written.
         .target(name: "HTTPTestSupport", dependencies: ["CCurl"], path: "Tests/HTTPTestSupport"),
         // Test support: a fresh migrated database per test on the server DATABASE_URL names.
-        .target(name: "DatabaseTestSupport", dependencies: ["PostgresClient", "AuditStore", "AuditModel", "OrgModel", "HistorySimulation"],
+        .target(name: "DatabaseTestSupport", dependencies: ["PostgresClient", "AuditStore"],
                 path: "Tests/DatabaseTestSupport",
                 swiftSettings: importSyntax),
         .testTarget(
