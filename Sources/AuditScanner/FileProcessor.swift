@@ -118,8 +118,7 @@ enum ImportScanner {
         var conditionDepth = 0
         let count = bytes.count
         while lineStart < count {
-            var lineEnd = lineStart
-            while lineEnd < count, bytes[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
+            let lineEnd = nextNewline(in: bytes, from: lineStart)
             lineNumber += 1
             var index = lineStart
             while index < lineEnd, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") { index += 1 }
@@ -127,7 +126,7 @@ enum ImportScanner {
                 let comment = bytes[index..<lineEnd].map { $0 >= 65 && $0 <= 90 ? $0 | 0x20 : $0 }
                 if generatedMarkers.contains(where: { ProjectFiles.occurs($0, in: comment) }) { header.looksGenerated = true }
             }
-            if index < lineEnd, bytes[index] == UInt8(ascii: "@") || bytes[index] == UInt8(ascii: "i") {
+            if index < lineEnd, isImportLine(bytes, index, lineEnd) {
                 let before = header.imports
                 parseImport(bytes[index..<lineEnd], into: &header)
                 if conditionDepth == 0 { header.unguardedImports.formUnion(header.imports.subtracting(before)) }
@@ -142,6 +141,29 @@ enum ImportScanner {
             lineStart = lineEnd + 1
         }
         return header
+    }
+
+    /// Where the line starting at `start` ends: glibc's memchr, since every byte of every file
+    /// without UI imports passes here on each scan.
+    private static func nextNewline(in bytes: [UInt8], from start: Int) -> Int {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress,
+                  let found = memchr(base + start, Int32(UInt8(ascii: "\n")), buffer.count - start) else { return buffer.count }
+            return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+        }
+    }
+
+    private static let importWord = Array("import".utf8)
+
+    /// A line that can hold an import: `import …`, or attributes before one (`@_exported import`);
+    /// not the `if`, `init` and `@State` lines that start the same way.
+    private static func isImportLine(_ bytes: [UInt8], _ start: Int, _ end: Int) -> Bool {
+        let line = bytes[start..<end]
+        if line.starts(with: importWord) {
+            return line.count > importWord.count && [0x20, 0x09].contains(line[start + importWord.count])
+        }
+        guard bytes[start] == UInt8(ascii: "@") else { return false }
+        return line.withContiguousStorageIfAvailable { line in importWord.withUnsafeBufferPointer { ASCII.occurs($0, in: line) } } ?? true
     }
 
     /// `@_exported import UIKit`, `@preconcurrency import struct SwiftUI.Color`, `import UIKit`.

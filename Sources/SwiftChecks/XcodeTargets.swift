@@ -39,6 +39,9 @@ public struct XcodeTargets: Sendable, Equatable, Codable {
     /// `Extensions` finds the folder `extensions`, and so does Xcode.
     private let byFoldedPath: [String: [Int]]
     private let hasSynchronizedFolders: Bool
+    /// Each target's synchronised folders with their trailing slash, as bytes: asked of every
+    /// file of the snapshot, so not built again per question.
+    private let synchronizedPrefixes: [[[UInt8]]]
 
     public init(targets: [Target]) {
         self.targets = targets
@@ -54,6 +57,7 @@ public struct XcodeTargets: Sendable, Equatable, Codable {
         self.byName = byName
         self.byFoldedPath = byFoldedPath
         hasSynchronizedFolders = targets.contains { !$0.synchronizedFolders.isEmpty }
+        synchronizedPrefixes = targets.map { $0.synchronizedFolders.map { Array(($0 + "/").utf8) } }
     }
 
     /// Whether some target builds a file whose name ends in one of `suffixes`: a project
@@ -129,8 +133,9 @@ public struct XcodeTargets: Sendable, Equatable, Codable {
         let byPath = byPath[path] ?? byFoldedPath[path.lowercased()] ?? [], byName = byName[name] ?? []
         var positions = byPath.count + byName.count <= 1 ? byPath + byName : Array(Set(byPath + byName))
         if hasSynchronizedFolders {
-            for (position, target) in targets.enumerated() where !positions.contains(position)
-                && target.synchronizedFolders.contains(where: { path.hasPrefix($0 + "/") }) {
+            let bytes = path.utf8
+            for (position, prefixes) in synchronizedPrefixes.enumerated() where !positions.contains(position)
+                && prefixes.contains(where: { bytes.starts(with: $0) }) {
                 positions.append(position)
             }
         }
