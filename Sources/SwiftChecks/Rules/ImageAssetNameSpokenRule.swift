@@ -213,6 +213,16 @@ struct ImageAssetNameSpokenRule: SourceRule {
                 """),
         ],
         needsReview: [
+            // A short acronym alone is spelled out ("G P U"): words, but never translated.
+            RuleExample("""
+                import SwiftUI
+                struct GPUStat: View {
+                    let load: Int
+                    var body: some View {
+                        HStack { ↓Image("GPU"); Text("\\(load)%") }
+                    }
+                }
+                """),
             // The name reads as words: whether they say what the image means is a person's call.
             RuleExample("""
                 import SwiftUI
@@ -319,9 +329,11 @@ struct ImageAssetNameSpokenRule: SourceRule {
     private static func clears(_ chain: ModifierChain) -> Bool { AccessibilityLabels.labelsOrHides(chain) }
 
     /// Letters and single spaces only, capitals only at a word's start: `bookmark`, `Open Loop`;
-    /// not camel case or run-together acronyms (`settingsIcon`, `VPNDownload`) or separators
-    /// (`ic_close`, `Font-Smaller-24`).
+    /// a short acronym alone, which VoiceOver spells (`GPU`, `NFC`); not camel case or
+    /// run-together acronyms (`settingsIcon`, `VPNDownload`) or separators (`ic_close`,
+    /// `Font-Smaller-24`).
     static func readsAsWords(_ name: String) -> Bool {
+        if (2...5).contains(name.count), name.allSatisfy({ $0.isASCII && $0.isUppercase }) { return true }
         guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0 == " " }), !name.contains("  ") else { return false }
         let characters = Array(name)
         return !zip(characters, characters.dropFirst()).contains { $0.isLetter && $1.isUppercase }
