@@ -177,6 +177,10 @@ struct ProjectIndex: Sendable {
             projectRoots = listingProjectRoots
         }
         keysDigest = Digest.sha256Hex(keys.sorted().joined(separator: "\u{1}"))
+        for (folder, platforms) in Self.packageTargetsBuildingOnlyForTheMac(input.files, packages: packageTargetFolders,
+                                                                            platforms: platformsByDirectory, isScanned: isScanned) {
+            platformsByDirectory[folder] = platforms
+        }
         if !xcodeTargets.isEmpty {
             var built: [(file: InputFile, root: String, targets: [XcodeTargets.Target])] = []
             for file in input.files where file.path.hasSuffix(".swift") || file.path.hasSuffix(".storyboard") || file.path.hasSuffix(".xib") {
@@ -421,6 +425,30 @@ struct ProjectIndex: Sendable {
             let imports = ImportScanner.scan(bytes).unguardedImports
             guard imports.contains("AppKit") || imports.contains("Cocoa") else { continue }
             for target in candidates { found.insert(root + "\u{0}" + target.name) }
+        }
+        return found
+    }
+
+    /// Folders of package targets (`Modules/Sources/Agent`) in a package that lists the Mac among
+    /// several platforms, where a Swift file imports AppKit outside any `#if`: that target cannot
+    /// build elsewhere, so its files are judged for the Mac alone.
+    private static func packageTargetsBuildingOnlyForTheMac(_ files: [InputFile], packages: [String: [String]?],
+                                                           platforms: [String: PlatformSet],
+                                                           isScanned: (String) -> Bool) -> [String: PlatformSet] {
+        var found: [String: PlatformSet] = [:]
+        var folders: [(folder: String, platforms: PlatformSet)] = []
+        for (package, listed) in packages {
+            guard case .some(let targets) = listed, let set = platforms[package], set.contains(.macOS), set.platforms.count > 1 else { continue }
+            for target in targets where !target.isEmpty {
+                folders.append((package.isEmpty ? target : package + "/" + target, set))
+            }
+        }
+        guard !folders.isEmpty else { return [:] }
+        for file in files where ASCII.hasSuffix(file.path, ".swift") {
+            guard let (folder, set) = folders.first(where: { file.path.hasPrefix($0.folder + "/") }), found[folder] == nil,
+                  isScanned(file.path), let bytes = try? file.bytes() else { continue }
+            let imports = ImportScanner.scan(bytes).unguardedImports
+            if imports.contains("AppKit") || imports.contains("Cocoa") { found[folder] = set.intersection(PlatformSet(.macOS)) }
         }
         return found
     }

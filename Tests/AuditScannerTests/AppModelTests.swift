@@ -424,6 +424,40 @@ struct AppModelTests {
         #expect(header.unguardedImports == ["SwiftUI", "Cocoa"] && header.imports.isSuperset(of: ["AppKit", "UIKit"]))
     }
 
+    @Test func anUnguardedAppKitImportMakesAPackageTargetMacOnly() throws {
+        /// The platforms of each file's fixed-font finding; a file without one is absent.
+        func platforms(appKit: String) throws -> [String: PlatformSet] {
+            let repository = try TemporaryRepository()
+            try repository.write("Modules/Package.swift", """
+                // swift-tools-version: 5.9
+                import PackageDescription
+                let package = Package(
+                    name: "Modules",
+                    platforms: [.macOS(.v14), .iOS(.v17)],
+                    targets: [.target(name: "Agent"), .target(name: "Shared")]
+                )
+                """)
+            let view = "import SwiftUI\nstruct V: View {\n    var body: some View { Text(\"x\").font(.system(size: 9)) }\n}\n"
+            try repository.write("Modules/Sources/Agent/Dialogue.swift", view)
+            try repository.write("Modules/Sources/Agent/Window.swift", appKit + "\nfinal class Window {}\n")
+            try repository.write("Modules/Sources/Shared/Badge.swift", view)
+            let report = try Scanner(options: ScanOptions(config: AuditConfig()))
+                .scan(try ScanInput.directory(repository.path, maxFileBytes: 2_000_000), root: repository.path)
+            var found: [String: PlatformSet] = [:]
+            for path in ["Modules/Sources/Agent/Dialogue.swift", "Modules/Sources/Shared/Badge.swift"] {
+                found[path] = report.findings.first { $0.ruleID == "fixed-font-size" && $0.location.file == path }?.platforms
+            }
+            return found
+        }
+        let plain = try platforms(appKit: "import Foundation")
+        #expect(plain["Modules/Sources/Agent/Dialogue.swift"] == PlatformSet(.iOS))
+        let mac = try platforms(appKit: "import AppKit")
+        #expect(mac["Modules/Sources/Agent/Dialogue.swift"] == nil, "the Agent target builds for the Mac alone: no Dynamic Type")
+        #expect(mac["Modules/Sources/Shared/Badge.swift"] == PlatformSet(.iOS), "another target of the package keeps iOS")
+        let guarded = try platforms(appKit: "#if os(macOS)\nimport AppKit\n#endif")
+        #expect(guarded["Modules/Sources/Agent/Dialogue.swift"] == PlatformSet(.iOS))
+    }
+
     /// A project whose files sit in groups, as Xcode writes them: a folder group, a group with
     /// a name only, a localised storyboard, a file relative to the project folder, one at an
     /// absolute path.
