@@ -177,6 +177,10 @@ struct ProjectIndex: Sendable {
             projectRoots = listingProjectRoots
         }
         keysDigest = Digest.sha256Hex(keys.sorted().joined(separator: "\u{1}"))
+        for (directory, platforms) in Self.tuistProjectPlatforms(input.files, isScanned: isScanned)
+        where platformsByDirectory[directory] == nil {
+            platformsByDirectory[directory] = platforms
+        }
         for (folder, platforms) in Self.packageTargetsBuildingOnlyForTheMac(input.files, packages: packageTargetFolders,
                                                                             platforms: platformsByDirectory, isScanned: isScanned) {
             platformsByDirectory[folder] = platforms
@@ -427,6 +431,51 @@ struct ProjectIndex: Sendable {
             for target in candidates { found.insert(root + "\u{0}" + target.name) }
         }
         return found
+    }
+
+    /// Tuist projects (a `Project.swift` importing ProjectDescription, with no .xcodeproj in the
+    /// repository until Tuist generates it): the platforms their targets' `destinations:` (or
+    /// older `platform:`) name, in the manifest and its `Tuist/ProjectDescriptionHelpers`.
+    static func tuistProjectPlatforms(_ files: [InputFile], isScanned: (String) -> Bool) -> [String: PlatformSet] {
+        let manifests = files.filter { ASCII.fileName($0.path) == "Project.swift" && isScanned($0.path) }
+        guard !manifests.isEmpty else { return [:] }
+        var found: [String: PlatformSet] = [:]
+        for manifest in manifests {
+            guard let bytes = try? manifest.bytes(), ProjectFiles.occurs(Array("import ProjectDescription".utf8), in: bytes) else { continue }
+            let directory = directory(of: manifest.path)
+            let helpers = directory.isEmpty ? "Tuist/" : directory + "/Tuist/"
+            var sources = [bytes]
+            for file in files where file.path.hasPrefix(helpers) && ASCII.hasSuffix(file.path, ".swift") {
+                if let helper = try? file.bytes() { sources.append(helper) }
+            }
+            var platforms = PlatformSet()
+            for source in sources { platforms.formUnion(tuistDestinations(in: source)) }
+            if !platforms.isEmpty { found[directory] = platforms }
+        }
+        return found
+    }
+
+    /// `destinations: .macOS`, `destinations: [.iPhone, .iPad]`, `platform: .iOS`: the platforms
+    /// named on the rest of each such line.
+    static func tuistDestinations(in bytes: [UInt8]) -> PlatformSet {
+        let names: [String: Platform] = [
+            "iOS": .iOS, "iPhone": .iOS, "iPad": .iOS, "macWithiPadDesign": .iOS, "macCatalyst": .iOS,
+            "macOS": .macOS, "mac": .macOS, "watchOS": .watchOS, "appleWatch": .watchOS, "tvOS": .tvOS, "appleTv": .tvOS,
+            "visionOS": .visionOS, "appleVision": .visionOS, "appleVisionWithiPadDesign": .visionOS,
+        ]
+        var platforms = PlatformSet()
+        for key in ["destinations:", "platform:"] {
+            BytePattern(key).forEachMatch(in: bytes) { end in
+                var lineEnd = end
+                while lineEnd < bytes.count, bytes[lineEnd] != UInt8(ascii: "\n"), lineEnd - end < 200 { lineEnd += 1 }
+                let rest = String(decoding: bytes[end..<lineEnd], as: UTF8.self)
+                for word in rest.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "." }) where word.hasPrefix(".") {
+                    if let platform = names[String(word.dropFirst())] { platforms.formUnion(PlatformSet(platform)) }
+                }
+                return lineEnd
+            }
+        }
+        return platforms
     }
 
     /// Folders of package targets (`Modules/Sources/Agent`) in a package that lists the Mac among

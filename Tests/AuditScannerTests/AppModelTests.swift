@@ -458,6 +458,32 @@ struct AppModelTests {
         #expect(guarded["Modules/Sources/Agent/Dialogue.swift"] == PlatformSet(.iOS))
     }
 
+    @Test func aTuistProjectsDestinationsDecideThePlatform() throws {
+        func platforms(destinations: String) throws -> PlatformSet? {
+            let repository = try TemporaryRepository()
+            try repository.write("Project.swift", "import ProjectDescription\nimport ProjectDescriptionHelpers\nlet project = Project(name: \"Cowboy\", targets: [.app])\n")
+            try repository.write("Tuist/ProjectDescriptionHelpers/Target+App.swift", """
+                import ProjectDescription
+                public extension Target {
+                    static let app = Target.target(
+                        name: "Cowboy",
+                        destinations: \(destinations),
+                        product: .app,
+                        bundleId: "com.example.cowboy"
+                    )
+                }
+                """)
+            try repository.write("App/Sources/Promo.swift", "import SwiftUI\nstruct V: View {\n    var body: some View { Text(\"x\").font(.system(size: 9)) }\n}\n")
+            let report = try Scanner(options: ScanOptions(config: AuditConfig()))
+                .scan(try ScanInput.directory(repository.path, maxFileBytes: 2_000_000), root: repository.path)
+            return report.findings.first { $0.ruleID == "fixed-font-size" }?.platforms
+        }
+        #expect(try platforms(destinations: ".macOS") == nil, "macOS has no Dynamic Type")
+        #expect(try platforms(destinations: "[.iPhone, .iPad]") == PlatformSet(.iOS))
+        #expect(ProjectIndex.tuistDestinations(in: Array("platform: .iOS,\ndestinations: [.appleVision, .mac]".utf8))
+                == PlatformSet([.iOS, .visionOS, .macOS]))
+    }
+
     /// A project whose files sit in groups, as Xcode writes them: a folder group, a group with
     /// a name only, a localised storyboard, a file relative to the project folder, one at an
     /// absolute path.
