@@ -25,6 +25,8 @@ struct ProjectIndex: Sendable {
     /// Per package folder, the folders its targets compile (see `PackageManifest`); absent or
     /// nil: not known, and no file of the package is judged outside its targets.
     private var packageTargetFolders: [String: [String]?] = [:]
+    /// Each package folder's manifest (the first read where a folder has several).
+    private var packageManifests: [String: ProjectFiles.PackageManifest] = [:]
     /// The folders holding a `.xcodeproj` that lists Swift files: only files under one of them
     /// can be judged "in no target" (a pod's sources beside an example project are not).
     private var projectRoots: Set<String> = []
@@ -93,6 +95,7 @@ struct ProjectIndex: Sendable {
                 case .packageManifest?:
                     packageDirectories.insert(directory)
                     let manifest = Self.packageManifest(of: try file.bytes(), cache: cache)
+                    if packageManifests[directory] == nil { packageManifests[directory] = manifest }
                     if let set = manifest.platforms {
                         platformsByDirectory[directory, default: PlatformSet()].formUnion(set)
                     }
@@ -184,6 +187,10 @@ struct ProjectIndex: Sendable {
         for (folder, platforms) in Self.packageTargetsBuildingOnlyForTheMac(input.files, packages: packageTargetFolders,
                                                                             platforms: platformsByDirectory, isScanned: isScanned) {
             platformsByDirectory[folder] = platforms
+        }
+        for (folder, platforms) in Self.packageTargetsByLinkingApp(packageManifests, xcodeTargets: xcodeTargets,
+                                                                   packagePlatforms: platformsByDirectory) {
+            platformsByDirectory[folder] = platformsByDirectory[folder].map { $0.intersection(platforms) } ?? platforms
         }
         if !xcodeTargets.isEmpty {
             var built: [(file: InputFile, root: String, targets: [XcodeTargets.Target])] = []
@@ -476,6 +483,54 @@ struct ProjectIndex: Sendable {
             }
         }
         return platforms
+    }
+
+    /// Folders of the targets of a local package that the repository's Xcode projects reference,
+    /// with the platforms of the app targets that link them (through a product, directly or as
+    /// a dependency of a linked target), within the package's own list: a module the package
+    /// lists for iOS but only the Mac app links is built for the Mac alone. Decided only for a
+    /// package some project references and some target links; its unlinked targets are left.
+    static func packageTargetsByLinkingApp(_ manifests: [String: ProjectFiles.PackageManifest],
+                                           xcodeTargets: [(root: String, targets: XcodeTargets)],
+                                           packagePlatforms: [String: PlatformSet]) -> [String: PlatformSet] {
+        var found: [String: PlatformSet] = [:]
+        for (package, manifest) in manifests where !manifest.products.isEmpty && !manifest.targets.isEmpty {
+            var linked: [String: PlatformSet] = [:]
+            var referenced = false, unknown = false
+            for (root, project) in xcodeTargets {
+                guard project.localPackages.contains(where: { normalized(root.isEmpty ? $0 : root + "/" + $0) == package }) else { continue }
+                referenced = true
+                for target in project.targets where !target.isTestBundle {
+                    var pending = target.packageProducts.flatMap { manifest.products[$0] ?? [] }, seen = Set<String>()
+                    guard !pending.isEmpty else { continue }
+                    // A target linking the package whose platforms nobody states decides nothing.
+                    guard let platforms = target.platforms else { unknown = true; break }
+                    while let name = pending.popLast() {
+                        guard seen.insert(name).inserted else { continue }
+                        linked[name, default: PlatformSet()].formUnion(platforms)
+                        pending += manifest.targets[name]?.dependencies ?? []
+                    }
+                }
+            }
+            guard referenced, !unknown, !linked.isEmpty else { continue }
+            for (name, platforms) in linked {
+                let within = packagePlatforms[package].map { $0.intersection(platforms) } ?? platforms
+                guard !within.isEmpty else { continue }
+                for folder in manifest.targets[name]?.folders ?? [] {
+                    found[package.isEmpty ? folder : package + "/" + folder] = within
+                }
+            }
+        }
+        return found
+    }
+
+    /// `App/../Modules` → `Modules`; `./Modules/` → `Modules`.
+    static func normalized(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/") where part != "." {
+            if part == "..", !parts.isEmpty { parts.removeLast() } else if part != ".." { parts.append(part) }
+        }
+        return parts.joined(separator: "/")
     }
 
     /// Folders of package targets (`Modules/Sources/Agent`) in a package that lists the Mac among

@@ -25,6 +25,16 @@ public enum ProjectFiles {
         /// `Plugins/<name>`). nil when that cannot be read from the text: no target call, or a
         /// name or path that is not a plain string literal (targets built in a loop).
         public var targetFolders: [String]?
+        /// Library products by name → the package targets they hold.
+        public var products: [String: [String]] = [:]
+        /// Each package target's folders and the targets of this package it depends on (by name,
+        /// `.target(name:)` or `.byName(name:)`; other packages' products are left out).
+        public var targets: [String: PackageTarget] = [:]
+    }
+
+    public struct PackageTarget: Codable, Equatable, Sendable {
+        public var folders: [String]
+        public var dependencies: [String]
     }
 
     public static func packageManifest(_ text: String) -> PackageManifest {
@@ -34,7 +44,8 @@ public enum ProjectFiles {
         let targets = PackageTargetFinder(viewMode: .sourceAccurate)
         targets.walk(tree)
         return PackageManifest(platforms: platforms.found.isEmpty ? nil : platforms.found,
-                               targetFolders: targets.undecided || targets.folders.isEmpty ? nil : targets.folders)
+                               targetFolders: targets.undecided || targets.folders.isEmpty ? nil : targets.folders,
+                               products: targets.products, targets: targets.targets)
     }
 
     /// Platforms from an Xcode project's build settings: `SDKROOT` and `SUPPORTED_PLATFORMS`.
@@ -253,9 +264,48 @@ private final class PackageTargetFinder: SyntaxVisitor {
     static let kinds: Set<String> = ["target", "executableTarget", "testTarget", "macro", "plugin", "systemLibrary", "binaryTarget"]
     static let defaultRoots = ["Sources", "Source", "src", "srcs", "Tests", "Plugins"]
 
+    var products: [String: [String]] = [:]
+    var targets: [String: ProjectFiles.PackageTarget] = [:]
+
+    /// String literals of an array argument (`targets: ["A", "B"]`), and the `name:` of
+    /// `.target(name:)`/`.byName(name:)` elements.
+    static func names(in expression: ExprSyntax?) -> [String] {
+        guard let list = expression?.as(ArrayExprSyntax.self) else { return [] }
+        return list.elements.compactMap { element in
+            if let literal = element.expression.as(StringLiteralExprSyntax.self) { return plain(literal) }
+            guard let call = element.expression.as(FunctionCallExprSyntax.self),
+                  let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+                  ["target", "byName"].contains(member.declName.baseName.text),
+                  let name = call.arguments.first(where: { $0.label?.text == "name" })?.expression.as(StringLiteralExprSyntax.self)
+            else { return nil }
+            return plain(name)
+        }
+    }
+
+    static func plain(_ literal: StringLiteralExprSyntax) -> String? {
+        guard literal.segments.allSatisfy({ $0.is(StringSegmentSyntax.self) }) else { return nil }
+        return literal.segments.compactMap { $0.as(StringSegmentSyntax.self)?.content.text }.joined()
+    }
+
+    /// Inside a `dependencies:` list: `.target(name:)` names a dependency, not a declaration.
+    static func isDependency(_ node: FunctionCallExprSyntax) -> Bool {
+        var current = node.parent
+        while let parent = current {
+            if let labeled = parent.as(LabeledExprSyntax.self), labeled.label?.text == "dependencies" { return true }
+            if parent.is(FunctionCallExprSyntax.self) { return false }
+            current = parent.parent
+        }
+        return false
+    }
+
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-        guard let member = node.calledExpression.as(MemberAccessExprSyntax.self), member.base == nil,
-              Self.kinds.contains(member.declName.baseName.text) else { return .visitChildren }
+        guard let member = node.calledExpression.as(MemberAccessExprSyntax.self), member.base == nil else { return .visitChildren }
+        if member.declName.baseName.text == "library",
+           let name = node.arguments.first(where: { $0.label?.text == "name" })?.expression.as(StringLiteralExprSyntax.self).flatMap(Self.plain) {
+            products[name, default: []] += Self.names(in: node.arguments.first(where: { $0.label?.text == "targets" })?.expression)
+            return .visitChildren
+        }
+        guard Self.kinds.contains(member.declName.baseName.text), !Self.isDependency(node) else { return .visitChildren }
         func literal(_ label: String) -> String?? {
             guard let argument = node.arguments.first(where: { $0.label?.text == label }) else { return .some(nil) }
             guard let string = argument.expression.as(StringLiteralExprSyntax.self),
@@ -266,13 +316,17 @@ private final class PackageTargetFinder: SyntaxVisitor {
             undecided = true
             return .visitChildren
         }
+        let own: [String]
         if let path {
             var folder = path.hasPrefix("./") ? String(path.dropFirst(2)) : path
             while folder.hasSuffix("/") { folder.removeLast() }
-            folders.append(folder == "." ? "" : folder)
+            own = [folder == "." ? "" : folder]
         } else {
-            folders += Self.defaultRoots.map { "\($0)/\(name)" }
+            own = Self.defaultRoots.map { "\($0)/\(name)" }
         }
+        folders += own
+        targets[name] = ProjectFiles.PackageTarget(
+            folders: own, dependencies: Self.names(in: node.arguments.first(where: { $0.label?.text == "dependencies" })?.expression))
         return .visitChildren
     }
 }

@@ -25,6 +25,9 @@ public struct XcodeTargets: Sendable, Equatable, Codable {
         public var fileNames: Set<String>
         /// Synchronised folders, relative to the folder holding the `.xcodeproj`.
         public var synchronizedFolders: [String]
+        /// Products of Swift packages the target links (`productName` of its
+        /// `packageProductDependencies`).
+        public var packageProducts: [String] = []
 
         public var isTestBundle: Bool {
             productType.hasSuffix(".unit-test") || productType.hasSuffix(".ui-testing")
@@ -32,6 +35,9 @@ public struct XcodeTargets: Sendable, Equatable, Codable {
     }
 
     public let targets: [Target]
+    /// Folders of the local Swift packages the project references (`XCLocalSwiftPackageReference`),
+    /// relative to the folder holding the `.xcodeproj`.
+    public var localPackages: [String] = []
     /// File path, and name, → positions in `targets` of the targets listing it.
     private let byPath: [String: [Int]]
     private let byName: [String: [Int]]
@@ -67,15 +73,18 @@ public struct XcodeTargets: Sendable, Equatable, Codable {
         return targets.contains { $0.filePaths.contains(where: matches) || $0.fileNames.contains(where: matches) }
     }
 
-    private enum CodingKeys: String, CodingKey { case targets }
+    private enum CodingKeys: String, CodingKey { case targets, localPackages }
 
     public init(from decoder: any Decoder) throws {
-        self.init(targets: try decoder.container(keyedBy: CodingKeys.self).decode([Target].self, forKey: .targets))
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(targets: try container.decode([Target].self, forKey: .targets))
+        localPackages = try container.decode([String].self, forKey: .localPackages)
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(targets, forKey: .targets)
+        try container.encode(localPackages, forKey: .localPackages)
     }
 
     /// Deeper than this, a project file is not one Xcode wrote (its object graph is three
@@ -120,11 +129,23 @@ public struct XcodeTargets: Sendable, Equatable, Codable {
                 }
             }
             let folders = (target["fileSystemSynchronizedGroups"] as? [Any] ?? []).compactMap { object($0)?["path"] as? String }
+            let products = (target["packageProductDependencies"] as? [Any] ?? []).compactMap { object($0)?["productName"] as? String }
             targets.append(Target(name: target["name"] as? String ?? "", productType: target["productType"] as? String ?? "",
                                   platforms: platforms(in: settings(ofList: target["buildConfigurationList"])) ?? projectPlatforms,
-                                  filePaths: filePaths, fileNames: names, synchronizedFolders: folders))
+                                  filePaths: filePaths, fileNames: names, synchronizedFolders: folders, packageProducts: products))
         }
-        return XcodeTargets(targets: targets.sorted { $0.name < $1.name })
+        var parsed = XcodeTargets(targets: targets.sorted { $0.name < $1.name })
+        // Xcode 15 on: a local package reference; before, a folder dropped in as a `wrapper`
+        // file reference (only a folder holding a Package.swift is taken for a package later).
+        parsed.localPackages = objects.compactMap { id, value in
+            guard let reference = value as? [String: Any] else { return nil }
+            switch reference["isa"] as? String {
+            case "XCLocalSwiftPackageReference"?: return reference["relativePath"] as? String
+            case "PBXFileReference"? where reference["lastKnownFileType"] as? String == "wrapper": return paths.path(of: id)
+            default: return nil
+            }
+        }.sorted()
+        return parsed
     }
 
     /// The targets that build the file at `path`, relative to the folder holding the project.

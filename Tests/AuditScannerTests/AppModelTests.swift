@@ -484,6 +484,64 @@ struct AppModelTests {
                 == PlatformSet([.iOS, .visionOS, .macOS]))
     }
 
+    /// A local package listing iOS and the Mac, whose modules an iOS app and a Mac app link
+    /// separately: each module is judged for the apps that link it.
+    @Test func aPackageModuleIsJudgedForTheAppsThatLinkIt() throws {
+        func scan(wrapperReference: Bool) throws -> [String: PlatformSet] {
+            let repository = try TemporaryRepository()
+            let reference = wrapperReference
+                ? "K1 /* Modules */ = {isa = PBXFileReference; lastKnownFileType = wrapper; path = Modules; sourceTree = \"<group>\"; };\n G0 = {isa = PBXGroup; children = (K1, ); sourceTree = \"<group>\"; };"
+                : "K1 = {isa = XCLocalSwiftPackageReference; relativePath = Modules; };\n G0 = {isa = PBXGroup; children = (); sourceTree = \"<group>\"; };"
+            try repository.write("Apps.xcodeproj/project.pbxproj", """
+                // !$*UTF8*$!
+                {
+                    archiveVersion = 1;
+                    objects = {
+                        \(reference)
+                        D1 /* Sticker */ = {isa = XCSwiftPackageProductDependency; productName = Sticker; };
+                        D2 /* Remote */ = {isa = XCSwiftPackageProductDependency; productName = Remote; };
+                        C1 = {isa = XCBuildConfiguration; buildSettings = {SDKROOT = macosx; }; name = Release; };
+                        C2 = {isa = XCBuildConfiguration; buildSettings = {SDKROOT = iphoneos; }; name = Release; };
+                        L1 = {isa = XCConfigurationList; buildConfigurations = (C1, ); };
+                        L2 = {isa = XCConfigurationList; buildConfigurations = (C2, ); };
+                        T1 /* Mac */ = {isa = PBXNativeTarget; buildConfigurationList = L1; buildPhases = (); name = Mac; packageProductDependencies = (D1, D2, ); productType = "com.apple.product-type.application"; };
+                        T2 /* Phone */ = {isa = PBXNativeTarget; buildConfigurationList = L2; buildPhases = (); name = Phone; packageProductDependencies = (D2, ); productType = "com.apple.product-type.application"; };
+                        R1 = {isa = PBXProject; buildConfigurationList = L1; mainGroup = G0; targets = (T1, T2, ); };
+                    };
+                    rootObject = R1;
+                }
+                """)
+            try repository.write("Modules/Package.swift", """
+                // swift-tools-version: 5.9
+                import PackageDescription
+                let package = Package(
+                    name: "Modules",
+                    platforms: [.macOS(.v14), .iOS(.v17)],
+                    products: [.library(name: "Sticker", targets: ["Sticker"]), .library(name: "Remote", targets: ["Remote"])],
+                    targets: [
+                        .target(name: "Sticker", dependencies: ["Design"]),
+                        .target(name: "Remote", dependencies: [.target(name: "Design")]),
+                        .target(name: "Design"),
+                    ]
+                )
+                """)
+            let view = "import SwiftUI\nstruct V: View {\n    var body: some View { Text(\"x\").font(.system(size: 9)) }\n}\n"
+            for module in ["Sticker", "Remote", "Design"] { try repository.write("Modules/Sources/\(module)/View.swift", view) }
+            let report = try Scanner(options: ScanOptions(config: AuditConfig()))
+                .scan(try ScanInput.directory(repository.path, maxFileBytes: 2_000_000), root: repository.path)
+            var found: [String: PlatformSet] = [:]
+            for finding in report.findings where finding.ruleID == "fixed-font-size" { found[finding.location.file] = finding.platforms }
+            return found
+        }
+        for wrapper in [false, true] {
+            let found = try scan(wrapperReference: wrapper)
+            #expect(found["Modules/Sources/Sticker/View.swift"] == nil, "only the Mac app links Sticker (wrapper: \(wrapper))")
+            #expect(found["Modules/Sources/Remote/View.swift"] == PlatformSet(.iOS), "the iPhone app links Remote")
+            #expect(found["Modules/Sources/Design/View.swift"] == PlatformSet(.iOS), "Remote depends on Design")
+        }
+        #expect(ProjectIndex.normalized("App/../Modules/") == "Modules" && ProjectIndex.normalized("./Modules") == "Modules")
+    }
+
     /// A project whose files sit in groups, as Xcode writes them: a folder group, a group with
     /// a name only, a localised storyboard, a file relative to the project folder, one at an
     /// absolute path.

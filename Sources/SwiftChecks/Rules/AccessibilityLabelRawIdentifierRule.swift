@@ -390,7 +390,8 @@ struct AccessibilityLabelRawIdentifierRule: SourceRule {
         let collector = SubviewCallCollector(viewMode: .sourceAccurate)
         collector.walk(file.tree)
         var pending = Array(collector.parents[object] ?? []), seen: Set<String> = []
-        while let name = pending.popLast(), seen.insert(name).inserted, seen.count < 64 {
+        while let name = pending.popLast(), seen.count < 64 {
+            guard seen.insert(name).inserted else { continue }
             if let hiding = file.index.assignments.first(where: { assignment in
                 assignment.targetObject == name && (assignment.targetProperty == "isHidden" && assignment.valueText == "true"
                     || assignment.targetProperty == "alpha" && ["0", "0.0"].contains(assignment.valueText))
