@@ -11,8 +11,8 @@ enum FileBytes {
         let description: String
     }
 
-    /// Reads at most `limit` bytes more than the size `fstat` gives, so a file growing while
-    /// read cannot make the read unbounded.
+    /// Reads at most `limit` bytes in all, whatever size `fstat` gave: a file growing while it
+    /// is read cannot make the read unbounded.
     static func contents(of path: String, limit: Int = Int.max) throws -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw ReadError(description: String(cString: strerror(errno))) }
@@ -32,7 +32,7 @@ enum FileBytes {
             }
         }
         guard bytes.count == expected else {
-            // Shrunk while read, or an error: what is there now, from the start.
+            // Shrunk while read, or a read error: no partial content.
             throw ReadError(description: "the file changed size while it was read")
         }
         // A file that grew since fstat: read the rest, within the limit.

@@ -433,8 +433,7 @@ struct ProjectIndex: Sendable {
                 return platforms.contains(.macOS) && platforms.platforms.count > 1 && !found.contains(root + "\u{0}" + target.name)
             }
             guard !candidates.isEmpty, isScanned(file.path), let bytes = try? file.bytes() else { continue }
-            let imports = ImportScanner.scan(bytes).unguardedImports
-            guard imports.contains("AppKit") || imports.contains("Cocoa") else { continue }
+            guard ImportScanner.scan(bytes).buildsOnlyForTheMac else { continue }
             for target in candidates { found.insert(root + "\u{0}" + target.name) }
         }
         return found
@@ -465,11 +464,6 @@ struct ProjectIndex: Sendable {
     /// `destinations: .macOS`, `destinations: [.iPhone, .iPad]`, `platform: .iOS`: the platforms
     /// named on the rest of each such line.
     static func tuistDestinations(in bytes: [UInt8]) -> PlatformSet {
-        let names: [String: Platform] = [
-            "iOS": .iOS, "iPhone": .iOS, "iPad": .iOS, "macWithiPadDesign": .iOS, "macCatalyst": .iOS,
-            "macOS": .macOS, "mac": .macOS, "watchOS": .watchOS, "appleWatch": .watchOS, "tvOS": .tvOS, "appleTv": .tvOS,
-            "visionOS": .visionOS, "appleVision": .visionOS, "appleVisionWithiPadDesign": .visionOS,
-        ]
         var platforms = PlatformSet()
         for key in ["destinations:", "platform:"] {
             BytePattern(key).forEachMatch(in: bytes) { end in
@@ -477,13 +471,20 @@ struct ProjectIndex: Sendable {
                 while lineEnd < bytes.count, bytes[lineEnd] != UInt8(ascii: "\n"), lineEnd - end < 200 { lineEnd += 1 }
                 let rest = String(decoding: bytes[end..<lineEnd], as: UTF8.self)
                 for word in rest.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "." }) where word.hasPrefix(".") {
-                    if let platform = names[String(word.dropFirst())] { platforms.formUnion(PlatformSet(platform)) }
+                    if let platform = tuistPlatformNames[String(word.dropFirst())] { platforms.formUnion(PlatformSet(platform)) }
                 }
                 return lineEnd
             }
         }
         return platforms
     }
+
+    /// Tuist's `Destination` cases and the older `Platform` cases, by the platform they build for.
+    private static let tuistPlatformNames: [String: Platform] = [
+            "iOS": .iOS, "iPhone": .iOS, "iPad": .iOS, "macWithiPadDesign": .iOS, "macCatalyst": .iOS,
+            "macOS": .macOS, "mac": .macOS, "watchOS": .watchOS, "appleWatch": .watchOS, "tvOS": .tvOS, "appleTv": .tvOS,
+            "visionOS": .visionOS, "appleVision": .visionOS, "appleVisionWithiPadDesign": .visionOS,
+    ]
 
     /// Folders of the targets of a local package that the repository's Xcode projects reference,
     /// with the platforms of the app targets that link them (through a product, directly or as
@@ -540,19 +541,19 @@ struct ProjectIndex: Sendable {
                                                            platforms: [String: PlatformSet],
                                                            isScanned: (String) -> Bool) -> [String: PlatformSet] {
         var found: [String: PlatformSet] = [:]
-        var folders: [(folder: String, platforms: PlatformSet)] = []
+        var folders: [(folder: String, prefix: [UInt8], platforms: PlatformSet)] = []
         for (package, listed) in packages {
             guard case .some(let targets) = listed, let set = platforms[package], set.contains(.macOS), set.platforms.count > 1 else { continue }
             for target in targets where !target.isEmpty {
-                folders.append((package.isEmpty ? target : package + "/" + target, set))
+                let folder = package.isEmpty ? target : package + "/" + target
+                folders.append((folder, Array((folder + "/").utf8), set))
             }
         }
         guard !folders.isEmpty else { return [:] }
         for file in files where ASCII.hasSuffix(file.path, ".swift") {
-            guard let (folder, set) = folders.first(where: { file.path.hasPrefix($0.folder + "/") }), found[folder] == nil,
+            guard let (folder, _, set) = folders.first(where: { file.path.utf8.starts(with: $0.prefix) }), found[folder] == nil,
                   isScanned(file.path), let bytes = try? file.bytes() else { continue }
-            let imports = ImportScanner.scan(bytes).unguardedImports
-            if imports.contains("AppKit") || imports.contains("Cocoa") { found[folder] = set.intersection(PlatformSet(.macOS)) }
+            if ImportScanner.scan(bytes).buildsOnlyForTheMac { found[folder] = set.intersection(PlatformSet(.macOS)) }
         }
         return found
     }

@@ -81,8 +81,8 @@ public struct ScanInput: Sendable {
         case 3: return suffix.elementsEqual("xib".utf8)
         case 4: return suffix.elementsEqual("json".utf8)
             && (name.elementsEqual(AuditConfig.fileName.utf8) || (name.elementsEqual("Contents.json".utf8) && ASCII.contains(path, ".xcassets/")))
-        case 5: return suffix.elementsEqual("swift".utf8) || (suffix.elementsEqual("plist".utf8) && path.hasSuffix("Info.plist"))
-        case 7: return suffix.elementsEqual("strings".utf8) || (suffix.elementsEqual("pbxproj".utf8) && path.hasSuffix(".xcodeproj/project.pbxproj"))
+        case 5: return suffix.elementsEqual("swift".utf8) || (suffix.elementsEqual("plist".utf8) && ASCII.hasSuffix(path, "Info.plist"))
+        case 7: return suffix.elementsEqual("strings".utf8) || (suffix.elementsEqual("pbxproj".utf8) && ASCII.hasSuffix(path, ".xcodeproj/project.pbxproj"))
         case 9: return suffix.elementsEqual("xcstrings".utf8)
         case 10: return suffix.elementsEqual("storyboard".utf8)
         default: return false

@@ -23,9 +23,8 @@ enum FeatureFlagGate {
     private static func branchCondition(around node: Syntax) -> String? {
         var current = node
         while let parent = current.parent {
-            if let branch = parent.as(IfExprSyntax.self), current.id != Syntax(branch.conditions).id {
-                let text = branch.conditions.trimmedDescription
-                if readsFlag(branch.conditions) { return text }
+            if let branch = parent.as(IfExprSyntax.self), current.id != Syntax(branch.conditions).id, readsFlag(branch.conditions) {
+                return branch.conditions.trimmedDescription
             }
             if parent.is(FunctionDeclSyntax.self) || parent.is(PatternBindingSyntax.self) || parent.is(ClosureExprSyntax.self) {
                 return nil

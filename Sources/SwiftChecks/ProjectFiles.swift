@@ -308,9 +308,8 @@ private final class PackageTargetFinder: SyntaxVisitor {
         guard Self.kinds.contains(member.declName.baseName.text), !Self.isDependency(node) else { return .visitChildren }
         func literal(_ label: String) -> String?? {
             guard let argument = node.arguments.first(where: { $0.label?.text == label }) else { return .some(nil) }
-            guard let string = argument.expression.as(StringLiteralExprSyntax.self),
-                  string.segments.allSatisfy({ $0.is(StringSegmentSyntax.self) }) else { return nil }
-            return .some(string.segments.compactMap { $0.as(StringSegmentSyntax.self)?.content.text }.joined())
+            guard let string = argument.expression.as(StringLiteralExprSyntax.self), let text = Self.plain(string) else { return nil }
+            return .some(text)
         }
         guard let name = literal("name"), let path = literal("path"), let name else {
             undecided = true

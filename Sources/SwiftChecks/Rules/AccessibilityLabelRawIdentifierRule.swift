@@ -297,6 +297,13 @@ struct AccessibilityLabelRawIdentifierRule: SourceRule {
     )
 
     func check(_ file: SourceFile, _ sink: inout FindingSink) {
+        // The file's subview tree, walked once for all its labels and only if one needs it.
+        var parents: [String: Set<String>]?
+        func containers(_ object: String) -> [String] {
+            let known = parents ?? Self.subviewParents(in: file)
+            parents = known
+            return Self.containers(of: object, parents: known)
+        }
         for label in AccessibilityLabels.explicit(in: file) where !label.hasInterpolation {
             guard let shape = Self.identifierShape(label.text) else { continue }
             if label.isTranslated(in: file) { continue }
@@ -319,10 +326,10 @@ struct AccessibilityLabelRawIdentifierRule: SourceRule {
             if let object, let container = Self.container(object, in: file) {
                 sink.report(label.node, message + " (if it reaches VoiceOver: it is set on a `\(container)`, a container VoiceOver does not focus unless code makes it an element)",
                             certainty: .review)
-            } else if let object, let control = Self.controlAround(object, in: file) {
+            } else if let object, let control = Self.controlAround(object, in: file, containers: containers(object)) {
                 sink.report(label.node, message + " (if it reaches VoiceOver: the view is inside `\(control.name)`, a `\(control.type)` VoiceOver focuses as one element, so what it says is the control's label)",
                             certainty: .review)
-            } else if let object, let (ancestor, hiding) = Self.hiddenAncestor(of: object, in: file) {
+            } else if let object, let (ancestor, hiding) = Self.hiddenAncestor(in: file, containers: containers(object)) {
                 // Whether the row is ever shown depends on who configures it and how.
                 sink.report(label.node, message + " (if it reaches VoiceOver: it sits in `\(ancestor)`, which code hides at times (`\(hiding)`); check that some screen shows it)",
                             certainty: .review)
@@ -369,38 +376,46 @@ struct AccessibilityLabelRawIdentifierRule: SourceRule {
 
     /// The control (`repostButton`, a `UIButton`) that `object` is added into, directly or
     /// through the views between (`button.addSubview(stack)`, `stack.addArrangedSubview(count)`).
-    static func controlAround(_ object: String, in file: SourceFile) -> (name: String, type: String)? {
-        let collector = SubviewCallCollector(viewMode: .sourceAccurate)
-        collector.walk(file.tree)
-        let parents = collector.parents
-        var pending = [object], seen: Set<String> = []
-        while let name = pending.popLast(), seen.insert(name).inserted, seen.count < 64 {
-            for parent in parents[name] ?? [] {
-                let types = Set((file.index.bindings[parent] ?? []).compactMap { $0.as(FunctionCallExprSyntax.self)?.calleeName })
-                if types.count == 1, let type = types.first, controlTypes.contains(type) { return (parent, type) }
-                pending.append(parent)
-            }
+    static func controlAround(_ object: String, in file: SourceFile, containers: [String]) -> (name: String, type: String)? {
+        for parent in containers {
+            let types = Set((file.index.bindings[parent] ?? []).compactMap { $0.as(FunctionCallExprSyntax.self)?.calleeName })
+            if types.count == 1, let type = types.first, controlTypes.contains(type) { return (parent, type) }
         }
         return nil
     }
 
-    /// The nearest view holding `object` (through `addSubview`/`addArrangedSubview` in this
-    /// file) that the file hides somewhere (`isHidden = true`, `alpha = 0`), with that code.
-    static func hiddenAncestor(of object: String, in file: SourceFile) -> (name: String, hiding: String)? {
-        let collector = SubviewCallCollector(viewMode: .sourceAccurate)
-        collector.walk(file.tree)
-        var pending = Array(collector.parents[object] ?? []), seen: Set<String> = []
-        while let name = pending.popLast(), seen.count < 64 {
-            guard seen.insert(name).inserted else { continue }
+    /// The nearest view holding `object` that the file hides somewhere (`isHidden = true`,
+    /// `alpha = 0`), with that code.
+    static func hiddenAncestor(in file: SourceFile, containers: [String]) -> (name: String, hiding: String)? {
+        for name in containers {
             if let hiding = file.index.assignments.first(where: { assignment in
                 assignment.targetObject == name && (assignment.targetProperty == "isHidden" && assignment.valueText == "true"
                     || assignment.targetProperty == "alpha" && ["0", "0.0"].contains(assignment.valueText))
             }) {
                 return (name, hiding.node.trimmedDescription)
             }
-            pending += collector.parents[name] ?? []
         }
         return nil
+    }
+
+    /// Views holding `object` through `addSubview`/`addArrangedSubview` calls in the file,
+    /// directly or through the views between, nearest first (at most 64).
+    static func containers(of object: String, parents: [String: Set<String>]) -> [String] {
+        var found: [String] = [], pending = [object], seen: Set<String> = [object]
+        while let name = pending.popLast(), found.count < 64 {
+            for parent in parents[name] ?? [] where seen.insert(parent).inserted {
+                found.append(parent)
+                pending.append(parent)
+            }
+        }
+        return found
+    }
+
+    /// Child view name → the views it is added to, over the whole file.
+    static func subviewParents(in file: SourceFile) -> [String: Set<String>] {
+        let collector = SubviewCallCollector(viewMode: .sourceAccurate)
+        collector.walk(file.tree)
+        return collector.parents
     }
 
     /// For a view the file hides (`alpha = 0`, `isHidden = true`): `.some(function)` when every
