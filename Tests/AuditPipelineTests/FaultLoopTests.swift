@@ -130,7 +130,9 @@ final class WorkerFleet {
                 try waitFor("\(threshold) jobs to succeed", timeout: 40) {
                     Int(try value(connection, "SELECT count(*) FROM jobs WHERE state = 'succeeded'") ?? "") ?? 0 >= threshold
                 }
-                // Prefer a worker with a job in hand: its job must then be rescued.
+                // A worker that found nothing to claim for a moment has left (`--until-idle`): only
+                // running ones are candidates. Prefer one with a job in hand: its job must then be rescued.
+                _ = fleet.reapExited()
                 let holders = try connection.query("SELECT DISTINCT locked_by FROM jobs WHERE state = 'running' ORDER BY 1",
                                                    purpose: "find workers holding jobs").compactMap { $0.string("locked_by") }
                     .filter { fleet.live[$0] != nil }
@@ -149,19 +151,22 @@ final class WorkerFleet {
                 // child busy for milliseconds, so the search goes on for a moment.
                 // A child seen busy may have sent its answer by the time the signal lands (its
                 // title goes back to idle just after); that kill fails nothing, so the round tries
-                // again, a bounded number of times, until one lands mid-job.
+                // again until one lands mid-job, for a few seconds at most: reading every process's
+                // title is slow on a loaded machine, and a drain left waiting lets workers go idle.
                 let crashedBefore = try crashedAttempts(connection)
+                let deadline = Date().addingTimeInterval(5)
                 var landed = false
-                for _ in 0..<10 where !landed {
+                while !landed, Date() < deadline {
                     var busy: [(Int32, [String])] = []
-                    for _ in 0..<2000 where busy.isEmpty {
+                    while busy.isEmpty, Date() < deadline {
                         busy = ChildSaboteur.scanChildren().filter { $0.1.contains("--root") && $0.1.contains { $0.hasPrefix(workspace.workDirectory) } }
                         if busy.isEmpty { usleep(1000) }
                     }
                     guard let (child, arguments) = busy.randomElement(using: &random), kill(child, SIGKILL) == 0 else { continue }
                     print("fault loop: killed the scan child \(child) of \(arguments.drop { $0 != "--root" }.dropFirst().first ?? "?")")
                     childKills += 1
-                    for _ in 0..<100 where !landed {
+                    let settled = Date().addingTimeInterval(1)
+                    while !landed, Date() < settled {
                         landed = try crashedAttempts(connection) > crashedBefore
                         if !landed { usleep(10_000) }
                     }
