@@ -89,12 +89,16 @@ let package = Package(
         .target(name: "PostgresClient", dependencies: ["CPostgres"]),
         // Pure: the organisation config (teams, repositories, schedule, limits) and cron.
         .target(name: "OrgModel", dependencies: ["AuditModel"]),
-        // Storage: migrations, the job queue, results and history, the per-file cache.
-        .target(name: "AuditStore", dependencies: ["AuditModel", "OrgModel", "PostgresClient"],
+        // Pure: a pull request's findings against its base, the gate's verdict, the report's path.
+        .target(name: "PullRequestVerdict", dependencies: ["AuditModel"]),
+        // Storage, the only module that speaks SQL: migrations, the queue (a state machine), runs
+        // and history, pull-request checks, the organisation, the file cache, webhook deliveries,
+        // and the read models of the dashboard and the server.
+        .target(name: "AuditStore", dependencies: ["AuditModel", "OrgModel", "PostgresClient", "PullRequestVerdict"],
                 swiftSettings: importSyntax),
         // The pipeline: the coordinator schedules runs; workers claim jobs, fetch archives, audit them, write results.
         .target(name: "AuditPipeline", dependencies: ["AuditModel", "AuditScanner", "AuditStore", "PostgresClient", "OrgModel",
-                                                      "ArchiveFetch", "GitHubClient", "CProcess"],
+                                                      "ArchiveFetch", "GitHubClient", "CProcess", "PullRequestVerdict"],
                 swiftSettings: importSyntax),
         // A small HTTP server over libmicrohttpd (webhooks, dashboard, and test servers).
         .target(
@@ -119,10 +123,10 @@ let package = Package(
             dependencies: ["CurlHTTP"]
         ),
         // GitHub webhooks: signature check, delivery records, pull-request jobs.
-        .target(name: "Webhooks", dependencies: ["AuditModel", "AuditStore", "OrgModel", "PostgresClient"],
+        .target(name: "Webhooks", dependencies: ["AuditModel", "AuditStore", "OrgModel", "PostgresClient", "PullRequestVerdict"],
                 swiftSettings: importSyntax),
         // The dashboard: static HTML pages rendered from the database (pure rendering over queries).
-        .target(name: "Dashboard", dependencies: ["AuditModel", "AuditStore", "PostgresClient", "SwiftChecks"],
+        .target(name: "Dashboard", dependencies: ["AuditModel", "AuditStore", "PostgresClient", "PullRequestVerdict", "SwiftChecks"],
                 swiftSettings: importSyntax),
         // GitHub's REST API: organisation repositories, commit statuses, check runs; rate limits honoured.
         .target(name: "GitHubClient", dependencies: ["CurlHTTP"]),
@@ -150,7 +154,7 @@ let package = Package(
             swiftSettings: importSyntax
         ),
         // Generated organisation histories written through the real tables (tests, benchmarks, simulation).
-        .target(name: "HistorySimulation", dependencies: ["AuditModel", "AuditStore", "OrgModel", "PostgresClient"],
+        .target(name: "HistorySimulation", dependencies: ["AuditModel", "AuditStore", "OrgModel", "PostgresClient", "PullRequestVerdict"],
                 swiftSettings: importSyntax),
         // Test support: a libcurl client that sends requests exactly as written.
         .target(name: "HTTPTestSupport", dependencies: ["CCurl"], path: "Tests/HTTPTestSupport"),
@@ -193,6 +197,7 @@ let package = Package(
             dependencies: ["AuditModel", "InterfaceBuilder"]
         ),
         .testTarget(name: "OrgModelTests", dependencies: ["OrgModel"]),
+        .testTarget(name: "PullRequestVerdictTests", dependencies: ["AuditModel", "PullRequestVerdict"]),
         // deploy/ parsed and cross-checked (no container engine or systemd runs here).
         .testTarget(name: "DeployTests", dependencies: ["OrgModel", "DatabaseTestSupport"], swiftSettings: importSyntax),
         // libpq's errors without secrets, in the library and in the real binary's output.

@@ -4,6 +4,7 @@ import AuditScanner
 import AuditStore
 import Foundation
 import PostgresClient
+import PullRequestVerdict
 
 /// One job's work between claim and completion: fetch the archive, audit it with the same
 /// scanner as `a11y-audit scan` (per-file cache kept in PostgreSQL), attribute each finding to a
@@ -48,7 +49,7 @@ struct JobAudit {
         var cacheError: String?
         // The database reads and cache writes of a job are idempotent: after a lost connection
         // (a server restart, a failover) they are simply run again on a new one.
-        let cache = useCache ? try connection.retryingAfterReconnect { try FileCacheStore(connection: $0).load(repositoryID: job.repositoryID) } : nil
+        let cache = useCache ? try connection.retryingAfterReconnect { MemoryCacheStorage(entries: try FileCacheStore(connection: $0).load(repositoryID: job.repositoryID)) } : nil
         let head = try audit(job.archiveURL, cache: cache, cancelled: cancelled)
         // A pull request's base is audited too; its files were mostly audited by the nightly
         // run of the default branch, so they come from the cache and are not parsed again.
@@ -64,7 +65,7 @@ struct JobAudit {
         if let cache {
             // The cache only saves time: failing to store it must not fail the audit.
             do {
-                try connection.retryingAfterReconnect { try FileCacheStore(connection: $0).save(cache, repositoryID: job.repositoryID) }
+                try connection.retryingAfterReconnect { try FileCacheStore(connection: $0).save(added: cache.newEntries, used: cache.usedKeys, repositoryID: job.repositoryID) }
             } catch {
                 cacheError = "\(error)"
             }
@@ -122,49 +123,5 @@ struct JobAudit {
 
     static func looksLikeCommit(_ ref: String) -> Bool {
         ASCII.isCommitSHA(ref)
-    }
-}
-
-/// The per-file cache rows of one repository, loaded into memory before a scan and the new
-/// ones stored after it: two statements per job instead of one per file.
-struct FileCacheStore {
-    let connection: PostgresConnection
-
-    func load(repositoryID: Int) throws -> MemoryCacheStorage {
-        var entries: [String: [UInt8]] = [:]
-        for row in try connection.query("SELECT cache_key, entry FROM file_cache WHERE repository_id = $1",
-                                        [.int(repositoryID)], purpose: "load the file cache of repository \(repositoryID)") {
-            if let key = row.string("cache_key"), let entry = row.bytes("entry") { entries[key] = entry }
-        }
-        return MemoryCacheStorage(entries: entries)
-    }
-
-    func save(_ storage: MemoryCacheStorage, repositoryID: Int) throws {
-        // Bytes travel as binary parameters, many rows per statement, in key order so two jobs of
-        // the same repository (a nightly and a pull request) lock rows in the same order.
-        let added = storage.newEntries.sorted { $0.key < $1.key }
-        var start = 0
-        while start < added.count {
-            let batch = added[start..<min(start + 500, added.count)]
-            var parameters: [PostgresValue] = [.int(repositoryID)]
-            var rows: [String] = []
-            for (key, entry) in batch {
-                rows.append("($\(parameters.count + 1), $1, $\(parameters.count + 2))")
-                parameters += [.text(key), .bytes(entry)]
-            }
-            try connection.query("""
-                INSERT INTO file_cache (cache_key, repository_id, entry) VALUES \(rows.joined(separator: ", "))
-                ON CONFLICT (repository_id, cache_key) DO UPDATE SET last_used = current_date
-                """, parameters, purpose: "store \(batch.count) file cache rows")
-            start += batch.count
-        }
-        // Refreshed at most weekly, so a warm night costs no write per file.
-        let used = storage.usedKeys
-        if !used.isEmpty {
-            try connection.query("""
-                UPDATE file_cache SET last_used = current_date
-                WHERE repository_id = $1 AND cache_key = ANY($2::text[]) AND last_used < current_date - 7
-                """, [.int(repositoryID), .textArray(used.sorted())], purpose: "mark file cache rows used")
-        }
     }
 }

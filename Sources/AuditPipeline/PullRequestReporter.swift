@@ -2,6 +2,7 @@ import AuditStore
 import Foundation
 import GitHubClient
 import PostgresClient
+import PullRequestVerdict
 
 /// Reports pull-request checks back to GitHub: a commit status (`a11y-audit` context) for every
 /// state change, and, when an installation token for a GitHub App is configured, a check run with
@@ -50,18 +51,18 @@ public struct PullRequestReporter: Sendable {
         guard parts.count == 2 else { throw GitHubError.invalidArgument("repository \(check.repository) is not owner/name") }
         let results = (check.resultsJSON.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } as? [String: Any]) ?? [:]
         let summary = results["summary"] as? String ?? ""
-        let target = publicURL.map { $0 + "/" + PullRequestStore.reportPath(repository: check.repository, prNumber: check.prNumber, headSHA: check.headSHA) }
+        let target = publicURL.map { $0 + "/" + PullRequestReport.path(repository: check.repository, prNumber: check.prNumber, headSHA: check.headSHA) }
         let (state, description): (CommitStatus.State, String) = switch check.state {
-        case "pending": (.pending, "Accessibility check queued")
-        case "success": (.success, summary.isEmpty ? "No new accessibility findings" : summary)
-        case "failure": (.failure, summary)
-        case "cancelled": (.error, "Superseded by a newer push; this commit was not checked")
-        default: (.error, "The accessibility check could not run; see the report")
+        case .pending: (.pending, "Accessibility check queued")
+        case .success: (.success, summary.isEmpty ? "No new accessibility findings" : summary)
+        case .failure: (.failure, summary)
+        case .cancelled: (.error, "Superseded by a newer push; this commit was not checked")
+        case .error: (.error, "The accessibility check could not run; see the report")
         }
         try statuses.createCommitStatus(owner: parts[0], repository: parts[1], sha: check.headSHA,
                                         CommitStatus(state: state, targetURL: state == .pending ? nil : target,
                                                      description: description, context: Self.context))
-        guard let checks, check.state == "success" || check.state == "failure" else { return nil }
+        guard let checks, check.state == .success || check.state == .failure else { return nil }
         let new = results["new"] as? [[String: Any]] ?? []
         let annotations = new.compactMap { finding -> CheckRunAnnotation? in
             guard let path = finding["path"] as? String, let line = finding["line"] as? Int else { return nil }
@@ -73,7 +74,7 @@ public struct PullRequestReporter: Sendable {
             return CheckRunAnnotation(path: path, startLine: line, endLine: line, level: level,
                                       message: finding["message"] as? String ?? "", title: finding["rule"] as? String)
         }
-        let conclusion: CheckRunConclusion = check.state == "failure" ? .failure : (new.isEmpty ? .success : .neutral)
+        let conclusion: CheckRunConclusion = check.state == .failure ? .failure : (new.isEmpty ? .success : .neutral)
         let output = CheckRunOutput(title: summary.isEmpty ? "No new accessibility findings" : summary,
                                     summary: "\(check.newCount ?? 0) new, \(check.fixedCount ?? 0) fixed, \(check.unchangedCount ?? 0) unchanged. Gate: \(check.gate.rawValue)."
                                         + (target.map { " Report: \($0)" } ?? ""),

@@ -1,5 +1,6 @@
 import AuditModel
 import AuditScanner
+import AuditStore
 import Foundation
 import PostgresClient
 
@@ -22,19 +23,9 @@ struct TeamAttribution {
     }
 
     static func load(for repositoryID: Int, input: ScanInput, connection: PostgresConnection) throws -> TeamAttribution {
-        let rows = try connection.query("""
-            SELECT r.team_id, t.id AS owner_team, o.owner
-            FROM repositories r
-            LEFT JOIN teams t ON t.org = r.org
-            LEFT JOIN LATERAL unnest(t.owners) AS o (owner) ON true
-            WHERE r.id = $1
-            """, [.int(repositoryID)], purpose: "read the teams of repository \(repositoryID)")
-        var teamsByOwner: [String: Int] = [:]
-        for row in rows {
-            if let owner = row.string("owner"), let team = row.int("owner_team") { teamsByOwner[owner.lowercased()] = team }
-        }
+        let teams = try OrgStore(connection: connection).teamsOwning(repositoryID: repositoryID)
         let codeOwners = CodeOwnersLookup.make(from: input)
-        return TeamAttribution(defaultTeam: rows.first?.int("team_id"), teamsByOwner: teamsByOwner, ownersOf: codeOwners?.owners,
+        return TeamAttribution(defaultTeam: teams.repositoryTeam, teamsByOwner: teams.byOwner, ownersOf: codeOwners?.owners,
                                notes: codeOwners?.problems ?? [])
     }
 }

@@ -171,7 +171,7 @@ public final class Worker: @unchecked Sendable {
                 }
                 switch options.mode {
                 case .once: return
-                case .untilIdle: if try Self.isIdle(connection) { return }
+                case .untilIdle: if try !queue.hasUnfinishedJobs() { return }
                 case .forever: break
                 }
                 // Woken by NOTIFY when a job is enqueued; the poll catches retries coming due.
@@ -208,13 +208,6 @@ public final class Worker: @unchecked Sendable {
             try? fileManager.removeItem(atPath: options.workDirectory + "/" + name)
             log.event("workdir.cleaned", [("directory", name)])
         }
-    }
-
-    static func isIdle(_ connection: PostgresConnection) throws -> Bool {
-        let rows = try connection.query("""
-            SELECT count(*) AS n FROM jobs WHERE state IN ('queued', 'running', 'failed')
-            """, purpose: "check whether jobs are left")
-        return rows.first?.int("n") == 0
     }
 
     /// `claimMilliseconds`: the claim statement's round trip, logged so queue contention shows

@@ -1,6 +1,7 @@
 import AuditModel
 import AuditStore
 import Foundation
+import PullRequestVerdict
 import SwiftChecks
 
 extension SiteRenderer {
@@ -11,7 +12,7 @@ extension SiteRenderer {
         var body = ""
         let nights = try queries.trend(org: org)
         if let latest = runs.first {
-            let failed = try queries.jobs(runID: latest.id, states: ["dead", "failed"])
+            let failed = try queries.jobs(runID: latest.id, states: [.dead, .failed])
             let audited = latest.jobsByState["succeeded"] ?? 0
             body += "<section aria-labelledby=\"last-run\"><h2 id=\"last-run\">Last run</h2>"
             body += "<p>\(anchor(path, Self.runPath(latest.id), "Run \(latest.id)")) (\(HTML.escape(latest.kind)), \(HTML.escape(latest.date))): "
@@ -211,7 +212,7 @@ extension SiteRenderer {
     /// 10,000 repositories in one table took 157 ms to read and megabytes to show).
     func renderRun(_ run: DashboardQueries.Run, teams: [DashboardQueries.Team]) throws {
         let path = Self.runPath(run.id)
-        let failed = try queries.jobs(runID: run.id, states: JobState.allCases.map(\.rawValue).filter { $0 != JobState.succeeded.rawValue })
+        let failed = try queries.jobs(runID: run.id, states: JobState.allCases.filter { $0 != .succeeded })
         let byTeam = try queries.runJobsByTeam(runID: run.id)
         var body = "<p>\(Badge.state(run.state)) \(HTML.escape(run.kind)) run of \(HTML.escape(run.date)), started \(HTML.escape(run.startedAt)) UTC, "
         body += "took \(HTML.duration(run.durationSeconds)). "
@@ -435,14 +436,14 @@ extension SiteRenderer {
     func renderPullRequests(onlyJob jobID: Int? = nil) throws {
         let store = PullRequestStore(connection: queries.connection)
         let checks = try jobID.map { try store.checks(where: "c.job_id = $1", [.int($0)]) } ?? store.checks(limit: 1_000_000)
-        for check in checks where check.state != "pending" {
+        for check in checks where check.state != .pending {
             try renderPullRequest(check)
         }
         if jobID == nil || !checks.isEmpty { try renderPullRequestIndex(try store.checks(limit: 1_000_000)) }
     }
 
     func renderPullRequest(_ check: PullRequestStore.Check) throws {
-        let path = PullRequestStore.reportPath(repository: check.repository, prNumber: check.prNumber, headSHA: check.headSHA)
+        let path = PullRequestReport.path(repository: check.repository, prNumber: check.prNumber, headSHA: check.headSHA)
         let results = (check.resultsJSON.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } as? [String: Any]) ?? [:]
         func findings(_ key: String) -> [DashboardQueries.Finding] {
             ((results[key] as? [[String: Any]]) ?? []).enumerated().map { index, item in
@@ -455,7 +456,7 @@ extension SiteRenderer {
             }
         }
         let new = findings("new"), fixed = findings("fixed"), unchanged = findings("unchangedInChangedFiles")
-        var body = "<p>\(Badge.state(check.state == "failure" ? "failed" : check.state == "success" ? "succeeded" : check.state)) "
+        var body = "<p>\(Badge.state(check.state == .failure ? "failed" : check.state == .success ? "succeeded" : check.state.rawValue)) "
         body += "\(HTML.escape(results["summary"] as? String ?? "")). Pull request #\(check.prNumber) of "
         body += "\(anchor(path, repositoryPath(check.repositoryID), check.repository)) at <code>\(HTML.escape(String(check.headSHA.prefix(12))))</code>, "
         body += "compared with \(HTML.escape(check.baseRef)) at <code>\(HTML.escape(String(check.baseSHA.prefix(12))))</code>. "
@@ -476,11 +477,11 @@ extension SiteRenderer {
     func renderPullRequestIndex(_ checks: [PullRequestStore.Check]) throws {
         let path = "pulls/index.html"
         let rows = checks.reversed().map { check -> [String] in
-            let link = check.state == "pending" ? HTML.escape("\(check.repository) #\(check.prNumber)")
-                : anchor(path, PullRequestStore.reportPath(repository: check.repository, prNumber: check.prNumber, headSHA: check.headSHA),
+            let link = check.state == .pending ? HTML.escape("\(check.repository) #\(check.prNumber)")
+                : anchor(path, PullRequestReport.path(repository: check.repository, prNumber: check.prNumber, headSHA: check.headSHA),
                          "\(check.repository) #\(check.prNumber)")
             return [link, "<code>\(HTML.escape(String(check.headSHA.prefix(12))))</code>",
-                    Badge.state(check.state == "failure" ? "failed" : check.state == "success" ? "succeeded" : check.state),
+                    Badge.state(check.state == .failure ? "failed" : check.state == .success ? "succeeded" : check.state.rawValue),
                     check.newCount.map(HTML.number) ?? "–", check.fixedCount.map(HTML.number) ?? "–"]
         }
         let body = table(caption: "Pull-request checks, newest first", headers: [("Pull request", false), ("Head", false), ("Verdict", false),

@@ -99,7 +99,7 @@ public final class SiteRenderer {
         for run in runs {
             try renderRun(run, teams: teams)
             let jobs = recentRunIDs.contains(run.id) ? try queries.jobs(runID: run.id)
-                : try queries.jobs(runID: run.id, states: JobState.allCases.map(\.rawValue).filter { $0 != JobState.succeeded.rawValue })
+                : try queries.jobs(runID: run.id, states: JobState.allCases.filter { $0 != .succeeded })
             for job in jobs { try renderJob(job) }
         }
         for job in try queries.jobs(withoutRun: true) { try renderJob(job) }
@@ -140,12 +140,7 @@ public final class SiteRenderer {
         let changedRepositories = Set(jobs.map(\.repositoryID))
         for repository in repositories where changedRepositories.contains(repository.id) { try renderRepository(repository) }
         // The teams of what the jobs found new or fixed, of what is open, and the repositories' own.
-        let affected = Set(try queries.connection.query("""
-            SELECT team_id FROM findings WHERE repository_id = ANY($2) AND (first_seen_run = ANY($1) OR fixed_in_run = ANY($1))
-            UNION SELECT team_id FROM repository_open_counts WHERE repository_id = ANY($2)
-            UNION SELECT team_id FROM repositories WHERE id = ANY($2)
-            """, [.intArray(Array(changedRuns)), .intArray(Array(changedRepositories))],
-            purpose: "find the teams the jobs touched").compactMap { $0.int("team_id") })
+        let affected = try queries.teamsTouched(runs: changedRuns, repositories: changedRepositories)
         let newLastRun = renderedLatestRun != .some(runs.first?.id)
         for team in teams where affected.contains(team.id) || newLastRun {
             try renderTeam(team, runs: runs, allNights: false, nights: changedRuns)

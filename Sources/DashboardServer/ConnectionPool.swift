@@ -55,7 +55,7 @@ final class ConnectionPool: @unchecked Sendable {
     }
 }
 
-/// `SELECT 1` with a deadline. At most one probe runs at a time: a probe stuck on a hung
+/// A ping of the database with a deadline. At most one probe runs at a time: a probe stuck on a hung
 /// server is waited for by later checks (each up to its own deadline), not multiplied.
 final class HealthProbe: @unchecked Sendable {
     enum Result: Equatable, Sendable {
@@ -104,7 +104,7 @@ final class HealthProbe: @unchecked Sendable {
         }
         lock.unlock()
         guard group.wait(timeout: .now() + timeout) == .success else {
-            return .unhealthy("the database did not answer SELECT 1 within \(timeout) s")
+            return .unhealthy("the database did not answer a ping within \(timeout) s")
         }
         lock.lock()
         defer { lock.unlock() }
@@ -114,9 +114,8 @@ final class HealthProbe: @unchecked Sendable {
     private func probe(_ previous: PostgresConnection?) -> (Result, PostgresConnection?) {
         do {
             let connection = try previous.flatMap { $0.isConnected ? $0 : nil } ?? PostgresConnection(settings)
-            let rows = try connection.query("SELECT 1 AS one", purpose: "check that the database answers")
-            guard rows.first?.int("one") == 1 else {
-                return (.unhealthy("the database answered SELECT 1 with something else"), nil)
+            guard try connection.ping() else {
+                return (.unhealthy("the database answered the ping with something else"), nil)
             }
             return (.healthy, connection)
         } catch {

@@ -106,7 +106,7 @@ struct Router: Sendable {
     let site: StaticSite
     let pool: ConnectionPool?
     let health: HealthProbe?
-    let durations = DurationTotals()
+    let durations = JobDurationTotals()
 
     static let contentSecurityPolicy =
         "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
@@ -222,7 +222,7 @@ struct Router: Sendable {
     private func metrics() -> HTTPResponse {
         guard let pool else { return .text("no database configured\n", status: 503) }
         do {
-            let text = try pool.with { try DashboardQueries(connection: $0).metrics(durations: durations) }
+            let text = try pool.with { try MetricsPage.render($0, durations: durations) }
             return HTTPResponse(status: 200, headers: ["Content-Type": PrometheusText.contentType], body: Array(text.utf8))
         } catch {
             logError("metrics", error)
@@ -240,7 +240,7 @@ struct Router: Sendable {
             guard let limit = Int(limitText), (1...500).contains(limit) else {
                 return jsonError(400, "limit must be a whole number from 1 to 500, not \"\(limitText)\"")
             }
-            return database { try DashboardQueries(connection: $0).runs(limit: limit, org: request.query["org"]) }
+            return database { try DashboardQueries(connection: $0).runSummaries(limit: limit, org: request.query["org"]) }
         }
         if parts.count == 5, parts[1] == "api", parts[2] == "teams", parts[4] == "trend", !parts[3].isEmpty {
             let daysText = request.query["days"] ?? "90"
@@ -316,11 +316,8 @@ struct Router: Sendable {
             case .some(let state):
                 return json(CancelResult(job: jobID, result: "cancelled", message: "job \(jobID) was \(state.rawValue) and is cancelled"))
             case nil:
-                let exists = try pool.with {
-                    try $0.query("SELECT state FROM jobs WHERE id = $1", [.int(jobID)], purpose: "look up job \(jobID)").first?.string("state")
-                }
-                guard let state = exists else { return jsonError(404, "no job \(jobID)") }
-                return json(CancelResult(job: jobID, result: "already-finished", message: "job \(jobID) is already \(state)"),
+                guard let state = try pool.with({ try JobQueue(connection: $0).state(ofJob: jobID) }) else { return jsonError(404, "no job \(jobID)") }
+                return json(CancelResult(job: jobID, result: "already-finished", message: "job \(jobID) is already \(state.rawValue)"),
                             status: 409)
             }
         } catch {

@@ -3,6 +3,7 @@ import AuditStore
 import Foundation
 import OrgModel
 import PostgresClient
+import PullRequestVerdict
 
 /// A generated organisation history written through the real pipeline tables: the org config is
 /// saved, each night is scheduled, every job is claimed and completed with synthetic findings by
@@ -80,8 +81,7 @@ public struct FixtureHistory {
     public func write(to connection: PostgresConnection) throws -> [Int] {
         let config = self.config
         try OrgStore(connection: connection).sync(config)
-        let teamIDs = Dictionary(uniqueKeysWithValues: try connection.query("SELECT name, id FROM teams", purpose: "read teams")
-            .compactMap { row in row.string("name").flatMap { name in row.int("id").map { (name, $0) } } })
+        let teamIDs = try OrgStore(connection: connection).teamIDs(org: config.org)
         var runs: [Int] = []
         for night in 0..<nights {
             guard case .created(let run, _) = try OrgStore(connection: connection).scheduleRun(
@@ -109,8 +109,7 @@ public struct FixtureHistory {
 
     /// A checked pull request of the first repository: one new finding, one fixed.
     func writePullRequest(_ connection: PostgresConnection) throws {
-        guard let repository = try connection.query("SELECT id FROM repositories WHERE name = 'fixture/app-0'", purpose: "find app-0")
-            .first?.int("id") else { return }
+        guard let repository = try OrgStore(connection: connection).repositoryID(org: config.org, name: "fixture/app-0") else { return }
         let headSHA = String(repeating: "e", count: 40), baseSHA = String(repeating: "d", count: 40)
         let queue = JobQueue(connection: connection)
         _ = try queue.enqueue(JobRequest(runID: nil, repositoryID: repository, kind: .pr, commitRef: headSHA, archiveURL: "file:///head",

@@ -92,6 +92,11 @@ public final class PostgresConnection {
 
     // MARK: Statements
 
+    /// Whether the server answers a trivial statement (`SELECT 1`) with what it should.
+    public func ping() throws -> Bool {
+        try query("SELECT 1 AS one", purpose: "check that the database answers").first?.int("one") == 1
+    }
+
     /// Runs one statement with its parameters and returns every row, as text, copied out of libpq.
     @discardableResult
     public func query(_ sql: String, _ parameters: [PostgresValue] = [], purpose: String) throws -> PostgresRows {

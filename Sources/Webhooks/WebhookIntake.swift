@@ -3,6 +3,7 @@ import AuditStore
 import Foundation
 import OrgModel
 import PostgresClient
+import PullRequestVerdict
 
 /// A webhook delivery as the HTTP layer received it.
 public struct WebhookRequest: Sendable {
@@ -77,53 +78,49 @@ public struct WebhookIntake: Sendable {
         let action = payload["action"] as? String
         let repositoryName = (payload["repository"] as? [String: Any])?["full_name"] as? String
         // The delivery id is the primary key: a redelivery finds its row and stops here.
-        let recorded = try connection.query("""
-            INSERT INTO webhook_deliveries (delivery_id, event, action, repository, outcome) VALUES ($1, $2, $3, $4, 'received')
-            ON CONFLICT (delivery_id) DO NOTHING RETURNING delivery_id
-            """, [.text(delivery), .text(event), .optional(action), .optional(repositoryName)], purpose: "record delivery \(delivery)")
-        guard !recorded.isEmpty else {
+        let deliveries = WebhookDeliveryStore(connection: connection)
+        guard try deliveries.record(delivery: delivery, event: event, action: action, repository: repositoryName) else {
             return WebhookResponse(status: 200, body: "delivery \(delivery) was already handled")
         }
-        func finish(_ outcome: String, _ status: Int, _ body: String, job: Int? = nil) throws -> WebhookResponse {
-            try connection.query("UPDATE webhook_deliveries SET outcome = $2, job_id = $3 WHERE delivery_id = $1",
-                                 [.text(delivery), .text(outcome), .optional(job)], purpose: "record the outcome of delivery \(delivery)")
+        func finish(_ outcome: DeliveryOutcome, _ status: Int, _ body: String, job: Int? = nil) throws -> WebhookResponse {
+            try deliveries.setOutcome(delivery: delivery, outcome, jobID: job)
             return WebhookResponse(status: status, body: body)
         }
         switch event {
         case "ping":
-            return try finish("pong", 200, "pong")
+            return try finish(.pong, 200, "pong")
         case "pull_request":
             guard let action, Self.handledActions.contains(action) else {
-                return try finish("ignored", 202, "pull_request action \(action ?? "(none)") needs no check")
+                return try finish(.ignored, 202, "pull_request action \(action ?? "(none)") needs no check")
             }
             return try pullRequest(payload, action: action, connection: connection, finish: finish)
         default:
-            return try finish("ignored", 202, "event \(event.isEmpty ? "(none)" : event) is not handled")
+            return try finish(.ignored, 202, "event \(event.isEmpty ? "(none)" : event) is not handled")
         }
     }
 
     private func pullRequest(_ payload: [String: Any], action: String, connection: PostgresConnection,
-                             finish: (String, Int, String, Int?) throws -> WebhookResponse) throws -> WebhookResponse {
+                             finish: (DeliveryOutcome, Int, String, Int?) throws -> WebhookResponse) throws -> WebhookResponse {
         guard let pull = payload["pull_request"] as? [String: Any],
               let head = pull["head"] as? [String: Any], let headSHA = head["sha"] as? String,
               let base = pull["base"] as? [String: Any], let baseSHA = base["sha"] as? String, let baseRef = base["ref"] as? String,
               let repositoryName = (payload["repository"] as? [String: Any])?["full_name"] as? String else {
-            return try finish("malformed", 400, "pull_request payload lacks number, head.sha, base.sha, base.ref or repository.full_name", nil)
+            return try finish(.malformed, 400, "pull_request payload lacks number, head.sha, base.sha, base.ref or repository.full_name", nil)
         }
         guard let number = Self.integer(pull["number"], in: Self.pullRequestNumbers) else {
-            return try finish("malformed", 400, "pull_request.number must be a whole number from 1 to \(Self.pullRequestNumbers.upperBound)", nil)
+            return try finish(.malformed, 400, "pull_request.number must be a whole number from 1 to \(Self.pullRequestNumbers.upperBound)", nil)
         }
         guard Self.isCommit(headSHA), Self.isCommit(baseSHA) else {
-            return try finish("malformed", 400, "head.sha and base.sha must be 40 ASCII hexadecimal digits", nil)
+            return try finish(.malformed, 400, "head.sha and base.sha must be 40 ASCII hexadecimal digits", nil)
         }
         guard Self.isBranchName(baseRef) else {
-            return try finish("malformed", 400, "base.ref must be a branch name (1 to 255 bytes, no spaces, control characters or ~^:?*[\\)", nil)
+            return try finish(.malformed, 400, "base.ref must be a branch name (1 to 255 bytes, no spaces, control characters or ~^:?*[\\)", nil)
         }
         guard Self.isRepositoryFullName(repositoryName) else {
-            return try finish("malformed", 400, "repository.full_name must be owner/name in GitHub's characters (ASCII letters, digits, - _ .)", nil)
+            return try finish(.malformed, 400, "repository.full_name must be owner/name in GitHub's characters (ASCII letters, digits, - _ .)", nil)
         }
         if pull["draft"] as? Bool == true, config.pullRequests?.includeDrafts != true {
-            return try finish("ignored", 202, "pull request #\(number) is a draft; drafts are not checked (pullRequests.includeDrafts)", nil)
+            return try finish(.ignored, 202, "pull request #\(number) is a draft; drafts are not checked (pullRequests.includeDrafts)", nil)
         }
         var repository = config.repositories.first { $0.name.caseInsensitiveCompare(repositoryName) == .orderedSame }
         if repository == nil, let discovery = config.discovery,
@@ -138,26 +135,12 @@ public struct WebhookIntake: Sendable {
             }
         }
         guard let repository else {
-            return try finish("refused", 403, "repository \(repositoryName) is not in the org config of \(config.org)", nil)
+            return try finish(.refused, 403, "repository \(repositoryName) is not in the org config of \(config.org)", nil)
         }
-        let ids = try connection.query("""
-            INSERT INTO repositories (org, name, team_id, default_branch, provider, archive_url)
-            VALUES ($1, $2, (SELECT id FROM teams WHERE org = $1 AND name = $3), $4, $5, $6)
-            ON CONFLICT (org, name) DO UPDATE SET updated_at = repositories.updated_at
-            RETURNING id
-            """, [.text(config.org), .text(repository.name), .text(repository.team), .text(repository.branch),
-                  .text(repository.resolvedProvider.rawValue), .optional(repository.archive)], purpose: "find repository \(repository.name)")
-        guard let repositoryID = ids.first?.int("id") else {
-            throw DatabaseError.unexpectedResult(purpose: "find repository \(repository.name)", reason: "no id")
-        }
+        let repositoryID = try OrgStore(connection: connection).ensureRepository(org: config.org, repository)
         // A newer push supersedes the checks of older heads of the same pull request.
         let queue = JobQueue(connection: connection)
-        let older = try connection.query("""
-            SELECT id FROM jobs WHERE repository_id = $1 AND kind = 'pr' AND pr_number = $2 AND commit_ref <> $3
-              AND state IN ('queued', 'failed', 'running')
-            """, [.int(repositoryID), .int(number), .text(headSHA)], purpose: "find older checks of pull request #\(number)")
-        for row in older {
-            guard let id = row.int("id") else { continue }
+        for id in try queue.unfinishedPullRequestJobs(repositoryID: repositoryID, prNumber: number, otherThan: headSHA) {
             try queue.cancel(jobID: id)
             try PullRequestStore(connection: connection).cancel(jobID: id)
         }
@@ -171,7 +154,7 @@ public struct WebhookIntake: Sendable {
                                                                       baseSHA: baseSHA, baseRef: baseRef, jobID: job, gate: gate)
         let body = job.map { "queued job \($0) (check \(check)) for \(repository.name)#\(number) at \(headSHA.prefix(12))" }
             ?? "a check of \(repository.name)#\(number) at \(headSHA.prefix(12)) is already queued"
-        return try finish("queued", 202, body, job)
+        return try finish(.queued, 202, body, job)
     }
 
     static func isCommit(_ sha: String) -> Bool { ASCII.isCommitSHA(sha) }

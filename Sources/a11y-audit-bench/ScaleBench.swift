@@ -43,9 +43,9 @@ enum ScaleBench {
             ("overview", "trend, organisation", { try queries.trend(org: s.org).count }),
             ("overview", "teams ranked", { try queries.teams(org: s.org, latestRun: s.latestRun).count }),
             ("overview", "open by rule, organisation", { try queries.openByRule(org: s.org).count }),
-            ("overview", "failed jobs of the latest run", { try queries.jobs(runID: s.latestRun, states: ["dead", "failed"]).count }),
+            ("overview", "failed jobs of the latest run", { try queries.jobs(runID: s.latestRun, states: [.dead, .failed]).count }),
             ("run page (older run)", "jobs that did not succeed", {
-                try queries.jobs(runID: s.middleRun, states: JobState.allCases.map(\.rawValue).filter { $0 != "succeeded" }).count }),
+                try queries.jobs(runID: s.middleRun, states: JobState.allCases.filter { $0 != .succeeded }).count }),
             ("run page (older run)", "jobs by team", { try queries.runJobsByTeam(runID: s.middleRun).count }),
             ("run page of a team (older run)", "the team's jobs", { try queries.jobs(runID: s.middleRun, team: .some(s.team)).count }),
             ("team", "trend, team", { try queries.trend(org: s.org, teamID: s.team).count }),

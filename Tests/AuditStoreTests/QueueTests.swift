@@ -336,7 +336,7 @@ let fastRetries = QueuePolicy(leaseSeconds: 30, backoffBaseSeconds: 0.001, backo
             #expect(try queue.fail(first, error: "HTTP 404 from the archive host", retryable: false) == .dead)
             let waiting = try #require(try connection.query("SELECT id FROM jobs WHERE state = 'queued'", purpose: "read").first?.int("id"))
             #expect(try queue.cancel(jobID: waiting) == .queued)
-            #expect(try store.checks().map(\.state) == ["error", "cancelled"], "GitHub hears of both instead of a pending forever")
+            #expect(try store.checks().map(\.state) == [.error, .cancelled], "GitHub hears of both instead of a pending forever")
         }
     }
 

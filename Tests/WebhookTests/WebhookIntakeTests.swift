@@ -80,7 +80,7 @@ func count(_ connection: PostgresConnection, _ sql: String) throws -> Int {
             #expect(job.string("archive_url") == "https://api.github.com/repos/Codertocat/Hello-World/tarball/ec26c3e57ca3a959ca5aad62de7213c562f8c821")
             #expect(job.string("base_archive_url")?.hasSuffix("/tarball/" + (job.string("base_sha") ?? "?")) == true)
             let check = try #require(try PullRequestStore(connection: connection).checks().first)
-            #expect(check.state == "pending" && check.gate == .any && check.prNumber == 2)
+            #expect(check.state == .pending && check.gate == .any && check.prNumber == 2)
 
             // GitHub redelivers the same delivery: acknowledged, not queued again.
             let again = intake.handle(request, connection: connection)
@@ -108,7 +108,7 @@ func count(_ connection: PostgresConnection, _ sql: String) throws -> Int {
             let states = try connection.query("SELECT commit_ref, state FROM jobs ORDER BY id", purpose: "read").map { $0.string("state") }
             #expect(states == ["running", "queued"], "the running one stops at its next heartbeat")
             let checks = try PullRequestStore(connection: connection).checks()
-            #expect(checks.map(\.state) == ["cancelled", "pending"])
+            #expect(checks.map(\.state) == [.cancelled, .pending])
         }
     }
 

@@ -347,7 +347,7 @@ public struct DashboardQueries {
         }
         for row in try connection.query("""
             SELECT p.team_id, count(*) AS jobs FROM jobs j JOIN repositories p ON p.id = j.repository_id
-            WHERE j.run_id = $1 AND j.state <> 'succeeded' GROUP BY p.team_id
+            WHERE j.run_id = $1 AND j.state <> \(JobState.succeeded.sql) GROUP BY p.team_id
             """, [.int(runID)], purpose: "count the jobs of run \(runID) that did not succeed, by team") {
             byTeam[row.int("team_id"), default: RunTeamJobs()].jobs += row.int("jobs") ?? 0
         }
@@ -358,7 +358,7 @@ public struct DashboardQueries {
     /// belong to no run (pull requests).
     /// `team`: only jobs of repositories of that team (`.some(nil)`: of no team).
     public func jobs(runID: Int? = nil, repositoryID: Int? = nil, jobID: Int? = nil, withoutRun: Bool = false,
-                     states: [String]? = nil, team: Int?? = nil, limit: Int = 100_000) throws -> [Job] {
+                     states: [JobState]? = nil, team: Int?? = nil, limit: Int = 100_000) throws -> [Job] {
         let rows = try connection.query("""
             SELECT j.id, j.run_id, j.repository_id, p.name AS repository, j.kind, j.state, j.attempt, j.max_attempts, j.commit_ref,
                    coalesce(s.commit_sha, j.commit_sha) AS commit_sha, j.last_error, j.errors::text AS errors,
@@ -373,7 +373,7 @@ public struct DashboardQueries {
               AND (NOT $7 OR p.team_id IS NOT DISTINCT FROM $8)
             ORDER BY j.id DESC LIMIT $4
             """, [.optional(runID), .optional(repositoryID), .optional(jobID), .int(limit), .bool(withoutRun),
-                  states.map { .textArray($0) } ?? .null, .bool(team != nil), .optional(team ?? nil)], purpose: "list jobs")
+                  states.map { .textArray($0.map(\.rawValue)) } ?? .null, .bool(team != nil), .optional(team ?? nil)], purpose: "list jobs")
         return rows.map { row in
             Job(id: row.int("id") ?? 0, runID: row.int("run_id"), repositoryID: row.int("repository_id") ?? 0,
                 repository: row.string("repository") ?? "", kind: row.string("kind") ?? "", state: row.string("state") ?? "",
@@ -385,5 +385,16 @@ public struct DashboardQueries {
                 suppressed: row.int("suppressed"), fetchMilliseconds: row.int("fetch_ms"), scanMilliseconds: row.int("scan_ms"),
                 writeMilliseconds: row.int("write_ms"), notesJSON: row.string("notes"), configJSON: row.string("config"))
         }
+    }
+
+    /// The teams of what these runs found new or fixed in these repositories, of what is open
+    /// in them, and the repositories' own teams: whose pages a finished job changes.
+    public func teamsTouched(runs: Set<Int>, repositories: Set<Int>) throws -> Set<Int> {
+        Set(try connection.query("""
+            SELECT team_id FROM findings WHERE repository_id = ANY($2) AND (first_seen_run = ANY($1) OR fixed_in_run = ANY($1))
+            UNION SELECT team_id FROM repository_open_counts WHERE repository_id = ANY($2)
+            UNION SELECT team_id FROM repositories WHERE id = ANY($2)
+            """, [.intArray(runs.sorted()), .intArray(repositories.sorted())],
+            purpose: "find the teams the jobs touched").compactMap { $0.int("team_id") })
     }
 }

@@ -1,73 +1,13 @@
 import AuditModel
 import Foundation
 import PostgresClient
+import PullRequestVerdict
 
-/// When a pull request's check fails.
-public enum PullRequestGate: String, Sendable, Codable, CaseIterable {
-    /// New requirement-level findings (Apple states an obligation) fail the check.
-    case requirements
-    /// Any new violation fails it.
-    case any
-    /// Any new finding fails it, those that need review too.
-    case anyIncludingReview = "any-including-review"
-    /// Report only.
-    case never
-
-    /// Findings that need review fail a check only when the gate asks for them: a person has
-    /// to decide them, and a gate that fails on guesses gets turned off.
-    public func fails(new: [Finding]) -> Bool {
-        switch self {
-        case .requirements: new.contains { $0.kind == .requirement && $0.certainty == .violation }
-        case .any: new.contains { $0.certainty == .violation }
-        case .anyIncludingReview: !new.isEmpty
-        case .never: false
-        }
-    }
+extension CheckState {
+    /// The state as an SQL literal: `'pending'`.
+    var sql: String { "'\(rawValue)'" }
 }
 
-/// A pull request's findings against its base, matched by fingerprint. Only files the pull
-/// request changed can hold new findings: a finding that appears in an untouched file (a rule
-/// changed, or another file's change reached it) is not the pull request's doing.
-public struct PullRequestComparison: Sendable {
-    public var new: [Finding]
-    public var fixed: [Finding]
-    /// Findings in both, in files the pull request changed (shown on the report page).
-    public var unchangedInChangedFiles: [Finding]
-    /// All findings in both (and head findings in untouched files).
-    public var unchangedCount: Int
-    public var changedFiles: Set<String>
-
-    public init(head: [Finding], base: [Finding], changedFiles: Set<String>) {
-        let baseFingerprints = Set(base.map(\.fingerprint))
-        let headFingerprints = Set(head.map(\.fingerprint))
-        self.changedFiles = changedFiles
-        new = head.filter { !baseFingerprints.contains($0.fingerprint) && changedFiles.contains($0.location.file) }
-        fixed = base.filter { !headFingerprints.contains($0.fingerprint) }
-        unchangedInChangedFiles = head.filter { baseFingerprints.contains($0.fingerprint) && changedFiles.contains($0.location.file) }
-        unchangedCount = head.count - new.count
-    }
-
-    /// Paths whose content differs between the two snapshots, or that exist in only one.
-    public static func changedFiles(head: [String: String], base: [String: String]) -> Set<String> {
-        var changed = Set<String>()
-        for (path, digest) in head where base[path] != digest { changed.insert(path) }
-        for path in base.keys where head[path] == nil { changed.insert(path) }
-        return changed
-    }
-
-    /// "2 new accessibility findings (1 requirement), 1 fixed": the commit status description.
-    public var summary: String {
-        let violations = new.filter { $0.certainty == .violation }
-        let requirements = violations.filter { $0.kind == .requirement }.count
-        let review = new.count - violations.count
-        var text = violations.isEmpty ? "No new accessibility findings"
-            : "\(violations.count) new accessibility \(violations.count == 1 ? "finding" : "findings")"
-        if requirements > 0 { text += " (\(requirements) \(requirements == 1 ? "requirement" : "requirements"))" }
-        if review > 0 { text += ", \(review) to review" }
-        if !fixed.isEmpty { text += ", \(fixed.count) fixed" }
-        return text
-    }
-}
 
 /// The `pr_checks` rows: created pending when the webhook arrives, completed by the worker in the
 /// job's completing transaction, then reported to GitHub (retried until it is).
@@ -76,15 +16,16 @@ public struct PullRequestStore {
 
     public init(connection: PostgresConnection) { self.connection = connection }
 
-    /// The dashboard path of a check's report page: rendered by the dashboard, linked from the
-    /// commit status the worker posts.
-    public static func reportPath(repository: String, prNumber: Int, headSHA: String) -> String {
-        let segments = repository.split(separator: "/").map { segment in
-            String(segment.unicodeScalars.map { scalar -> Character in
-                scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "._-".unicodeScalars.contains(scalar)) ? Character(scalar) : "-"
-            })
+    /// The finished hook: a check whose job died or was cancelled will never get a verdict from
+    /// it, and says so (it is reported) instead of staying pending on GitHub.
+    public static let jobsFinished: JobFinishedHook = { jobs, connection in
+        for (jobState, state) in [(JobState.dead, CheckState.error), (.cancelled, .cancelled)] {
+            let ids = jobs.filter { $0.state == jobState }.map(\.id)
+            guard !ids.isEmpty else { continue }
+            try connection.query("""
+                UPDATE pr_checks SET state = $2, updated_at = now() WHERE job_id = ANY($1) AND state = \(CheckState.pending.sql)
+                """, [.intArray(ids), .text(state.rawValue)], purpose: "settle the checks of \(ids.count) finished jobs")
         }
-        return "pulls/" + segments.joined(separator: "/") + "/\(prNumber)-\(headSHA.prefix(12)).html"
     }
 
     public struct Check: Sendable, Equatable {
@@ -96,13 +37,13 @@ public struct PullRequestStore {
         public var baseSHA: String
         public var baseRef: String
         public var jobID: Int?
-        public var state: String
+        public var state: CheckState
         public var gate: PullRequestGate
         public var newCount: Int?
         public var fixedCount: Int?
         public var unchangedCount: Int?
         public var resultsJSON: String?
-        public var reportedState: String?
+        public var reportedState: CheckState?
         public var reportAttempts: Int
         public var reportError: String?
         public var checkRunID: Int?
@@ -138,12 +79,12 @@ public struct PullRequestStore {
             try open(repositoryID: job.repositoryID, prNumber: prNumber, headSHA: job.commitRef, baseSHA: job.baseSHA ?? "",
                      baseRef: job.baseRef ?? "", jobID: job.id, gate: gate)
         }
-        let state = gate.fails(new: comparison.new) ? "failure" : "success"
+        let state = gate.verdict(new: comparison.new)
         try connection.query("""
             UPDATE pr_checks SET state = $4, new_count = $5, fixed_count = $6, unchanged_count = $7, results = $8::jsonb,
                                  job_id = $9, updated_at = now()
             WHERE repository_id = $1 AND pr_number = $2 AND head_sha = $3
-            """, [.int(job.repositoryID), .int(prNumber), .text(job.commitRef), .text(state), .int(comparison.new.count),
+            """, [.int(job.repositoryID), .int(prNumber), .text(job.commitRef), .text(state.rawValue), .int(comparison.new.count),
                   .int(comparison.fixed.count), .int(comparison.unchangedCount), .text(Self.resultsJSON(comparison)), .int(job.id)],
             purpose: "store the verdict of pull request #\(prNumber)")
     }
@@ -151,7 +92,7 @@ public struct PullRequestStore {
     /// Marks the checks of a job that was cancelled (a newer push superseded it).
     public func cancel(jobID: Int) throws {
         try connection.query("""
-            UPDATE pr_checks SET state = 'cancelled', updated_at = now() WHERE job_id = $1 AND state = 'pending'
+            UPDATE pr_checks SET state = \(CheckState.cancelled.sql), updated_at = now() WHERE job_id = $1 AND state = \(CheckState.pending.sql)
             """, [.int(jobID)], purpose: "cancel the check of job \(jobID)")
     }
 
@@ -163,10 +104,10 @@ public struct PullRequestStore {
         return rows.map { row in
             Check(id: row.int("id") ?? 0, repositoryID: row.int("repository_id") ?? 0, repository: row.string("repository") ?? "",
                   prNumber: row.int("pr_number") ?? 0, headSHA: row.string("head_sha") ?? "", baseSHA: row.string("base_sha") ?? "",
-                  baseRef: row.string("base_ref") ?? "", jobID: row.int("job_id"), state: row.string("state") ?? "",
+                  baseRef: row.string("base_ref") ?? "", jobID: row.int("job_id"), state: row.string("state").flatMap(CheckState.init(rawValue:)) ?? .pending,
                   gate: row.string("gate").flatMap(PullRequestGate.init(rawValue:)) ?? .requirements, newCount: row.int("new_count"),
                   fixedCount: row.int("fixed_count"), unchangedCount: row.int("unchanged_count"), resultsJSON: row.string("results"),
-                  reportedState: row.string("reported_state"), reportAttempts: row.int("report_attempts") ?? 0,
+                  reportedState: row.string("reported_state").flatMap(CheckState.init(rawValue:)), reportAttempts: row.int("report_attempts") ?? 0,
                   reportError: row.string("report_error"), checkRunID: row.int("check_run_id"))
         }
     }
@@ -193,12 +134,12 @@ public struct PullRequestStore {
         return try checks(where: "c.id = $1", [.int(id)]).first
     }
 
-    public func markReported(_ checkID: Int, state: String, checkRunID: Int? = nil) throws {
+    public func markReported(_ checkID: Int, state: CheckState, checkRunID: Int? = nil) throws {
         try connection.query("""
             UPDATE pr_checks SET reported_state = $2, status_reported_at = now(), report_error = NULL, report_attempts = 0,
                                  reporting_until = NULL, check_run_id = coalesce($3, check_run_id)
             WHERE id = $1
-            """, [.int(checkID), .text(state), .optional(checkRunID)], purpose: "mark check \(checkID) reported")
+            """, [.int(checkID), .text(state.rawValue), .optional(checkRunID)], purpose: "mark check \(checkID) reported")
     }
 
     public func markReportFailed(_ checkID: Int, error: String) throws {

@@ -61,12 +61,12 @@ public struct OrgStore {
         return try connection.transaction(purpose: "schedule the \(kind.rawValue) run of \(config.org) for \(date)") { connection in
             let inserted = try connection.query("""
                 INSERT INTO runs (org, kind, run_date, created_by) VALUES ($1, $2, $3::date, $4)
-                ON CONFLICT (org, run_date) WHERE kind = 'nightly' DO NOTHING
+                ON CONFLICT (org, run_date) WHERE kind = \(RunKind.nightly.sql) DO NOTHING
                 RETURNING id
                 """, [.text(config.org), .text(kind.rawValue), .text(date), .text(createdBy)], purpose: "create the run")
             guard let runID = inserted.first?.int("id") else {
                 let existing = try connection.query("""
-                    SELECT id FROM runs WHERE org = $1 AND run_date = $2::date AND kind = 'nightly'
+                    SELECT id FROM runs WHERE org = $1 AND run_date = $2::date AND kind = \(RunKind.nightly.sql)
                     """, [.text(config.org), .text(date)], purpose: "find the existing run")
                 guard let id = existing.first?.int("id") else {
                     throw DatabaseError.unexpectedResult(purpose: "schedule the run", reason: "the run of \(date) conflicts but cannot be found")
@@ -78,19 +78,11 @@ public struct OrgStore {
                 """, [.text(config.org)], purpose: "list the repositories to audit")
             // A nightly job of an earlier night still waiting (for its retry, or behind a long
             // queue) is superseded: tonight's job audits a newer commit of the same branch.
-            let superseded = try connection.query("""
-                UPDATE jobs SET state = 'cancelled', finished_at = now(),
-                    last_error = 'superseded by the ' || $3 || ' run of ' || $2
-                WHERE kind = $3 AND state IN ('queued', 'failed')
-                  AND repository_id IN (SELECT id FROM repositories WHERE org = $1 AND active)
-                RETURNING run_id
-                """, [.text(config.org), .text(date), .text(kind.rawValue)], purpose: "supersede earlier waiting jobs")
             let queue = JobQueue(connection: connection)
-            for run in Set(superseded.compactMap { $0.int("run_id") }).sorted() {
-                try queue.finishRunIfDone(run, in: connection)
-            }
+            try queue.supersedeWaiting(kind: kind, repositoryIDs: repositories.compactMap { $0.int("id") },
+                                       reason: "superseded by the \(kind.rawValue) run of \(date)", in: connection)
             let byName = Dictionary(config.repositories.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-            var ids: [Int] = [], refs: [String] = [], urls: [String] = []
+            var targets: [(repositoryID: Int, commitRef: String, archiveURL: String)] = []
             for row in repositories {
                 guard let id = row.int("id"), let name = row.string("name") else { continue }
                 // Discovered repositories are not in the config: their row has what discovery found.
@@ -98,23 +90,14 @@ public struct OrgStore {
                     name: name, team: "", defaultBranch: row.string("default_branch"),
                     provider: row.string("provider").flatMap(OrgConfig.Provider.init(rawValue:)) ?? .github,
                     archive: row.string("archive_url"))
-                ids.append(id); refs.append(repository.branch); urls.append(archiveURL(repository, repository.branch))
+                targets.append((id, repository.branch, archiveURL(repository, repository.branch)))
             }
-            let jobs = try connection.query("""
-                INSERT INTO jobs (run_id, repository_id, kind, commit_ref, archive_url, priority, max_attempts,
-                                  time_limit_seconds, memory_limit_mb)
-                SELECT $1, repository_id, $2, commit_ref, archive_url, 0, $3, $7::integer, $8::integer
-                FROM unnest($4::bigint[], $5::text[], $6::text[]) AS t (repository_id, commit_ref, archive_url)
-                ON CONFLICT (repository_id, commit_ref, kind) WHERE state IN ('queued', 'failed') DO NOTHING
-                RETURNING id
-                """, [.int(runID), .text(kind.rawValue), .int(config.maxAttempts), .intArray(ids), .textArray(refs), .textArray(urls),
-                      .optional(config.limits?.jobSeconds), .optional(config.limits?.jobMemoryMB)],
-                purpose: "enqueue the run's jobs")
+            let jobs = try queue.enqueue(runID: runID, kind: kind, targets: targets, maxAttempts: config.maxAttempts,
+                                         timeLimitSeconds: config.limits?.jobSeconds, memoryLimitMB: config.limits?.jobMemoryMB)
             try connection.query("UPDATE runs SET jobs_total = $2 WHERE id = $1", [.int(runID), .int(jobs.count)],
                                  purpose: "count the run's jobs")
             // A run with nothing to do (no repositories, or all already queued) is finished at once.
-            try queue.finishRunIfDone(runID, in: connection)
-            try connection.notify(JobQueue.jobsChannel, payload: "run:\(runID)")
+            try RunLedger.finishIfDone(runID, in: connection)
             return .created(runID: runID, jobs: jobs.count)
         }
     }
@@ -128,7 +111,7 @@ public struct OrgStore {
             let days = try connection.query("SELECT retention_days FROM org_settings WHERE org = $1", [.text(org)],
                                             purpose: "read the retention setting").first?.int("retention_days") ?? 400
             let runs = try connection.query("""
-                DELETE FROM runs WHERE org = $1 AND created_at < now() - make_interval(days => $2) AND state <> 'running'
+                DELETE FROM runs WHERE org = $1 AND created_at < now() - make_interval(days => $2) AND state <> \(RunState.running.sql)
                 RETURNING id
                 """, [.text(org), .int(days)], purpose: "delete runs past retention")
             try connection.query("""
@@ -150,5 +133,52 @@ public struct OrgStore {
                                  [.int(cacheDays)], purpose: "prune unused cache rows")
             return runs.count
         }
+    }
+
+    /// The team the org config gives a repository, and every team of its organisation by the
+    /// CODEOWNERS handles the team owns (lowercased): what attributes a finding to a team.
+    public func teamsOwning(repositoryID: Int) throws -> (repositoryTeam: Int?, byOwner: [String: Int]) {
+        let rows = try connection.query("""
+            SELECT r.team_id, t.id AS owner_team, o.owner
+            FROM repositories r
+            LEFT JOIN teams t ON t.org = r.org
+            LEFT JOIN LATERAL unnest(t.owners) AS o (owner) ON true
+            WHERE r.id = $1
+            """, [.int(repositoryID)], purpose: "read the teams of repository \(repositoryID)")
+        var byOwner: [String: Int] = [:]
+        for row in rows {
+            if let owner = row.string("owner"), let team = row.int("owner_team") { byOwner[owner.lowercased()] = team }
+        }
+        return (rows.first?.int("team_id"), byOwner)
+    }
+
+    /// The id of `repository` of `org`, added (with its team, branch and provider) if the org
+    /// has not seen it yet: a pull request may come before the first night's sync.
+    public func ensureRepository(org: String, _ repository: OrgConfig.Repository) throws -> Int {
+        let ids = try connection.query("""
+            INSERT INTO repositories (org, name, team_id, default_branch, provider, archive_url)
+            VALUES ($1, $2, (SELECT id FROM teams WHERE org = $1 AND name = $3), $4, $5, $6)
+            ON CONFLICT (org, name) DO UPDATE SET updated_at = repositories.updated_at
+            RETURNING id
+            """, [.text(org), .text(repository.name), .text(repository.team), .text(repository.branch),
+                  .text(repository.resolvedProvider.rawValue), .optional(repository.archive)], purpose: "find repository \(repository.name)")
+        guard let id = ids.first?.int("id") else {
+            throw DatabaseError.unexpectedResult(purpose: "find repository \(repository.name)", reason: "no id")
+        }
+        return id
+    }
+
+    /// The organisation's teams by name.
+    public func teamIDs(org: String) throws -> [String: Int] {
+        var ids: [String: Int] = [:]
+        for row in try connection.query("SELECT name, id FROM teams WHERE org = $1", [.text(org)], purpose: "read the teams of \(org)") {
+            if let name = row.string("name"), let id = row.int("id") { ids[name] = id }
+        }
+        return ids
+    }
+
+    public func repositoryID(org: String, name: String) throws -> Int? {
+        try connection.query("SELECT id FROM repositories WHERE org = $1 AND name = $2", [.text(org), .text(name)],
+                             purpose: "find repository \(name)").first?.int("id")
     }
 }
