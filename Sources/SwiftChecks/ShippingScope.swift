@@ -42,6 +42,19 @@ extension SourceFile {
     /// The single-binding member property `node` lies in (`var header: some View { … }`, not
     /// a local, a function or an initializer), unless the frameworks read it by name
     /// (`@objc`, `@IBOutlet`, …).
+    /// The member method `node` lies in (its outermost function inside a type), with its name.
+    static func enclosingMemberFunction(of node: some SyntaxProtocol) -> (FunctionDeclSyntax, String)? {
+        var current = Syntax(node).parent
+        while let syntax = current {
+            if let function = syntax.as(FunctionDeclSyntax.self), function.parent?.is(MemberBlockItemSyntax.self) == true {
+                return (function, function.name.text)
+            }
+            if syntax.is(MemberBlockSyntax.self) || syntax.is(SourceFileSyntax.self) { return nil }
+            current = syntax.parent
+        }
+        return nil
+    }
+
     static func enclosingMemberProperty(of node: some SyntaxProtocol) -> (VariableDeclSyntax, String)? {
         var current = Syntax(node).parent
         while let syntax = current {
@@ -148,9 +161,21 @@ extension SourceFile {
     }
 
     /// Whether `node` lies in a `private` or `fileprivate` member property that nothing in
-    /// the file reads (a `private var replyButton` left behind): only this file could read it,
-    /// so what it builds never shows.
+    /// the file reads (a `private var replyButton` left behind), or such a method that nothing
+    /// calls (a `private func premiumHeader()` builder no body uses): only this file could use
+    /// it, so what it builds never shows.
     func isInUnreadPrivateProperty(_ node: some SyntaxProtocol) -> Bool {
+        if let (function, name) = Self.enclosingMemberFunction(of: node),
+           function.modifiers.contains(where: { ["private", "fileprivate"].contains($0.name.text) }),
+           !function.modifiers.contains(where: { $0.name.text == "override" }),
+           // Called by the Objective-C runtime (selectors, actions) without a reference in Swift.
+           !function.attributes.contains(where: { attribute in
+               guard let attribute = attribute.as(AttributeSyntax.self) else { return true }
+               return ["objc", "IBAction", "IBSegueAction", "_dynamicReplacement"].contains(attribute.attributeName.trimmedDescription)
+           }),
+           index.references[name] == nil {
+            return true
+        }
         guard let (variable, name) = Self.enclosingMemberProperty(of: node),
               variable.modifiers.contains(where: { ["private", "fileprivate"].contains($0.name.text) }) else { return false }
         return index.references[name] == nil

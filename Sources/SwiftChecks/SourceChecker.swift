@@ -297,7 +297,7 @@ public struct SourceChecker: Sendable {
         result.assignedMembers = file.overridingAssignments(FileResult.overridableProperties)
             .union(file.viewsLabelledWhereUsed()).union(file.superclassFacts())
             .union(file.styleMethodFacts(FileResult.overridableProperties))
-            .union(file.catalystGatedTypeFacts()).union(file.declarationFacts())
+            .union(file.catalystGatedTypeFacts()).union(file.declarationFacts()).union(file.renderingSurfaceFacts())
         result.findings.assignFingerprints()
         return result
     }

@@ -228,10 +228,13 @@ public struct JobQueue {
         var parameters = SQLParameters()
         let condition = selection.condition(&parameters)
         let assignments = transition.assignments(&parameters, policy: policy)
+        // Only a failed attempt has a retry delay to report.
+        let delay: String
+        if case .failAttempt = transition { delay = ", extract(epoch FROM run_after - now())::float8 AS delay" } else { delay = "" }
         let rows = try connection.query("""
             UPDATE jobs SET \(assignments)
             WHERE \(condition)
-            RETURNING id, run_id, state, extract(epoch FROM run_after - now())::float8 AS delay
+            RETURNING id, run_id, state\(delay)
             """, parameters.values, purpose: purpose)
         let changed = rows.compactMap { row -> TransitionedJob? in
             guard let id = row.int("id"), let state = row.string("state").flatMap(JobState.init(rawValue:)) else { return nil }
@@ -242,8 +245,12 @@ public struct JobQueue {
             .sorted { ($0.runID ?? 0, $0.id) < ($1.runID ?? 0, $1.id) }
         if !finished.isEmpty {
             for hook in finishedHooks { try hook(finished, connection) }
-            try connection.query("SELECT pg_notify($1, 'job:' || id) FROM unnest($2::bigint[]) AS id",
-                                 [.text(Self.doneChannel), .intArray(finished.map(\.id))], purpose: "announce finished jobs")
+            if finished.count == 1 {
+                try connection.notify(Self.doneChannel, payload: "job:\(finished[0].id)")
+            } else {
+                try connection.query("SELECT pg_notify($1, 'job:' || id) FROM unnest($2::bigint[]) AS id",
+                                     [.text(Self.doneChannel), .intArray(finished.map(\.id))], purpose: "announce finished jobs")
+            }
         }
         if changed.contains(where: { $0.state == .queued }) { try connection.notify(Self.jobsChannel, payload: "released") }
         return changed

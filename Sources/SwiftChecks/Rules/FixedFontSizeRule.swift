@@ -138,8 +138,93 @@ struct FixedFontSizeRule: SourceRule {
                     }
                 }
                 """),
+            // Clear 1 pt text that only names an icon button: nobody reads it.
+            RuleExample("""
+                import SwiftUI
+                struct SettingsButton: View {
+                    var body: some View {
+                        Button {} label: {
+                            ZStack {
+                                Text("Settings").foregroundColor(.clear).font(.system(size: 1))
+                                Image(systemName: "gearshape")
+                            }
+                        }
+                    }
+                }
+                """),
+            // A private builder no body calls: what it builds never shows.
+            RuleExample("""
+                import SwiftUI
+                struct PlanView: View {
+                    var body: some View { Text("Plan").font(.body) }
+                    @ViewBuilder private func oldHeader() -> some View { Text("Premium").font(.system(size: 13)) }
+                }
+                """),
         ],
         needsReview: [
+            // The Dynamic Island's compact and minimal regions are sized by the system, and so is the view put there.
+            RuleExample("""
+                import SwiftUI
+                import WidgetKit
+                import ActivityKit
+                func island(_ minutes: Int) -> DynamicIsland {
+                    DynamicIsland {
+                        DynamicIslandExpandedRegion(.center) { Text("Arrives in \\(minutes) min") }
+                    } compactLeading: {
+                        Text("\\(minutes)").font(↓.system(size: 13, weight: .bold))
+                    } compactTrailing: {
+                        Image(systemName: "bus")
+                    } minimal: {
+                        MinimalETA(minutes: minutes)
+                    }
+                }
+                struct MinimalETA: View {
+                    let minutes: Int
+                    var body: some View { Text("\\(minutes)").font(↓.system(size: 12)) }
+                }
+                """),
+            // Drawn into a fixed-size picture by `ImageRenderer` (a HUD texture): text size does not reach it.
+            RuleExample("""
+                import SwiftUI
+                struct StatsSnapshot: View {
+                    let fps: Int
+                    var body: some View { Text("\\(fps) fps").font(↓.system(size: 11)) }
+                }
+                @MainActor func hudImage(fps: Int) -> CGImage? {
+                    let view = StatsSnapshot(fps: fps)
+                    let renderer = ImageRenderer(content: view)
+                    renderer.proposedSize = ProposedViewSize(width: 240, height: 250)
+                    return renderer.cgImage
+                }
+                """),
+            // The branch a widget takes for a Lock Screen accessory family.
+            RuleExample("""
+                import SwiftUI
+                import WidgetKit
+                struct GlucoseView: View {
+                    @Environment(\\.widgetFamily) var family
+                    var body: some View {
+                        switch family {
+                        case .accessoryCircular: Text("112").font(↓.system(size: 25))
+                        default: Text("112 mg/dL").font(.title)
+                        }
+                    }
+                }
+                """),
+            // A widget offered only as a Lock Screen accessory: the system sizes it.
+            RuleExample("""
+                import SwiftUI
+                import WidgetKit
+                struct SensorGauge: View {
+                    var body: some View { Text("Warmup").font(↓.system(size: 10)) }
+                }
+                struct SensorWidget: Widget {
+                    var body: some WidgetConfiguration {
+                        StaticConfiguration(kind: "sensor", provider: SensorProvider()) { _ in SensorGauge() }
+                            .supportedFamilies([.accessoryCircular])
+                    }
+                }
+                """),
             // Only tvOS runs it: Apple publishes one size per text style there.
             RuleExample("""
                 import SwiftUI
@@ -240,6 +325,8 @@ struct FixedFontSizeRule: SourceRule {
                !literal.isEmpty, !literal.contains(where: { $0.isLetter || $0.isNumber }) { continue }
             // An emoji shown as a picture (`Text(item.emoji)` in a picker grid) is not read as text.
             if let content = text?.arguments.first?.expression, Self.namesEmoji(content) { continue }
+            // Text nobody sees (clear, fully transparent, hidden): a name for a button's label, not text read.
+            if let text, Self.isInvisible(ModifierChain(containing: ExprSyntax(text))) { continue }
             // Text shrunk to fit a fixed frame (`.minimumScaleFactor`) from a size above every
             // default text style (an avatar's initials at 200 pt): the literal is a ceiling, not
             // the size drawn; a person judges whether it must grow. A 14 pt that may only shrink stands.
@@ -251,11 +338,29 @@ struct FixedFontSizeRule: SourceRule {
             let large = (size.numberValue ?? 0) >= 2 * body
             // One initial standing in for a missing picture (`Text(name.prefix(1))` in an avatar).
             let initial = text?.arguments.first.map { Self.isInitial($0.expression) } ?? false
-            let sure = size.numberValue != nil && text != nil && !shrinks && !large && !initial
+            // The Dynamic Island's compact and minimal regions are sized by the system.
+            let systemSized = file.buildsWidgets && SourceFile.isInSystemSizedRegion(call)
+            let sure = size.numberValue != nil && text != nil && !shrinks && !large && !initial && !systemSized
             var message = "\(form) fixes the text at \(value); it will not follow the text size people choose"
             if large { message += " (already at least twice the default body size: judge whether it must grow further)" }
             if initial { message += " (a single initial standing in for a picture: judge whether it is read as text)" }
-            sink.report(call, message, certainty: sure ? nil : .review)
+            if systemSized { message += " (in a region the system sizes: judge on a device whether the text can and must grow there)" }
+            // A view drawn into a picture, or placed in an area the system sizes, in another file's code.
+            let owner = Syntax(call).enclosingTypeDecl?.declaredTypeName
+            sink.report(call, message, certainty: sure ? nil : .review,
+                        reviewIf: owner.map { [$0 + FileResult.offscreenMarker, $0 + FileResult.systemSizedMarker] } ?? [])
+        }
+    }
+
+    /// `.foregroundColor(.clear)`, `.foregroundStyle(.clear)`, `.opacity(0)`, `.hidden()`.
+    static func isInvisible(_ chain: ModifierChain) -> Bool {
+        chain.modifiers.contains { modifier in
+            switch modifier.calleeName {
+            case "foregroundColor", "foregroundStyle": modifier.arguments.first?.expression.memberName == "clear"
+            case "opacity": modifier.arguments.first?.expression.numberValue == 0
+            case "hidden": modifier.arguments.isEmpty
+            default: false
+            }
         }
     }
 

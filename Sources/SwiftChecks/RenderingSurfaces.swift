@@ -1,0 +1,130 @@
+import Foundation
+import SwiftSyntax
+
+/// Views drawn where the person's text size does not reach them as it does on screen: rendered
+/// offscreen into a picture of a fixed size (`ImageRenderer`), or placed in an area the system
+/// sizes (the Dynamic Island's compact and minimal regions, accessory widgets on the Lock
+/// Screen and the watch face). Whether text there must grow, and can, is a person's check on a
+/// device, not a claim the source settles.
+extension SourceFile {
+    /// Widgets and Live Activities are built with WidgetKit (and ActivityKit): only their files
+    /// have system-sized regions and families.
+    var buildsWidgets: Bool { index.topLevelImports.contains("WidgetKit") || index.topLevelImports.contains("ActivityKit") }
+
+    /// Trailing-closure labels of `DynamicIsland` whose regions the system sizes.
+    static let systemSizedRegions: Set<String> = ["compactLeading", "compactTrailing", "minimal"]
+
+    /// Whether `node` lies directly in a region the system sizes (`DynamicIsland { … } minimal: { … }`),
+    /// or in the branch a widget or Live Activity takes for such a family (`case .accessoryCircular:`,
+    /// `if activityFamily == .small`: the watch's Smart Stack and CarPlay).
+    static func isInSystemSizedRegion(_ node: some SyntaxProtocol) -> Bool {
+        var current = Syntax(node).parent
+        var child = Syntax(node)
+        while let syntax = current {
+            if let switchCase = syntax.as(SwitchCaseSyntax.self), case .case(let label) = switchCase.label,
+               label.caseItems.allSatisfy({ isSystemSizedFamily($0.pattern.trimmedDescription) }) { return true }
+            if let branch = syntax.as(IfExprSyntax.self), child.id == Syntax(branch.body).id,
+               branch.conditions.contains(where: { condition in
+                   let text = condition.trimmedDescription
+                   return text.contains("amily") && text.contains("==")
+                       && isSystemSizedFamily(String(text.split(separator: "=").last ?? "").trimmingCharacters(in: .whitespaces))
+               }) { return true }
+            if syntax.is(ClosureExprSyntax.self) {
+                if let element = syntax.parent?.as(MultipleTrailingClosureElementSyntax.self),
+                   systemSizedRegions.contains(element.label.text) { return true }
+                if let argument = syntax.parent?.as(LabeledExprSyntax.self), let label = argument.label?.text,
+                   systemSizedRegions.contains(label) { return true }
+            }
+            if syntax.is(MemberBlockSyntax.self) || syntax.is(SourceFileSyntax.self) { return false }
+            child = syntax
+            current = syntax.parent
+        }
+        return false
+    }
+
+    /// `.accessoryCircular`, `.accessoryRectangular`, `.accessoryInline`, `.accessoryCorner`, and
+    /// `.small` (a Live Activity's supplemental family).
+    static func isSystemSizedFamily(_ pattern: String) -> Bool {
+        pattern.hasPrefix(".accessory") || pattern == ".small"
+    }
+
+    /// `View@offscreen` for each view type `ImageRenderer(content:)` draws, and `View@systemSized`
+    /// for each view type placed in a system-sized area, with the view types their bodies build
+    /// in this file (a snapshot view that wraps the content view).
+    func renderingSurfaceFacts() -> Set<String> {
+        var offscreen = Set<String>(), systemSized = Set<String>()
+        for call in index.calls(named: "ImageRenderer") {
+            guard let content = call.argument("content") else { continue }
+            if let name = constructedViewName(content) { offscreen.insert(name) }
+        }
+        let built = viewTypesBuiltByType()
+        guard buildsWidgets else { return Set(closureOf(offscreen, built).map { $0 + FileResult.offscreenMarker }) }
+        for island in index.calls(named: "DynamicIsland") {
+            for element in island.additionalTrailingClosures where Self.systemSizedRegions.contains(element.label.text) {
+                let range = element.closure.position.utf8Offset..<element.closure.endPosition.utf8Offset
+                for call in index.calls where range.contains(call.position.utf8Offset) {
+                    if let name = Self.viewTypeName(call) { systemSized.insert(name) }
+                }
+            }
+        }
+        // Views a widget or Live Activity builds for a system-sized family.
+        for call in index.calls where Self.viewTypeName(call) != nil && Self.isInSystemSizedRegion(call) {
+            if let name = Self.viewTypeName(call) { systemSized.insert(name) }
+        }
+        // A widget offered only in accessory families (`.supportedFamilies([.accessoryCircular])`).
+        for families in index.calls(named: "supportedFamilies") {
+            guard let list = families.arguments.first?.expression.as(ArrayExprSyntax.self), !list.elements.isEmpty,
+                  list.elements.allSatisfy({ $0.expression.memberName?.hasPrefix("accessory") == true }),
+                  let widget = Syntax(families).enclosingTypeDecl?.declaredTypeName else { continue }
+            systemSized.formUnion(built[widget] ?? [])
+        }
+        return Set(closureOf(offscreen, built).map { $0 + FileResult.offscreenMarker })
+            .union(closureOf(systemSized, built).map { $0 + FileResult.systemSizedMarker })
+    }
+
+    /// `roots` and every type the file's declarations of them build, transitively.
+    private func closureOf(_ roots: Set<String>, _ built: [String: Set<String>]) -> Set<String> {
+        var reached = roots, queue = Array(roots)
+        while let name = queue.popLast() {
+            for next in built[name] ?? [] where reached.insert(next).inserted { queue.append(next) }
+        }
+        return reached
+    }
+
+    /// `Snapshot(…)`, or a local `view` that a `let view = Snapshot(…)` of the file gives.
+    private func constructedViewName(_ expression: ExprSyntax) -> String? {
+        if let call = expression.as(FunctionCallExprSyntax.self) { return Self.viewTypeName(call) }
+        if let name = expression.as(DeclReferenceExprSyntax.self)?.baseName.text {
+            for value in index.bindings[name] ?? [] {
+                if let call = value.as(FunctionCallExprSyntax.self), let type = Self.viewTypeName(call) { return type }
+            }
+        }
+        return nil
+    }
+
+    /// Per type declared in the file: the capitalised types its code constructs.
+    private func viewTypesBuiltByType() -> [String: Set<String>] {
+        var built: [String: Set<String>] = [:]
+        for call in index.calls {
+            guard let name = Self.viewTypeName(call), let owner = Syntax(call).enclosingTypeDecl?.declaredTypeName,
+                  owner != name else { continue }
+            built[owner, default: []].insert(name)
+        }
+        return built
+    }
+
+    /// `Name(…)` with a capitalised plain name: a type being constructed.
+    private static func viewTypeName(_ call: FunctionCallExprSyntax) -> String? {
+        guard call.calledExpression.is(DeclReferenceExprSyntax.self), let name = call.calleeName,
+              name.first?.isUppercase == true else { return nil }
+        return name
+    }
+}
+
+extension FileResult {
+    /// In `assignedMembers`: `View@offscreen`, a view some code draws into a picture with
+    /// `ImageRenderer` (see `SourceFile.renderingSurfaceFacts`).
+    public static let offscreenMarker = "@offscreen"
+    /// In `assignedMembers`: `View@systemSized`, a view placed where the system sizes the area.
+    public static let systemSizedMarker = "@systemSized"
+}
