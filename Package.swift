@@ -33,8 +33,9 @@ let linkSyntax: [LinkerSetting] = [
 let package = Package(
     name: "a11y-audit",
     products: [
+        // The one shipped product. `a11y-audit-bench` is a development tool (it drives the
+        // test-only fake GitHub), built with the package (`swift build`) but not offered as a product.
         .executable(name: "a11y-audit", targets: ["a11y-audit"]),
-        .executable(name: "a11y-audit-bench", targets: ["a11y-audit-bench"]),
     ],
     targets: [
         // C libraries from Debian, as system-library targets.

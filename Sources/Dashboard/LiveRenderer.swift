@@ -1,18 +1,18 @@
 import AuditStore
 import Foundation
 import PostgresClient
+import Synchronization
 
 /// Keeps a rendered site current: renders it whole at start, then re-renders the pages a job
 /// changed each time the job queue announces one finished (LISTEN `a11y_audit_done`). A lost
 /// connection is re-opened and answered with a whole render, since notifications may have been
 /// missed meanwhile.
-public final class LiveRenderer: @unchecked Sendable {
+public final class LiveRenderer: Sendable {
     let settings: ConnectionSettings
     let output: String
     let webDirectory: String
     let log: @Sendable (String) -> Void
-    private let lock = NSLock()
-    private var stopped = false
+    private let stopped = Mutex(false)
 
     public init(settings: ConnectionSettings, output: String, webDirectory: String = SiteRenderer.defaultWebDirectory(),
                 log: @escaping @Sendable (String) -> Void) {
@@ -22,8 +22,8 @@ public final class LiveRenderer: @unchecked Sendable {
         self.log = log
     }
 
-    public func stop() { lock.lock(); stopped = true; lock.unlock() }
-    private var isStopped: Bool { lock.lock(); defer { lock.unlock() }; return stopped }
+    public func stop() { stopped.withLock { $0 = true } }
+    private var isStopped: Bool { stopped.withLock { $0 } }
 
     public func run() {
         while !isStopped {

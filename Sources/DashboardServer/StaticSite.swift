@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 public enum StaticSiteError: Error, CustomStringConvertible, Equatable {
     case missing(String)
@@ -44,16 +45,17 @@ enum SiteLookup: Equatable {
 /// The rendered site folder: safe path resolution, and a cache of small files keyed by real
 /// path and validated by inode, size and mtime on every request (one `fstat`), so a page the
 /// renderer replaced (temp file + rename) is served fresh at once.
-final class StaticSite: @unchecked Sendable {
+final class StaticSite: Sendable {
     /// The site folder's real path (symbolic links resolved).
     let root: String
     /// Files up to this size are cached in memory (with gzip); larger ones are sent from disk.
     let maxCachedFileBytes: Int
     let maxCacheBytes: Int
-    // Guarded by `lock`.
-    private var cache: [String: SiteFile] = [:]
-    private var cachedBytes = 0
-    private let lock = NSLock()
+    private struct Cache {
+        var files: [String: SiteFile] = [:]
+        var bytes = 0
+    }
+    private let cache = Mutex(Cache())
 
     init(directory: String, maxCachedFileBytes: Int = 2 << 20, maxCacheBytes: Int = 64 << 20) throws {
         var info = stat()
@@ -121,9 +123,7 @@ final class StaticSite: @unchecked Sendable {
                 + String(version.modifiedNanoseconds, radix: 16) + "\""
             return .large(descriptor: descriptor, size: version.size, etag: etag, modifiedSeconds: modifiedSeconds)
         }
-        lock.lock()
-        let hit = cache[realPath]
-        lock.unlock()
+        let hit = cache.withLock { $0.files[realPath] }
         if let hit, hit.version == version {
             close(descriptor)
             return .cached(hit)
@@ -143,16 +143,16 @@ final class StaticSite: @unchecked Sendable {
 
     private func store(_ file: SiteFile, at path: String) {
         let cost = file.body.count + (file.gzipBody?.count ?? 0)
-        lock.lock()
-        defer { lock.unlock() }
-        if let old = cache.removeValue(forKey: path) { cachedBytes -= old.body.count + (old.gzipBody?.count ?? 0) }
-        // A full cache is emptied: simpler than LRU, and a site's working set is small.
-        if cachedBytes + cost > maxCacheBytes {
-            cache.removeAll()
-            cachedBytes = 0
+        cache.withLock { cache in
+            if let old = cache.files.removeValue(forKey: path) { cache.bytes -= old.body.count + (old.gzipBody?.count ?? 0) }
+            // A full cache is emptied: simpler than LRU, and a site's working set is small.
+            if cache.bytes + cost > maxCacheBytes {
+                cache.files.removeAll()
+                cache.bytes = 0
+            }
+            cache.files[path] = file
+            cache.bytes += cost
         }
-        cache[path] = file
-        cachedBytes += cost
     }
 
     private func readAll(_ descriptor: Int32, size: Int) -> [UInt8]? {
