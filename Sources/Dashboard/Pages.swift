@@ -15,13 +15,13 @@ extension SiteRenderer {
             let failed = try queries.jobs(runID: latest.id, states: [.dead, .failed])
             let audited = latest.jobsByState["succeeded"] ?? 0
             body += "<section aria-labelledby=\"last-run\"><h2 id=\"last-run\">Last run</h2>"
-            body += "<p>\(anchor(path, Self.runPath(latest.id), "Run \(latest.id)")) (\(HTML.escape(latest.kind)), \(HTML.escape(latest.date))): "
-            body += "\(Badge.state(latest.state)), \(audited) of \(latest.jobsTotal) repositories audited, \(failed.count) failed, "
+            body += "<p>\(anchor(path, Self.runPath(latest.id), "Run \(latest.id)")) (\(HTML.escape(latest.kind.rawValue)), \(HTML.escape(latest.date))): "
+            body += "\(Badge.state(latest.state.rawValue)), \(audited) of \(latest.jobsTotal) repositories audited, \(failed.count) failed, "
             body += "took \(HTML.duration(latest.durationSeconds)).</p>"
             if !failed.isEmpty {
                 body += table(caption: "Jobs that failed in run \(latest.id)", headers: [("Repository", false), ("State", false), ("Attempts", true), ("Reason", false)],
                               rows: failed.map { job in
-                                  [anchor(path, Self.jobPath(job.id), job.repository), Badge.state(job.state), "\(job.attempt) of \(job.maxAttempts)",
+                                  [anchor(path, Self.jobPath(job.id), job.repository), Badge.state(job.state.rawValue), "\(job.attempt) of \(job.maxAttempts)",
                                    HTML.escape(job.lastError ?? "")]
                               }, empty: "")
             }
@@ -151,7 +151,7 @@ extension SiteRenderer {
         let findings = try queries.openFindings(repositoryID: repository.id)
         let jobs = try queries.jobs(repositoryID: repository.id, limit: 30)
         // Pull requests audit unmerged heads: the repository's state is its last branch audit.
-        let lastDone = jobs.first { $0.state == "succeeded" && $0.kind != "pr" }
+        let lastDone = jobs.first { $0.state == .succeeded && $0.kind != .pr }
         var body = "<p>"
         if let teamName = repository.teamName, let teamSlug = repository.teamSlug {
             body += "Team \(anchor(path, Self.teamPath(teamSlug), teamName)). "
@@ -190,7 +190,7 @@ extension SiteRenderer {
         let body = table(caption: "Runs, newest first", headers: [("Run", false), ("Date", false), ("Kind", false), ("State", false),
                                                                   ("Jobs", true), ("Failed", true), ("Duration", true)],
                          rows: runs.map { run in
-                             [anchor(path, Self.runPath(run.id), "Run \(run.id)"), HTML.escape(run.date), HTML.escape(run.kind), Badge.state(run.state),
+                             [anchor(path, Self.runPath(run.id), "Run \(run.id)"), HTML.escape(run.date), HTML.escape(run.kind.rawValue), Badge.state(run.state.rawValue),
                               HTML.number(run.jobsTotal), HTML.number((run.jobsByState["dead"] ?? 0) + (run.jobsByState["failed"] ?? 0)),
                               HTML.duration(run.durationSeconds)]
                          }, empty: "No runs yet.")
@@ -202,9 +202,9 @@ extension SiteRenderer {
                                           ("New", true), ("Fixed", true), ("Files", true), ("Reason", false)],
               rows: jobs.sorted { $0.repository < $1.repository }.map { job in
                   [hasJobPage(job) ? anchor(path, Self.jobPath(job.id), job.repository) : HTML.escape(job.repository),
-                   Badge.state(job.state), "\(job.attempt) of \(job.maxAttempts)",
+                   Badge.state(job.state.rawValue), "\(job.attempt) of \(job.maxAttempts)",
                    job.open.map(HTML.number) ?? "–", job.new.map(HTML.number) ?? "–", job.fixed.map(HTML.number) ?? "–",
-                   job.filesScanned.map(HTML.number) ?? "–", HTML.escape(job.state == "succeeded" ? "" : job.lastError ?? "")]
+                   job.filesScanned.map(HTML.number) ?? "–", HTML.escape(job.state == .succeeded ? "" : job.lastError ?? "")]
               }, empty: empty)
     }
 
@@ -214,7 +214,7 @@ extension SiteRenderer {
         let path = Self.runPath(run.id)
         let failed = try queries.jobs(runID: run.id, states: JobState.allCases.filter { $0 != .succeeded })
         let byTeam = try queries.runJobsByTeam(runID: run.id)
-        var body = "<p>\(Badge.state(run.state)) \(HTML.escape(run.kind)) run of \(HTML.escape(run.date)), started \(HTML.escape(run.startedAt)) UTC, "
+        var body = "<p>\(Badge.state(run.state.rawValue)) \(HTML.escape(run.kind.rawValue)) run of \(HTML.escape(run.date)), started \(HTML.escape(run.startedAt)) UTC, "
         body += "took \(HTML.duration(run.durationSeconds)). "
         body += run.jobsByState.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ") + ".</p>"
         body += "<h2>Jobs that did not succeed</h2>"
@@ -245,8 +245,8 @@ extension SiteRenderer {
         func fact(_ name: String, _ value: String) { body += "<dt>\(HTML.escape(name))</dt><dd>\(value)</dd>" }
         fact("Repository", anchor(path, repositoryPath(job.repositoryID), job.repository))
         if let run = job.runID { fact("Run", anchor(path, Self.runPath(run), "Run \(run)")) }
-        fact("State", Badge.state(job.state))
-        fact("Kind", HTML.escape(job.kind))
+        fact("State", Badge.state(job.state.rawValue))
+        fact("Kind", HTML.escape(job.kind.rawValue))
         fact("Commit", HTML.escape(job.commitSHA ?? job.commitRef))
         fact("Attempts", "\(job.attempt) of \(job.maxAttempts)")
         fact("Created", HTML.escape(job.createdAt) + " UTC")
@@ -259,7 +259,7 @@ extension SiteRenderer {
             fact("Files", "\(files) checked, \(job.filesParsed ?? 0) parsed, \(job.cacheHits ?? 0) from the cache")
             fact("Findings", "\(job.open ?? 0) open, \(job.new ?? 0) new, \(job.fixed ?? 0) fixed, \(job.suppressed ?? 0) suppressed")
         }
-        if let error = job.lastError, job.state != "succeeded" { fact("Last error", HTML.escape(error)) }
+        if let error = job.lastError, job.state != .succeeded { fact("Last error", HTML.escape(error)) }
         body += "</dl>"
         let attempts = (try? JSONSerialization.jsonObject(with: Data(job.errorsJSON.utf8))) as? [[String: Any]] ?? []
         body += "<h2>Failed attempts</h2>"
@@ -325,7 +325,7 @@ extension SiteRenderer {
         var rows: [[String]] = []
         for label in NutritionLabel.allCases {
             let blocking = findings.filter { label.rules.contains($0.ruleID) }
-            let blockingRequirements = blocking.filter { $0.kind == "requirement" }
+            let blockingRequirements = blocking.filter { $0.kind == .requirement }
             var evidence: String
             if let reason = label.notCheckable {
                 evidence = "Not checkable statically. \(HTML.escape(reason))"
@@ -448,8 +448,9 @@ extension SiteRenderer {
         func findings(_ key: String) -> [DashboardQueries.Finding] {
             ((results[key] as? [[String: Any]]) ?? []).enumerated().map { index, item in
                 DashboardQueries.Finding(id: index, repositoryID: check.repositoryID, repository: check.repository, teamID: nil,
-                                         ruleID: item["rule"] as? String ?? "", kind: item["kind"] as? String ?? "",
-                                         severity: item["severity"] as? String ?? "", path: item["path"] as? String ?? "",
+                                         ruleID: item["rule"] as? String ?? "",
+                                         kind: (item["kind"] as? String).flatMap(RuleKind.init(rawValue:)) ?? .recommendation,
+                                         severity: (item["severity"] as? String).flatMap(Severity.init(rawValue:)) ?? .note, path: item["path"] as? String ?? "",
                                          line: item["line"] as? Int ?? 0, column: item["column"] as? Int ?? 0,
                                          message: item["message"] as? String ?? "", snippet: item["snippet"] as? String ?? "",
                                          sourceLine: item["sourceLine"] as? String ?? "", firstSeenRun: 0, fixedInRun: nil)

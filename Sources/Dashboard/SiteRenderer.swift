@@ -132,7 +132,7 @@ public final class SiteRenderer {
         assignRepositoryPaths(repositories)
         for job in jobs {
             try renderJob(job)
-            if job.kind == "pr" { try renderPullRequests(onlyJob: job.id) }
+            if job.kind == .pr { try renderPullRequests(onlyJob: job.id) }
         }
         let changedRuns = Set(jobs.compactMap(\.runID))
         for run in runs where changedRuns.contains(run.id) { try renderRun(run, teams: teams) }
@@ -163,7 +163,7 @@ public final class SiteRenderer {
     /// Whether `job` has a page: see `jobPageRuns`.
     func hasJobPage(_ job: DashboardQueries.Job) -> Bool {
         guard let run = job.runID else { return true }
-        return job.state != JobState.succeeded.rawValue || recentRunIDs.contains(run) || lastAuditedJobIDs.contains(job.id)
+        return job.state != .succeeded || recentRunIDs.contains(run) || lastAuditedJobIDs.contains(job.id)
     }
 
     /// A repository page links its last audited job: that job keeps a page.
@@ -340,7 +340,7 @@ public final class SiteRenderer {
                 html += "<section class=\"file-group\"><h3>\(HTML.escape(group))</h3><ul class=\"findings\">"
             }
             let rule = rules[finding.ruleID]
-            html += "<li class=\"finding\"><p class=\"finding-head\">\(Badge.severity(finding.severity)) "
+            html += "<li class=\"finding\"><p class=\"finding-head\">\(Badge.severity(finding.severity.rawValue)) "
             html += anchor(path, Self.rulePath(finding.ruleID), rule?.title ?? finding.ruleID)
             html += " <span class=\"location\">line \(finding.line), column \(finding.column)</span></p>"
             html += "<p class=\"message\">\(HTML.escape(finding.message))</p>"

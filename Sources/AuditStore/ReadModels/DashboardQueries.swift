@@ -13,9 +13,9 @@ public struct DashboardQueries {
     public struct Run: Sendable, Equatable {
         public var id: Int
         public var org: String
-        public var kind: String
+        public var kind: RunKind
         public var date: String
-        public var state: String
+        public var state: RunState
         public var jobsTotal: Int
         public var startedAt: String
         public var durationSeconds: Double
@@ -52,8 +52,8 @@ public struct DashboardQueries {
         public var repository: String
         public var teamID: Int?
         public var ruleID: String
-        public var kind: String
-        public var severity: String
+        public var kind: RuleKind
+        public var severity: Severity
         public var certainty: Certainty
         public var path: String
         public var line: Int
@@ -64,7 +64,7 @@ public struct DashboardQueries {
         public var firstSeenRun: Int
         public var fixedInRun: Int?
 
-        public init(id: Int, repositoryID: Int, repository: String, teamID: Int?, ruleID: String, kind: String, severity: String,
+        public init(id: Int, repositoryID: Int, repository: String, teamID: Int?, ruleID: String, kind: RuleKind, severity: Severity,
                     path: String, line: Int, column: Int, message: String, snippet: String, sourceLine: String, firstSeenRun: Int,
                     fixedInRun: Int?, certainty: Certainty = .violation) {
             self.certainty = certainty
@@ -89,8 +89,8 @@ public struct DashboardQueries {
         public var runID: Int?
         public var repositoryID: Int
         public var repository: String
-        public var kind: String
-        public var state: String
+        public var kind: JobKind
+        public var state: JobState
         public var attempt: Int
         public var maxAttempts: Int
         public var commitRef: String
@@ -141,8 +141,8 @@ public struct DashboardQueries {
                 let parts = pair.split(separator: "=")
                 if parts.count == 2, let count = Int(parts[1]) { states[String(parts[0])] = count }
             }
-            return Run(id: row.int("id") ?? 0, org: row.string("org") ?? "", kind: row.string("kind") ?? "", date: row.string("date") ?? "",
-                       state: row.string("state") ?? "", jobsTotal: row.int("jobs_total") ?? 0, startedAt: row.string("started") ?? "",
+            return Run(id: row.int("id") ?? 0, org: row.string("org") ?? "", kind: row.string("kind").flatMap(RunKind.init(rawValue:)) ?? .manual,
+                       date: row.string("date") ?? "", state: row.string("state").flatMap(RunState.init(rawValue:)) ?? .running, jobsTotal: row.int("jobs_total") ?? 0, startedAt: row.string("started") ?? "",
                        durationSeconds: row.double("seconds") ?? 0, jobsByState: states)
         }
     }
@@ -260,8 +260,9 @@ public struct DashboardQueries {
     func findings(_ rows: PostgresRows) -> [Finding] {
         rows.map { row in
             Finding(id: row.int("id") ?? 0, repositoryID: row.int("repository_id") ?? 0, repository: row.string("repository") ?? "",
-                    teamID: row.int("team_id"), ruleID: row.string("rule_id") ?? "", kind: row.string("kind") ?? "",
-                    severity: row.string("severity") ?? "", path: row.string("path") ?? "", line: row.int("line") ?? 0,
+                    teamID: row.int("team_id"), ruleID: row.string("rule_id") ?? "",
+                    kind: row.string("kind").flatMap(RuleKind.init(rawValue:)) ?? .recommendation,
+                    severity: row.string("severity").flatMap(Severity.init(rawValue:)) ?? .note, path: row.string("path") ?? "", line: row.int("line") ?? 0,
                     column: row.int("column_number") ?? 0, message: row.string("message") ?? "", snippet: row.string("snippet") ?? "",
                     sourceLine: row.string("source_line") ?? "", firstSeenRun: row.int("first_seen_run") ?? 0,
                     fixedInRun: row.int("fixed_in_run"),
@@ -376,7 +377,8 @@ public struct DashboardQueries {
                   states.map { .textArray($0.map(\.rawValue)) } ?? .null, .bool(team != nil), .optional(team ?? nil)], purpose: "list jobs")
         return rows.map { row in
             Job(id: row.int("id") ?? 0, runID: row.int("run_id"), repositoryID: row.int("repository_id") ?? 0,
-                repository: row.string("repository") ?? "", kind: row.string("kind") ?? "", state: row.string("state") ?? "",
+                repository: row.string("repository") ?? "", kind: row.string("kind").flatMap(JobKind.init(rawValue:)) ?? .manual,
+                state: row.string("state").flatMap(JobState.init(rawValue:)) ?? .queued,
                 attempt: row.int("attempt") ?? 0, maxAttempts: row.int("max_attempts") ?? 0, commitRef: row.string("commit_ref") ?? "",
                 commitSHA: row.string("commit_sha"), lastError: row.string("last_error"), errorsJSON: row.string("errors") ?? "[]",
                 createdAt: row.string("created") ?? "", startedAt: row.string("started"), finishedAt: row.string("finished"),
