@@ -3,6 +3,7 @@ import AuditScanner
 import AuditStore
 import Foundation
 import PostgresClient
+import Synchronization
 
 /// Fetches a repository archive into the worker's private work directory.
 public protocol ArchiveSource: Sendable {
@@ -388,58 +389,63 @@ public final class Worker: @unchecked Sendable {
 }
 
 /// A job in hand: flags set by the lease keeper, read by the job's slot.
-final class JobControl: @unchecked Sendable {
+final class JobControl: Sendable {
     let job: ClaimedJob
-    private let lock = NSLock()
-    private var _lost = false
-    private var _cancel = false
-    private var _lastBeat = Date()
+    private struct Flags {
+        var lost = false
+        var cancelRequested = false
+        var lastBeat = Date()
+    }
+    private let flags = Mutex(Flags())
 
     init(job: ClaimedJob) { self.job = job }
 
     var lost: Bool {
-        get { lock.lock(); defer { lock.unlock() }; return _lost }
-        set { lock.lock(); _lost = newValue; lock.unlock() }
+        get { flags.withLock { $0.lost } }
+        set { flags.withLock { $0.lost = newValue } }
     }
     var cancelRequested: Bool {
-        get { lock.lock(); defer { lock.unlock() }; return _cancel }
-        set { lock.lock(); _cancel = newValue; lock.unlock() }
+        get { flags.withLock { $0.cancelRequested } }
+        set { flags.withLock { $0.cancelRequested = newValue } }
     }
     var lastBeat: Date {
-        get { lock.lock(); defer { lock.unlock() }; return _lastBeat }
-        set { lock.lock(); _lastBeat = newValue; lock.unlock() }
+        get { flags.withLock { $0.lastBeat } }
+        set { flags.withLock { $0.lastBeat = newValue } }
     }
-    var shouldStop: Bool { lost || cancelRequested }
+    var shouldStop: Bool { flags.withLock { $0.lost || $0.cancelRequested } }
 }
 
-final class WorkerState: @unchecked Sendable {
-    private let lock = NSLock()
-    private var active: [Int: JobControl] = [:]
-    private var _summary = WorkerSummary()
-    private var _stop = false
-    private var _abandon = false
-    private var _finished = false
+/// What a worker's slots, lease keeper and signal handlers share.
+final class WorkerState: Sendable {
+    private struct State {
+        var active: [Int: JobControl] = [:]
+        var summary = WorkerSummary()
+        var stopRequested = false
+        var abandonRequested = false
+        var finished = false
+    }
+    private let state = Mutex(State())
 
     var stopRequested: Bool {
-        get { lock.lock(); defer { lock.unlock() }; return _stop }
-        set { lock.lock(); _stop = newValue; lock.unlock() }
+        get { state.withLock { $0.stopRequested } }
+        set { state.withLock { $0.stopRequested = newValue } }
     }
     var abandonRequested: Bool {
-        get { lock.lock(); defer { lock.unlock() }; return _abandon }
-        set { lock.lock(); _abandon = newValue; lock.unlock() }
+        get { state.withLock { $0.abandonRequested } }
+        set { state.withLock { $0.abandonRequested = newValue } }
     }
     var finished: Bool {
-        get { lock.lock(); defer { lock.unlock() }; return _finished }
-        set { lock.lock(); _finished = newValue; lock.unlock() }
+        get { state.withLock { $0.finished } }
+        set { state.withLock { $0.finished = newValue } }
     }
-    var summary: WorkerSummary { lock.lock(); defer { lock.unlock() }; return _summary }
-    var activeJobs: [JobControl] { lock.lock(); defer { lock.unlock() }; return Array(active.values) }
+    var summary: WorkerSummary { state.withLock { $0.summary } }
+    var activeJobs: [JobControl] { state.withLock { Array($0.active.values) } }
 
     func register(_ job: ClaimedJob) -> JobControl {
         let control = JobControl(job: job)
-        lock.lock(); active[job.id] = control; lock.unlock()
+        state.withLock { $0.active[job.id] = control }
         return control
     }
-    func unregister(_ job: ClaimedJob) { lock.lock(); active[job.id] = nil; lock.unlock() }
-    func count(_ change: (inout WorkerSummary) -> Void) { lock.lock(); change(&_summary); lock.unlock() }
+    func unregister(_ job: ClaimedJob) { state.withLock { $0.active[job.id] = nil } }
+    func count(_ change: (inout WorkerSummary) -> Void) { state.withLock { change(&$0.summary) } }
 }
