@@ -1,4 +1,3 @@
-import Foundation
 import SwiftSyntax
 
 /// Views drawn where the person's text size does not reach them as it does on screen: rendered
@@ -24,11 +23,7 @@ extension SourceFile {
             if let switchCase = syntax.as(SwitchCaseSyntax.self), case .case(let label) = switchCase.label,
                label.caseItems.allSatisfy({ isSystemSizedFamily($0.pattern.trimmedDescription) }) { return true }
             if let branch = syntax.as(IfExprSyntax.self), child.id == Syntax(branch.body).id,
-               branch.conditions.contains(where: { condition in
-                   let text = condition.trimmedDescription
-                   return text.contains("amily") && text.contains("==")
-                       && isSystemSizedFamily(String(text.split(separator: "=").last ?? "").trimmingCharacters(in: .whitespaces))
-               }) { return true }
+               branch.conditions.contains(where: { isSystemSizedFamilyTest($0.condition) }) { return true }
             if syntax.is(ClosureExprSyntax.self) {
                 if let element = syntax.parent?.as(MultipleTrailingClosureElementSyntax.self),
                    systemSizedRegions.contains(element.label.text) { return true }
@@ -40,6 +35,15 @@ extension SourceFile {
             current = syntax.parent
         }
         return false
+    }
+
+    /// `activityFamily == .small`, `family == .accessoryCircular`: a family variable compared
+    /// with a system-sized family.
+    private static func isSystemSizedFamilyTest(_ condition: ConditionElementSyntax.Condition) -> Bool {
+        guard case .expression(let expression) = condition,
+              let elements = expression.as(SequenceExprSyntax.self).map({ Array($0.elements) }), elements.count == 3,
+              elements[1].as(BinaryOperatorExprSyntax.self)?.operator.text == "==" else { return false }
+        return elements[0].trimmedDescription.lowercased().contains("family") && isSystemSizedFamily(elements[2].trimmedDescription)
     }
 
     /// `.accessoryCircular`, `.accessoryRectangular`, `.accessoryInline`, `.accessoryCorner`, and
@@ -57,27 +61,24 @@ extension SourceFile {
             guard let content = call.argument("content") else { continue }
             if let name = constructedViewName(content) { offscreen.insert(name) }
         }
-        let built = viewTypesBuiltByType()
-        guard buildsWidgets else { return Set(closureOf(offscreen, built).map { $0 + FileResult.offscreenMarker }) }
-        for island in index.calls(named: "DynamicIsland") {
-            for element in island.additionalTrailingClosures where Self.systemSizedRegions.contains(element.label.text) {
-                let range = element.closure.position.utf8Offset..<element.closure.endPosition.utf8Offset
-                for call in index.calls where range.contains(call.position.utf8Offset) {
-                    if let name = Self.viewTypeName(call) { systemSized.insert(name) }
-                }
+        var accessoryWidgets = Set<String>()
+        if buildsWidgets {
+            // Views built in a Dynamic Island region or a family branch the system sizes.
+            for call in index.calls {
+                if let name = Self.viewTypeName(call), Self.isInSystemSizedRegion(call) { systemSized.insert(name) }
+            }
+            // A widget offered only in accessory families (`.supportedFamilies([.accessoryCircular])`).
+            for families in index.calls(named: "supportedFamilies") {
+                guard let list = families.arguments.first?.expression.as(ArrayExprSyntax.self), !list.elements.isEmpty,
+                      list.elements.allSatisfy({ $0.expression.memberName?.hasPrefix("accessory") == true }),
+                      let widget = Syntax(families).enclosingTypeDecl?.declaredTypeName else { continue }
+                accessoryWidgets.insert(widget)
             }
         }
-        // Views a widget or Live Activity builds for a system-sized family.
-        for call in index.calls where Self.viewTypeName(call) != nil && Self.isInSystemSizedRegion(call) {
-            if let name = Self.viewTypeName(call) { systemSized.insert(name) }
-        }
-        // A widget offered only in accessory families (`.supportedFamilies([.accessoryCircular])`).
-        for families in index.calls(named: "supportedFamilies") {
-            guard let list = families.arguments.first?.expression.as(ArrayExprSyntax.self), !list.elements.isEmpty,
-                  list.elements.allSatisfy({ $0.expression.memberName?.hasPrefix("accessory") == true }),
-                  let widget = Syntax(families).enclosingTypeDecl?.declaredTypeName else { continue }
-            systemSized.formUnion(built[widget] ?? [])
-        }
+        // Most files have none of these: the file's who-builds-what map is made only when needed.
+        guard !offscreen.isEmpty || !systemSized.isEmpty || !accessoryWidgets.isEmpty else { return [] }
+        let built = viewTypesBuiltByType()
+        for widget in accessoryWidgets { systemSized.formUnion(built[widget] ?? []) }
         return Set(closureOf(offscreen, built).map { $0 + FileResult.offscreenMarker })
             .union(closureOf(systemSized, built).map { $0 + FileResult.systemSizedMarker })
     }

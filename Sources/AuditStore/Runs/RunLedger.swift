@@ -14,8 +14,6 @@ public enum RunState: String, Sendable, Codable, CaseIterable {
 public enum RunKind: String, Sendable, Codable, CaseIterable {
     case nightly, manual
 
-    public var jobKind: JobKind { self == .nightly ? .nightly : .manual }
-
     /// The kind as an SQL literal: `'nightly'`.
     public var sql: String { "'\(rawValue)'" }
 }

@@ -211,6 +211,21 @@ struct FixedFontSizeRule: SourceRule {
                     }
                 }
                 """),
+            // A Live Activity's small family (the watch's Smart Stack, CarPlay) is sized by the system.
+            RuleExample("""
+                import SwiftUI
+                import WidgetKit
+                struct GlucoseActivityView: View {
+                    @Environment(\\.activityFamily) var activityFamily
+                    var body: some View {
+                        if activityFamily == .small {
+                            Text("112").font(↓.system(size: 22, weight: .bold))
+                        } else {
+                            Text("112 mg/dL").font(.title)
+                        }
+                    }
+                }
+                """),
             // A widget offered only as a Lock Screen accessory: the system sizes it.
             RuleExample("""
                 import SwiftUI
