@@ -206,6 +206,8 @@ public struct Scanner: Sendable {
         }, assigned: assigned))
         referenced.formUnion(Self.typesNamedOutsideUIFiles(outcomes, candidates: candidates, input: input, config: config,
                                                            referenced: referenced))
+        referenced.formUnion(Self.sceneIdentifiersNamedInCode(outcomes, candidates: candidates, input: input, config: config,
+                                                              referenced: referenced))
         let documentCopies = project.documentsWithCopiesAcrossPackages(candidates.map(\.path))
         for (index, outcome) in outcomes.enumerated() {
             notes.append(contentsOf: outcome.notes)
@@ -312,6 +314,61 @@ public struct Scanner: Sendable {
                 if seen { found.insert(name) }
             }
             if found.count == wanted.count { break }
+        }
+        return found
+    }
+
+    /// `S:identifier` for each storyboard identifier that some finding's scene waits for and
+    /// that a Swift or Objective-C source names as a word, in any letter case: a string literal
+    /// (`instantiateViewController(withIdentifier: "Settings")`), an enum case whose raw value
+    /// is its name, or a generated accessor (`R.storyboard.main.settings()`). One pass per file
+    /// over its words, whatever the number of identifiers.
+    static func sceneIdentifiersNamedInCode(_ outcomes: [FileOutcome], candidates: [InputFile], input: ScanInput,
+                                            config: AuditConfig, referenced: Set<String>) -> Set<String> {
+        guard referenced.contains(FileResult.entryPointMarker) else { return [] }
+        // By the identifier in lower case: the identifier, and the classes of its scenes.
+        var wanted: [String: (identifier: String, classes: Set<String>)] = [:]
+        for outcome in outcomes {
+            guard case .checked(let result, _) = outcome.status else { continue }
+            for finding in result.findings {
+                for name in finding.requiredUse {
+                    guard let identifier = FileResult.sceneIdentifier(ofRequirement: name),
+                          !referenced.contains(FileResult.sceneRequirementPrefix + identifier) else { continue }
+                    let sceneClass = FileResult.sceneClass(ofRequirement: name)
+                    wanted[identifier.lowercased(), default: (identifier, [])].classes.formUnion(sceneClass.isEmpty ? [] : [sceneClass])
+                }
+            }
+        }
+        guard !wanted.isEmpty else { return [] }
+        var found = Set<String>()
+        // A class Swift code names (`OnboardingViewController.make()`) may build the identifier
+        // from its own name; storyboards name every scene's class, so only Swift counts here.
+        var namedInSwift = Set<String>()
+        for (index, outcome) in outcomes.enumerated() where candidates[index].path.hasSuffix(".swift") {
+            if case .checked(let result, _) = outcome.status { namedInSwift.formUnion(result.referencedNames) }
+        }
+        for (key, scene) in wanted where !scene.classes.isDisjoint(with: namedInSwift) {
+            found.insert(FileResult.sceneRequirementPrefix + scene.identifier)
+            wanted[key] = nil
+        }
+        let lengths = Set(wanted.keys.map(\.utf8.count))
+        var sources = candidates.filter { $0.path.hasSuffix(".swift") }
+        sources += input.files.filter { file in
+            objectiveCSuffixes.contains(where: file.path.hasSuffix) && skipReason(file.path, config) == nil && file.size <= config.maxFileBytes
+        }
+        for file in sources where !wanted.isEmpty {
+            guard let bytes = try? file.bytes() else { continue }
+            var start = 0
+            while start < bytes.count {
+                guard isIdentifierByte(bytes[start]) else { start += 1; continue }
+                var end = start
+                while end < bytes.count, isIdentifierByte(bytes[end]) { end += 1 }
+                if lengths.contains(end - start),
+                   let scene = wanted.removeValue(forKey: String(decoding: bytes[start..<end], as: UTF8.self).lowercased()) {
+                    found.insert(FileResult.sceneRequirementPrefix + scene.identifier)
+                }
+                start = end
+            }
         }
         return found
     }

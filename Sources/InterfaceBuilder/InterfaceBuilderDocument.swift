@@ -9,6 +9,8 @@ public struct InterfaceBuilderDocument: Sendable {
     public let targetRuntime: String?
     /// Every element with a frame, in document order.
     public let views: [InterfaceBuilderView]
+    /// The controllers some segue in the document leads to.
+    public let segueDestinations: Set<String>
 
     public static func isInterfaceBuilderPath(_ path: String) -> Bool {
         path.hasSuffix(".storyboard") || path.hasSuffix(".xib")
@@ -23,6 +25,7 @@ public struct InterfaceBuilderDocument: Sendable {
         self.tree = tree
         targetRuntime = root["targetRuntime"]
         views = ViewCollector(tree).views
+        segueDestinations = Set(tree.elements.lazy.filter { $0.name == "segue" }.compactMap { $0["destination"] })
     }
 
     /// The platforms the document's runtime builds for: UIKit documents also run on visionOS
@@ -65,6 +68,26 @@ public struct InterfaceBuilderDocument: Sendable {
 
     public var isAppKit: Bool { targetRuntime?.lowercased().hasPrefix("macosx") == true }
 
+    /// How the app can come to show the storyboard scene that holds `view`. A storyboard shows a
+    /// scene as its entry point, through a segue (relationship segues included: a navigation
+    /// root, a tab, a window's content), or when code asks for it by storyboard identifier; a
+    /// scene with none of these is never shown, whatever its views hold.
+    public func sceneEntry(of view: InterfaceBuilderView) -> SceneEntry {
+        guard path.hasSuffix(".storyboard"), let controller = view.sceneController else { return .reachable }
+        let record = tree.elements[controller]
+        guard let id = record["id"] else { return .reachable }
+        if tree.elements.first?["initialViewController"] == id || segueDestinations.contains(id) { return .reachable }
+        guard let identifier = record["storyboardIdentifier"] else { return .unreachable }
+        return .byIdentifier(identifier)
+    }
+
+
+    /// Storyboard identifiers this document opens in other storyboards (a storyboard reference
+    /// with a `referencedIdentifier`).
+    public var referencedSceneIdentifiers: Set<String> {
+        Set(tree.elements.lazy.filter { $0.name == "viewControllerPlaceholder" }.compactMap { $0["referencedIdentifier"] })
+    }
+
     /// The text of a line, for a finding's caret display.
     public func text(ofLine line: Int) -> String { tree.text.text(ofLine: line) }
 
@@ -81,6 +104,16 @@ public struct InterfaceBuilderDocument: Sendable {
         }
         return chain
     }
+}
+
+/// See `InterfaceBuilderDocument.sceneEntry(of:)`.
+public enum SceneEntry: Sendable, Equatable {
+    /// Not in a storyboard scene, or the storyboard's entry point, or a segue's destination.
+    case reachable
+    /// Shown only if code instantiates it by this storyboard identifier.
+    case byIdentifier(String)
+    /// Not the entry point, no segue leads to it, and it has no identifier code could ask for.
+    case unreachable
 }
 
 public struct InterfaceBuilderRect: Sendable, Equatable {
@@ -194,6 +227,8 @@ public struct InterfaceBuilderView: Sendable {
     public var barButtonItemKey: String? = nil
     /// The custom class of the view controller whose scene holds the view.
     public var sceneClass: String? = nil
+    /// Index into the document's elements of that view controller.
+    public var sceneController: Int? = nil
     /// The document's frame disagrees with the view's own size constraints (an aspect ratio
     /// its frame does not have, a width or height equal to another view's that differs): Auto
     /// Layout gives it another size than the one drawn, and Xcode left the frame stale.
@@ -380,6 +415,7 @@ private struct ViewCollector {
             while let current = scene {
                 if elements[current].name.hasSuffix("Controller") {
                     views[views.count - 1].sceneClass = elements[current]["customClass"]
+                    views[views.count - 1].sceneController = current
                     break
                 }
                 scene = elements[current].parent

@@ -128,6 +128,23 @@ public struct DocumentChecker: Sendable {
         }
     }
 
+    /// What must hold for the storyboard scene around `view` to be shown (see
+    /// `FileResult.sceneRequirementPrefix`). An identifier that is not a plain word (`Detail
+    /// View`) may be built by code in ways a search for it cannot follow: such a scene counts as
+    /// shown.
+    static func sceneRequirements(_ view: InterfaceBuilderView, in document: InterfaceBuilderDocument) -> [String] {
+        switch document.sceneEntry(of: view) {
+        case .reachable: return []
+        case .unreachable: return [FileResult.sceneRequirement(identifier: nil, sceneClass: view.sceneClass)]
+        case .byIdentifier(let identifier):
+            let isWord = identifier.utf8.first.map { !(0x30...0x39).contains($0) } == true
+                && identifier.utf8.allSatisfy { byte in
+                    (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x5F
+                }
+            return isWord ? [FileResult.sceneRequirement(identifier: identifier, sceneClass: view.sceneClass)] : []
+        }
+    }
+
     public func check(path: String, bytes: [UInt8], context: ProjectContext) -> FileResult {
         let document: InterfaceBuilderDocument
         do {
@@ -141,6 +158,7 @@ public struct DocumentChecker: Sendable {
         // stand if code (or another document) names the class, in an app (see `typeRequiringUse`).
         let ownerClass = document.xibOwnerClass
         result.referencedNames = document.customClasses.subtracting(ownerClass.map { [$0] } ?? [])
+        result.referencedNames.formUnion(document.referencedSceneIdentifiers.map { FileResult.sceneRequirementPrefix + $0 })
         for rule in rules {
             let description = rule.description
             var sink = DocumentFindingSink()
@@ -167,6 +185,7 @@ public struct DocumentChecker: Sendable {
                 }
                 result.findings[result.findings.count - 1].requiredUse = item.requiredUse
                     + (ownerClass.map { [FileResult.typeRequirementPrefix + $0] } ?? [])
+                    + Self.sceneRequirements(view, in: document)
             }
         }
         result.findings.assignFingerprints()

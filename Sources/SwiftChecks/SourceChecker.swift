@@ -38,6 +38,7 @@ public struct FileResult: Codable, Sendable, Hashable {
         let isApp = referenced.contains(Self.entryPointMarker)
         return findings.filter { finding in
             finding.requiredUse.allSatisfy { name in
+                if name.hasPrefix(Self.sceneRequirementPrefix) { return Self.isSceneShown(name, isApp: isApp, referenced: referenced) }
                 guard name.hasPrefix(Self.typeRequirementPrefix) else { return referenced.contains(name) }
                 return !isApp || referenced.contains(String(name.dropFirst(Self.typeRequirementPrefix.count)))
             } && !finding.overriddenBy.contains(where: assigned.contains)
@@ -192,6 +193,37 @@ public struct FileResult: Codable, Sendable, Hashable {
     public static let entryPointMarker = "@main"
     /// A `requiredUse` entry naming the type a finding lies in.
     public static let typeRequirementPrefix = "T:"
+    /// A `requiredUse` entry for a storyboard scene no segue leads to: `S:identifier|Class`,
+    /// shown only if code asks for that storyboard identifier or names the scene's class (which
+    /// may build the identifier from its own name); `S:|Class`, a scene without an identifier,
+    /// which nothing can show. In `referencedNames`, `S:identifier`: code or another
+    /// storyboard names the identifier (the scan adds it for code, see
+    /// `Scanner.sceneIdentifiersNamedInCode`).
+    public static let sceneRequirementPrefix = "S:"
+
+    public static func sceneRequirement(identifier: String?, sceneClass: String?) -> String {
+        sceneRequirementPrefix + (identifier ?? "") + "|" + (sceneClass ?? "")
+    }
+
+    /// The identifier a scene requirement waits for; nil for a scene without one.
+    public static func sceneIdentifier(ofRequirement name: String) -> String? {
+        guard name.hasPrefix(sceneRequirementPrefix), let bar = name.lastIndex(of: "|") else { return nil }
+        let identifier = name[name.index(name.startIndex, offsetBy: sceneRequirementPrefix.count)..<bar]
+        return identifier.isEmpty ? nil : String(identifier)
+    }
+
+    /// The scene's class, "" when the scene has none.
+    public static func sceneClass(ofRequirement name: String) -> String {
+        name.lastIndex(of: "|").map { String(name[name.index(after: $0)...]) } ?? ""
+    }
+
+    static func isSceneShown(_ name: String, isApp: Bool, referenced: Set<String>) -> Bool {
+        // Judged in apps only, whose code is all here: a framework's storyboard is opened by the
+        // apps that embed it.
+        guard isApp else { return true }
+        guard let identifier = sceneIdentifier(ofRequirement: name) else { return false }
+        return referenced.contains(sceneRequirementPrefix + identifier)
+    }
 
     /// The assignments an Interface Builder finding can be overridden by (see `Finding.overriddenBy`).
     static let overridableProperties: Set<String> = [

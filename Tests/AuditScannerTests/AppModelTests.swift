@@ -825,4 +825,88 @@ struct AppModelTests {
         #expect(try findings(registering: true).count == 1)
         #expect(try findings(registering: false, fromObjectiveC: true).count == 1, "Objective-C code names it")
     }
+
+    /// In an app, a storyboard scene is shown as the entry point, through a segue, or when
+    /// code asks for its storyboard identifier (a literal, an enum case, a generated accessor in
+    /// another letter case) or names its class; a scene with none of these never shows, and its
+    /// findings are left out.
+    @Test func storyboardScenesNothingShowsAreLeftOut() throws {
+        func scene(_ id: String, _ attributes: String, segue: String = "") -> String {
+            """
+                    <scene sceneID="sc-\(id)">
+                        <objects>
+                            <viewController \(attributes) id="\(id)" sceneMemberID="viewController">
+                                <view key="view" contentMode="scaleToFill" id="vw-\(id)">
+                                    <rect key="frame" x="0.0" y="0.0" width="393" height="852"/>
+                                    <subviews>
+                                        <label opaque="NO" text="Title" id="lb-\(id)">
+                                            <rect key="frame" x="16" y="100" width="300" height="21"/>
+                                            <fontDescription key="fontDescription" style="UICTFontTextStyleBody"/>
+                                        </label>
+                                    </subviews>
+                                </view>
+                                \(segue)
+                            </viewController>
+                        </objects>
+                    </scene>
+            """
+        }
+        let storyboard = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="22505" targetRuntime="iOS.CocoaTouch" useAutolayout="YES" initialViewController="home">
+                <scenes>
+            \(scene("home", "customClass=\"HomeViewController\"", segue: "<connections><segue destination=\"pushed\" kind=\"show\" id=\"sg-1\"/></connections>"))
+            \(scene("pushed", ""))
+            \(scene("literal", "storyboardIdentifier=\"SettingsScene\""))
+            \(scene("generated", "storyboardIdentifier=\"ProfileScene\""))
+            \(scene("byClass", "storyboardIdentifier=\"Onboarding\" customClass=\"OnboardingViewController\""))
+            \(scene("referenced", "storyboardIdentifier=\"Shared\""))
+            \(scene("unnamed", "customClass=\"LegacyViewController\""))
+            \(scene("forgotten", "storyboardIdentifier=\"OldScene\" customClass=\"OldViewController\""))
+                </scenes>
+            </document>
+            """
+        let other = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="22505" targetRuntime="iOS.CocoaTouch" useAutolayout="YES">
+                <scenes>
+                    <scene sceneID="sc-ref">
+                        <objects>
+                            <viewControllerPlaceholder storyboardName="Main" referencedIdentifier="Shared" id="ref-1" sceneMemberID="viewController"/>
+                        </objects>
+                    </scene>
+                </scenes>
+            </document>
+            """
+        let repository = try TemporaryRepository()
+        try repository.write("App/Main.swift", """
+            import UIKit
+            @main final class AppDelegate: UIResponder, UIApplicationDelegate {
+                func show(_ storyboard: UIStoryboard) {
+                    _ = storyboard.instantiateViewController(withIdentifier: "SettingsScene")
+                    _ = R.storyboard.main.profileScene()
+                    _ = OnboardingViewController.make()
+                }
+            }
+            """)
+        try repository.write("App/Controllers.swift", """
+            import UIKit
+            final class HomeViewController: UIViewController {}
+            final class OnboardingViewController: UIViewController {
+                static func make() -> OnboardingViewController { fatalError() }
+            }
+            final class LegacyViewController: UIViewController {}
+            final class OldViewController: UIViewController {}
+            func legacy() -> LegacyViewController { LegacyViewController() }
+            """)
+        try repository.write("App/Base.lproj/Main.storyboard", storyboard)
+        try repository.write("App/Base.lproj/Other.storyboard", other)
+        var config = AuditConfig()
+        config.platforms = PlatformSet(.iOS)
+        let report = try Scanner(options: ScanOptions(config: config))
+            .scan(try ScanInput.directory(repository.path, maxFileBytes: 2_000_000), root: repository.path)
+        let labels = Set(report.findings.filter { $0.ruleID == "ib-font-not-adjusting" }.map(\.snippet))
+        #expect(labels == Set(["home", "pushed", "literal", "generated", "byClass", "referenced"].map { "<label id=\"lb-\($0)\">" }))
+        #expect(report.statistics.findingsUnused >= 2)
+    }
 }
