@@ -37,6 +37,8 @@ struct ProjectIndex: Sendable {
     /// Per Swift or Interface Builder file some target builds: the platforms of the non-test
     /// targets that build it (nil: only test bundles do), worked out once at the start.
     private var targetPlatformsByFile: [String: PlatformSet?] = [:]
+    /// The deployment targets of the Xcode targets that build each file, where they say.
+    private var deploymentTargetsByFile: [String: DeploymentTargets] = [:]
     /// Every Xcode project in scope was read: only then can a file be in none of their targets.
     private var everyProjectRead = true
     /// No project file was too large, unreadable, damaged or synchronised (see `init`).
@@ -201,10 +203,14 @@ struct ProjectIndex: Sendable {
             let macOnly = Self.targetsBuildingOnlyForTheMac(built, filteringProjects: projectsFilteringByPlatform, isScanned: isScanned)
             for (file, root, building) in built {
                 let shipped = building.filter { !$0.isTestBundle }
-                targetPlatformsByFile[file.path] = shipped.isEmpty
-                    ? .some(nil) : shipped.compactMap { target in
-                        macOnly.contains(root + "\u{0}" + target.name) ? target.platforms?.intersection(PlatformSet(.macOS)) : target.platforms
-                    }.reduce(PlatformSet()) { $0.union($1) }
+                let platforms = shipped.map { target in
+                    macOnly.contains(root + "\u{0}" + target.name) ? target.platforms?.intersection(PlatformSet(.macOS)) : target.platforms
+                }
+                targetPlatformsByFile[file.path] = shipped.isEmpty ? .some(nil) : platforms.compactMap { $0 }.reduce(PlatformSet()) { $0.union($1) }
+                if !shipped.isEmpty {
+                    let deployment = DeploymentTargets.combining(zip(platforms, shipped).map { ($0, $1.deploymentTargets) })
+                    if deployment != .unknown { deploymentTargetsByFile[file.path] = deployment }
+                }
             }
         }
         if !assetFiles.isEmpty {
@@ -590,12 +596,19 @@ struct ProjectIndex: Sendable {
     }
 
     func context(for path: String) -> ProjectContext {
-        ProjectContext(platforms: platforms(for: path), localizedKeys: localizedKeys, colors: colors, colorSymbols: colorSymbols)
+        ProjectContext(platforms: platforms(for: path), deploymentTargets: deploymentTargets(for: path), localizedKeys: localizedKeys,
+                       colors: colors, colorSymbols: colorSymbols)
+    }
+
+    /// The oldest OS versions the file ships for (unknown where the config sets the platforms:
+    /// the project's targets are then not what decides).
+    func deploymentTargets(for path: String) -> DeploymentTargets {
+        configPlatforms == nil ? deploymentTargetsByFile[path] ?? .unknown : .unknown
     }
 
     /// Cheap digest of the context for cache keys (the key set is hashed once).
     func digest(for path: String) -> String {
-        "\(platforms(for: path)?.rawValue ?? 255)-\(keysDigest)-\(colorsDigest)"
+        "\(platforms(for: path)?.rawValue ?? 255)-\(deploymentTargets(for: path).digest)-\(keysDigest)-\(colorsDigest)"
     }
 
     /// `<namedColor name="Brand">` and `<color key="textColor" name="Brand"/>`: the colours an

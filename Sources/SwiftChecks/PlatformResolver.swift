@@ -9,7 +9,11 @@ struct PlatformResolver {
     /// (UIKit could mean iOS, tvOS, visionOS or watchOS) or unknown.
     let isDeclared: Bool
 
-    init(project: PlatformSet?, imports: Set<String>, override: PlatformSet?) {
+    /// The oldest versions the file is built for.
+    var deploymentTargets: DeploymentTargets = .unknown
+
+    init(project: PlatformSet?, imports: Set<String>, override: PlatformSet?, deploymentTargets: DeploymentTargets = .unknown) {
+        self.deploymentTargets = deploymentTargets
         isDeclared = override != nil || project != nil
         if let override {
             filePlatforms = override
@@ -47,8 +51,73 @@ struct PlatformResolver {
         return false
     }
 
-    /// Platforms at `node`, after every enclosing `#if`/`#elseif`/`#else` clause.
+    /// Platforms at `node`, after every enclosing `#if`/`#elseif`/`#else` clause and every
+    /// availability check that decides whether it runs.
     func platforms(at node: Syntax, fileHasIfConfig: Bool) -> PlatformSet {
+        let compiled = compiledPlatforms(at: node, fileHasIfConfig: fileHasIfConfig)
+        // Mac Catalyst checks iOS versions; its code is left as it is.
+        if compiled == PlatformSet(.macOS), !filePlatforms.contains(.macOS) { return compiled }
+        return compiled.intersection(runningPlatforms(at: node))
+    }
+
+    /// The platforms on which the availability checks around `node` let it run. The `else` of
+    /// `if #available(iOS 16, *)` (alone in its condition) runs only on the platforms it names
+    /// whose deployment target is older than the version: elsewhere `*` passes, and from iOS
+    /// 16 on so does the check. The body of `if #unavailable(iOS 16)`, or of a `guard
+    /// #available`'s `else`, likewise.
+    func runningPlatforms(at node: Syntax) -> PlatformSet {
+        var running = PlatformSet.all
+        var child = node
+        var current = node.parent
+        while let ancestor = current {
+            if let branch = ancestor.as(IfExprSyntax.self) {
+                if child.id == branch.body.id {
+                    for element in branch.conditions {
+                        if let check = element.condition.as(AvailabilityConditionSyntax.self), check.availabilityKeyword.tokenKind == .poundUnavailable {
+                            running.formIntersection(platformsFailing(check))
+                        }
+                    }
+                } else if let elseBody = branch.elseBody, child.id == Syntax(elseBody).id, branch.conditions.count == 1,
+                          let check = branch.conditions.first?.condition.as(AvailabilityConditionSyntax.self),
+                          check.availabilityKeyword.tokenKind == .poundAvailable {
+                    running.formIntersection(platformsFailing(check))
+                }
+            } else if let guardStatement = ancestor.as(GuardStmtSyntax.self), child.id == guardStatement.body.id,
+                      guardStatement.conditions.count == 1,
+                      let check = guardStatement.conditions.first?.condition.as(AvailabilityConditionSyntax.self),
+                      check.availabilityKeyword.tokenKind == .poundAvailable {
+                running.formIntersection(platformsFailing(check))
+            }
+            child = ancestor
+            current = ancestor.parent
+        }
+        return running
+    }
+
+    /// Where `#available(…)` can be false (and `#unavailable(…)` true): the platforms it names
+    /// with a version the deployment target does not guarantee. Everything, for a check this
+    /// cannot read.
+    private func platformsFailing(_ check: AvailabilityConditionSyntax) -> PlatformSet {
+        var failing = PlatformSet()
+        for argument in check.availabilityArguments {
+            switch argument.argument {
+            case .token: continue
+            case .availabilityVersionRestriction(let restriction):
+                var name = restriction.platform.text
+                if name.hasSuffix("ApplicationExtension") { name.removeLast("ApplicationExtension".count) }
+                // Mac Catalyst has its own versions; Platform's spelling would read it as iOS.
+                if name == "macCatalyst" { continue }
+                guard let platform = Platform(spelling: name) else { continue }
+                guard let tuple = restriction.version,
+                      let version = DeploymentTargets.version(tuple.trimmedDescription) else { return .all }
+                if !deploymentTargets.guarantees(platform, version) { failing.insert(PlatformSet(platform)) }
+            default: return .all
+            }
+        }
+        return failing
+    }
+
+    private func compiledPlatforms(at node: Syntax, fileHasIfConfig: Bool) -> PlatformSet {
         guard fileHasIfConfig else { return filePlatforms }
         var result = filePlatforms
         var current = node.parent

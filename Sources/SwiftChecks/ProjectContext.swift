@@ -7,6 +7,9 @@ public struct ProjectContext: Sendable {
     /// Platforms the repository targets (config override, else Package.swift / project.pbxproj);
     /// `nil` when nothing says.
     public var platforms: PlatformSet?
+    /// The oldest OS versions the file is built for: code behind `#available` checks those
+    /// versions always pass never runs.
+    public var deploymentTargets: DeploymentTargets
     /// Keys defined in Localizable.strings / .xcstrings: a literal passed where SwiftUI takes a
     /// `LocalizedStringKey` is translated, not spoken as written, when its key is defined.
     public var localizedKeys: Set<String>
@@ -15,9 +18,10 @@ public struct ProjectContext: Sendable {
     /// Xcode's generated asset symbols (`brandPrimary`) → colour set names, built once per scan.
     public var colorSymbols: [String: String]
 
-    public init(platforms: PlatformSet? = nil, localizedKeys: Set<String> = [], colors: ColorCatalog = .empty,
-                colorSymbols: [String: String]? = nil) {
+    public init(platforms: PlatformSet? = nil, deploymentTargets: DeploymentTargets = .unknown, localizedKeys: Set<String> = [],
+                colors: ColorCatalog = .empty, colorSymbols: [String: String]? = nil) {
         self.platforms = platforms
+        self.deploymentTargets = deploymentTargets
         self.localizedKeys = localizedKeys
         self.colors = colors
         self.colorSymbols = colorSymbols ?? Self.symbols(of: colors)

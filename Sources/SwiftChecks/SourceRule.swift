@@ -57,7 +57,7 @@ public final class SourceFile {
         self.context = context
         self.reference = reference
         self.resolver = PlatformResolver(project: context.platforms, imports: index.topLevelImports,
-                                         override: platformOverride)
+                                         override: platformOverride, deploymentTargets: context.deploymentTargets)
     }
 
     /// Platforms the code at `node` is compiled for.

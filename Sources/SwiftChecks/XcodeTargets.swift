@@ -28,6 +28,10 @@ public struct XcodeTargets: Sendable, Equatable, Codable {
         /// Products of Swift packages the target links (`productName` of its
         /// `packageProductDependencies`).
         public var packageProducts: [String] = []
+        /// Each platform's oldest deployment target over its configurations (the project's
+        /// setting where the target sets none); a platform some configuration leaves unset, or
+        /// sets from an `.xcconfig` or a variable, is absent.
+        public var deploymentTargets: DeploymentTargets? = nil
 
         public var isTestBundle: Bool {
             productType.hasSuffix(".unit-test") || productType.hasSuffix(".ui-testing")
@@ -102,8 +106,17 @@ public struct XcodeTargets: Sendable, Equatable, Codable {
             guard let list = object(id), let ids = list["buildConfigurations"] as? [Any] else { return [] }
             return ids.compactMap { object($0)?["buildSettings"] as? [String: Any] }
         }
+        func namedSettings(ofList id: Any?) -> [Configuration] {
+            guard let list = object(id), let ids = list["buildConfigurations"] as? [Any] else { return [] }
+            return ids.compactMap { id in
+                object(id).map { Configuration(name: $0["name"] as? String ?? "", settings: $0["buildSettings"] as? [String: Any] ?? [:],
+                                               hasConfigurationFile: $0["baseConfigurationReference"] != nil) }
+            }
+        }
         let project = object(root["rootObject"])
         let projectPlatforms = platforms(in: settings(ofList: project?["buildConfigurationList"]))
+        let projectConfigurations = Dictionary(namedSettings(ofList: project?["buildConfigurationList"]).map { ($0.name, $0.settings) },
+                                               uniquingKeysWith: { first, _ in first })
         let paths = ReferencePaths(objects: objects, mainGroup: project?["mainGroup"] as? String)
         var targets: [Target] = []
         for case let target as [String: Any] in objects.values where target["isa"] as? String == "PBXNativeTarget" {
@@ -132,7 +145,9 @@ public struct XcodeTargets: Sendable, Equatable, Codable {
             let products = (target["packageProductDependencies"] as? [Any] ?? []).compactMap { object($0)?["productName"] as? String }
             targets.append(Target(name: target["name"] as? String ?? "", productType: target["productType"] as? String ?? "",
                                   platforms: platforms(in: settings(ofList: target["buildConfigurationList"])) ?? projectPlatforms,
-                                  filePaths: filePaths, fileNames: names, synchronizedFolders: folders, packageProducts: products))
+                                  filePaths: filePaths, fileNames: names, synchronizedFolders: folders, packageProducts: products,
+                                  deploymentTargets: deploymentTargets(namedSettings(ofList: target["buildConfigurationList"]),
+                                                                       project: projectConfigurations)))
         }
         var parsed = XcodeTargets(targets: targets.sorted { $0.name < $1.name })
         // Xcode 15 on: a local package reference; before, a folder dropped in as a `wrapper`
@@ -214,6 +229,30 @@ public struct XcodeTargets: Sendable, Equatable, Codable {
             }
             return normalized.isEmpty ? nil : normalized.joined(separator: "/")
         }
+    }
+
+    private struct Configuration {
+        var name: String
+        var settings: [String: Any]
+        /// Based on an `.xcconfig` file, whose settings come between the target's and the project's.
+        var hasConfigurationFile: Bool
+    }
+
+    private static func deploymentTargets(_ configurations: [Configuration], project: [String: [String: Any]]) -> DeploymentTargets? {
+        guard !configurations.isEmpty else { return nil }
+        var minimum: [Platform: [Int]] = [:]
+        for (key, platform) in DeploymentTargets.settingKeys {
+            var oldest: [Int]?
+            for configuration in configurations {
+                // The project's setting holds only where no configuration file could override it.
+                let inherited = configuration.hasConfigurationFile ? nil : project[configuration.name]?[key] as? String
+                guard let text = configuration.settings[key] as? String ?? inherited,
+                      let version = DeploymentTargets.version(text) else { oldest = nil; break }
+                if oldest.map({ DeploymentTargets.isOlder(version, than: $0) }) ?? true { oldest = version }
+            }
+            minimum[platform] = oldest
+        }
+        return DeploymentTargets(minimum)
     }
 
     private static func platforms(in configurations: [[String: Any]]) -> PlatformSet? {

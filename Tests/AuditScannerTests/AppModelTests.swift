@@ -375,6 +375,45 @@ struct AppModelTests {
         }
         """
 
+    /// Code that availability checks keep from running where the deployment target already
+    /// passes them is not judged there: the `else` of `if #available(iOS 16, *)` in an app for
+    /// iOS 17 and later, the body of `if #unavailable(iOS 15)`. A platform whose deployment
+    /// target a target leaves unset decides nothing, and a check the target's version does not
+    /// pass still runs its fallback.
+    @Test func availabilityChecksTheDeploymentTargetPassesHideTheirFallbacks() throws {
+        let project = Self.targetsProject
+            .replacingOccurrences(of: "SDKROOT = iphoneos; TARGETED_DEVICE_FAMILY = \"1,2\";", with: "SDKROOT = iphoneos; TARGETED_DEVICE_FAMILY = \"1,2\"; IPHONEOS_DEPLOYMENT_TARGET = 17.0;")
+        let targets = try #require(XcodeTargets.parse(Array(project.utf8)))
+        #expect(targets.targets.first { $0.name == "Shop" }?.deploymentTargets?.minimum[.iOS] == [17, 0])
+        #expect(targets.targets.first { $0.name == "Shop Watch" }?.deploymentTargets?.minimum[.watchOS] == nil)
+        let repository = try TemporaryRepository()
+        try repository.write("Shop.xcodeproj/project.pbxproj", project)
+        try repository.write("App/Home.swift", """
+            import SwiftUI
+            struct V: View {
+                var body: some View {
+                    if #available(iOS 16, *) { Text("new").font(.body) } else { Text("fallback").font(.system(size: 9)) }
+                    if #unavailable(iOS 15) { Text("old").font(.system(size: 9)) }
+                    if #available(iOS 18, *) { Text("newer").font(.body) } else { Text("still runs").font(.system(size: 9)) }
+                }
+            }
+            """)
+        try repository.write("App/Shared.swift", """
+            import SwiftUI
+            struct W: View {
+                var body: some View {
+                    if #available(iOS 16, watchOS 10, *) { Text("new").font(.body) } else { Text("watch").font(.system(size: 9)) }
+                }
+            }
+            """)
+        let report = try Scanner(options: ScanOptions(config: AuditConfig()))
+            .scan(try ScanInput.directory(repository.path, maxFileBytes: 2_000_000), root: repository.path)
+        let fonts = report.findings.filter { $0.ruleID == "fixed-font-size" }
+        #expect(fonts.filter { $0.location.file == "App/Home.swift" }.map(\.location.line) == [6])
+        #expect(fonts.filter { $0.location.file == "App/Shared.swift" }.map(\.platforms) == [PlatformSet(.watchOS)],
+                "the watch target states no deployment target")
+    }
+
     /// A file takes the platforms of the targets that build it, not of the whole project; a
     /// file only a test bundle builds is a test, whatever its folder.
     @Test func aFileIsJudgedForTheTargetsThatBuildIt() throws {
