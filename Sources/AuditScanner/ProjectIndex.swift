@@ -39,6 +39,9 @@ struct ProjectIndex: Sendable {
     private var targetPlatformsByFile: [String: PlatformSet?] = [:]
     /// The deployment targets of the Xcode targets that build each file, where they say.
     private var deploymentTargetsByFile: [String: DeploymentTargets] = [:]
+    /// The compilation conditions of the shipping builds of each file, where every target
+    /// building it can say.
+    private var compilationConditionsByFile: [String: CompilationConditions] = [:]
     /// Every Xcode project in scope was read: only then can a file be in none of their targets.
     private var everyProjectRead = true
     /// No project file was too large, unreadable, damaged or synchronised (see `init`).
@@ -201,6 +204,7 @@ struct ProjectIndex: Sendable {
                 if !building.isEmpty { built.append((file, root, building)) }
             }
             let macOnly = Self.targetsBuildingOnlyForTheMac(built, filteringProjects: projectsFilteringByPlatform, isScanned: isScanned)
+            let conditionsOf = Self.compilationConditionsByTarget(xcodeTargets, files: input.files)
             for (file, root, building) in built {
                 let shipped = building.filter { !$0.isTestBundle }
                 let platforms = shipped.map { target in
@@ -210,6 +214,8 @@ struct ProjectIndex: Sendable {
                 if !shipped.isEmpty {
                     let deployment = DeploymentTargets.combining(zip(platforms, shipped).map { ($0, $1.deploymentTargets) })
                     if deployment != .unknown { deploymentTargetsByFile[file.path] = deployment }
+                    let conditions = CompilationConditions.combining(shipped.map { conditionsOf[root + "\u{0}" + $0.name] ?? nil })
+                    if let conditions { compilationConditionsByFile[file.path] = conditions }
                 }
             }
         }
@@ -424,6 +430,24 @@ struct ProjectIndex: Sendable {
         return ("", [])
     }
 
+    /// Each target's compilation conditions (by `root NUL name`), reading the `.xcconfig`
+    /// files its configurations and the project's are based on.
+    private static func compilationConditionsByTarget(_ projects: [(root: String, targets: XcodeTargets)],
+                                                      files: [InputFile]) -> [String: CompilationConditions?] {
+        var configurationFiles: [String: InputFile] = [:]
+        for file in files where ASCII.hasSuffix(file.path, ".xcconfig") && file.size <= 1_000_000 { configurationFiles[file.path] = file }
+        var found: [String: CompilationConditions?] = [:]
+        for (root, project) in projects {
+            let load: (String) -> [UInt8]? = { path in
+                configurationFiles[root.isEmpty ? path : root + "/" + path].flatMap { try? $0.bytes() }
+            }
+            for target in project.targets where !target.isTestBundle {
+                found[root + "\u{0}" + target.name] = CompilationConditions.of(target, project: project.projectConfigurations, load: load)
+            }
+        }
+        return found
+    }
+
     /// Targets (`root NUL name`) that list the Mac among several platforms while a Swift file
     /// they compile imports AppKit outside any `#if`: that file cannot build elsewhere, so
     /// neither can the target (a macOS app whose `SUPPORTED_PLATFORMS` also names `xros`).
@@ -596,7 +620,8 @@ struct ProjectIndex: Sendable {
     }
 
     func context(for path: String) -> ProjectContext {
-        ProjectContext(platforms: platforms(for: path), deploymentTargets: deploymentTargets(for: path), localizedKeys: localizedKeys,
+        ProjectContext(platforms: platforms(for: path), deploymentTargets: deploymentTargets(for: path),
+                       compilationConditions: compilationConditionsByFile[path], localizedKeys: localizedKeys,
                        colors: colors, colorSymbols: colorSymbols)
     }
 
@@ -608,7 +633,7 @@ struct ProjectIndex: Sendable {
 
     /// Cheap digest of the context for cache keys (the key set is hashed once).
     func digest(for path: String) -> String {
-        "\(platforms(for: path)?.rawValue ?? 255)-\(deploymentTargets(for: path).digest)-\(keysDigest)-\(colorsDigest)"
+        "\(platforms(for: path)?.rawValue ?? 255)-\(deploymentTargets(for: path).digest)-\(compilationConditionsByFile[path]?.digest ?? "")-\(keysDigest)-\(colorsDigest)"
     }
 
     /// `<namedColor name="Brand">` and `<color key="textColor" name="Brand"/>`: the colours an

@@ -66,7 +66,8 @@ public struct ScanInput: Sendable {
 
     /// Which files the scanner needs to see at all: Swift sources, Objective-C sources (which
     /// construct Swift classes by name), and the project files that decide platforms,
-    /// localisation, colours, configuration and code ownership.
+    /// localisation, colours, configuration (build settings from `.xcconfig` files too) and
+    /// code ownership.
     static func isRelevant(_ path: String) -> Bool {
         // Called for every file of a checkout, most of them images and data: decided on the
         // name's extension bytes, without splitting the path.
@@ -83,6 +84,7 @@ public struct ScanInput: Sendable {
             && (name.elementsEqual(AuditConfig.fileName.utf8) || (name.elementsEqual("Contents.json".utf8) && ASCII.contains(path, ".xcassets/")))
         case 5: return suffix.elementsEqual("swift".utf8) || (suffix.elementsEqual("plist".utf8) && ASCII.hasSuffix(path, "Info.plist"))
         case 7: return suffix.elementsEqual("strings".utf8) || (suffix.elementsEqual("pbxproj".utf8) && ASCII.hasSuffix(path, ".xcodeproj/project.pbxproj"))
+        case 8: return suffix.elementsEqual("xcconfig".utf8)
         case 9: return suffix.elementsEqual("xcstrings".utf8)
         case 10: return suffix.elementsEqual("storyboard".utf8)
         default: return false

@@ -10,6 +10,8 @@ public struct ProjectContext: Sendable {
     /// The oldest OS versions the file is built for: code behind `#available` checks those
     /// versions always pass never runs.
     public var deploymentTargets: DeploymentTargets
+    /// The compilation conditions of the builds that ship the file; nil when unknown.
+    public var compilationConditions: CompilationConditions?
     /// Keys defined in Localizable.strings / .xcstrings: a literal passed where SwiftUI takes a
     /// `LocalizedStringKey` is translated, not spoken as written, when its key is defined.
     public var localizedKeys: Set<String>
@@ -18,10 +20,12 @@ public struct ProjectContext: Sendable {
     /// Xcode's generated asset symbols (`brandPrimary`) → colour set names, built once per scan.
     public var colorSymbols: [String: String]
 
-    public init(platforms: PlatformSet? = nil, deploymentTargets: DeploymentTargets = .unknown, localizedKeys: Set<String> = [],
+    public init(platforms: PlatformSet? = nil, deploymentTargets: DeploymentTargets = .unknown,
+                compilationConditions: CompilationConditions? = nil, localizedKeys: Set<String> = [],
                 colors: ColorCatalog = .empty, colorSymbols: [String: String]? = nil) {
         self.platforms = platforms
         self.deploymentTargets = deploymentTargets
+        self.compilationConditions = compilationConditions
         self.localizedKeys = localizedKeys
         self.colors = colors
         self.colorSymbols = colorSymbols ?? Self.symbols(of: colors)

@@ -1,16 +1,21 @@
 import SwiftSyntax
 
 extension SourceFile {
-    /// Code that never reaches a user: `#if DEBUG` (or `TARGET_INTERFACE_BUILDER`) branches and
-    /// previews. A finding there is not about the shipped app.
+    /// Code that never reaches a user: `#if DEBUG` (or `TARGET_INTERFACE_BUILDER`) branches,
+    /// clauses no shipping build compiles (`#if false`, a flag only debug configurations set,
+    /// the `#else` of a flag every release configuration sets), and previews. A finding there
+    /// is not about the shipped app.
     func isNonShipping(_ node: some SyntaxProtocol) -> Bool {
         if isInPreview(node) { return true }
         guard index.hasIfConfig else { return false }
         var current = Syntax(node).parent
         while let syntax = current {
-            if let clause = syntax.as(IfConfigClauseSyntax.self), let condition = clause.condition,
-               Self.isDebugOnly(condition), clause.poundKeyword.tokenKind == .poundIf || clause.poundKeyword.tokenKind == .poundElseif {
-                return true
+            if let clause = syntax.as(IfConfigClauseSyntax.self) {
+                if let condition = clause.condition, Self.isDebugOnly(condition),
+                   clause.poundKeyword.tokenKind == .poundIf || clause.poundKeyword.tokenKind == .poundElseif {
+                    return true
+                }
+                if CompilationConditions.isClauseNeverShipped(clause, conditions: context.compilationConditions) { return true }
             }
             current = syntax.parent
         }

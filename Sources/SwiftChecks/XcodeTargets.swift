@@ -32,13 +32,30 @@ public struct XcodeTargets: Sendable, Equatable, Codable {
         /// setting where the target sets none); a platform some configuration leaves unset, or
         /// sets from an `.xcconfig` or a variable, is absent.
         public var deploymentTargets: DeploymentTargets? = nil
+        /// Its build configurations' compilation-condition settings, as written.
+        public var configurations: [ConditionSettings]? = nil
 
         public var isTestBundle: Bool {
             productType.hasSuffix(".unit-test") || productType.hasSuffix(".ui-testing")
         }
     }
 
+    /// A build configuration's compilation-condition settings as written, before levels merge.
+    public struct ConditionSettings: Sendable, Equatable, Codable {
+        public var name: String
+        /// `SWIFT_ACTIVE_COMPILATION_CONDITIONS`, `OTHER_SWIFT_FLAGS`.
+        public var conditions: String?
+        public var otherSwiftFlags: String?
+        /// A variant of either for some SDK or architecture (`…[sdk=iphoneos*]`): not decided.
+        public var hasConditionalVariant: Bool
+        /// Its `.xcconfig`, relative to the folder holding the `.xcodeproj`; `""` when the
+        /// project names one whose path it does not give.
+        public var configurationFile: String?
+    }
+
     public let targets: [Target]
+    /// The project's own configurations, under every target's.
+    public var projectConfigurations: [ConditionSettings] = []
     /// Folders of the local Swift packages the project references (`XCLocalSwiftPackageReference`),
     /// relative to the folder holding the `.xcodeproj`.
     public var localPackages: [String] = []
@@ -77,18 +94,20 @@ public struct XcodeTargets: Sendable, Equatable, Codable {
         return targets.contains { $0.filePaths.contains(where: matches) || $0.fileNames.contains(where: matches) }
     }
 
-    private enum CodingKeys: String, CodingKey { case targets, localPackages }
+    private enum CodingKeys: String, CodingKey { case targets, localPackages, projectConfigurations }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(targets: try container.decode([Target].self, forKey: .targets))
         localPackages = try container.decode([String].self, forKey: .localPackages)
+        projectConfigurations = try container.decodeIfPresent([ConditionSettings].self, forKey: .projectConfigurations) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(targets, forKey: .targets)
         try container.encode(localPackages, forKey: .localPackages)
+        try container.encode(projectConfigurations, forKey: .projectConfigurations)
     }
 
     /// Deeper than this, a project file is not one Xcode wrote (its object graph is three
@@ -106,6 +125,25 @@ public struct XcodeTargets: Sendable, Equatable, Codable {
             guard let list = object(id), let ids = list["buildConfigurations"] as? [Any] else { return [] }
             return ids.compactMap { object($0)?["buildSettings"] as? [String: Any] }
         }
+        let paths = ReferencePaths(objects: objects, mainGroup: object(root["rootObject"])?["mainGroup"] as? String)
+        func conditionSettings(ofList id: Any?) -> [ConditionSettings] {
+            guard let list = object(id), let ids = list["buildConfigurations"] as? [Any] else { return [] }
+            return ids.compactMap { id -> ConditionSettings? in
+                guard let configuration = object(id) else { return nil }
+                let settings = configuration["buildSettings"] as? [String: Any] ?? [:]
+                let keys = ["SWIFT_ACTIVE_COMPILATION_CONDITIONS", "OTHER_SWIFT_FLAGS"]
+                // Values may be written as a list; their words are what counts.
+                func text(_ key: String) -> String? {
+                    if let value = settings[key] as? String { return value }
+                    return (settings[key] as? [Any]).map { $0.compactMap { $0 as? String }.joined(separator: " ") }
+                }
+                let file = (configuration["baseConfigurationReference"] as? String).map { paths.path(of: $0) ?? "" }
+                return ConditionSettings(name: configuration["name"] as? String ?? "", conditions: text(keys[0]),
+                                         otherSwiftFlags: text(keys[1]),
+                                         hasConditionalVariant: settings.keys.contains { key in keys.contains { key.hasPrefix($0 + "[") } },
+                                         configurationFile: file)
+            }
+        }
         func namedSettings(ofList id: Any?) -> [Configuration] {
             guard let list = object(id), let ids = list["buildConfigurations"] as? [Any] else { return [] }
             return ids.compactMap { id in
@@ -117,7 +155,6 @@ public struct XcodeTargets: Sendable, Equatable, Codable {
         let projectPlatforms = platforms(in: settings(ofList: project?["buildConfigurationList"]))
         let projectConfigurations = Dictionary(namedSettings(ofList: project?["buildConfigurationList"]).map { ($0.name, $0.settings) },
                                                uniquingKeysWith: { first, _ in first })
-        let paths = ReferencePaths(objects: objects, mainGroup: project?["mainGroup"] as? String)
         var targets: [Target] = []
         for case let target as [String: Any] in objects.values where target["isa"] as? String == "PBXNativeTarget" {
             var filePaths = Set<String>(), names = Set<String>()
@@ -147,9 +184,11 @@ public struct XcodeTargets: Sendable, Equatable, Codable {
                                   platforms: platforms(in: settings(ofList: target["buildConfigurationList"])) ?? projectPlatforms,
                                   filePaths: filePaths, fileNames: names, synchronizedFolders: folders, packageProducts: products,
                                   deploymentTargets: deploymentTargets(namedSettings(ofList: target["buildConfigurationList"]),
-                                                                       project: projectConfigurations)))
+                                                                       project: projectConfigurations),
+                                  configurations: conditionSettings(ofList: target["buildConfigurationList"])))
         }
         var parsed = XcodeTargets(targets: targets.sorted { $0.name < $1.name })
+        parsed.projectConfigurations = conditionSettings(ofList: project?["buildConfigurationList"])
         // Xcode 15 on: a local package reference; before, a folder dropped in as a `wrapper`
         // file reference (only a folder holding a Package.swift is taken for a package later).
         parsed.localPackages = objects.compactMap { id, value in

@@ -414,6 +414,70 @@ struct AppModelTests {
                 "the watch target states no deployment target")
     }
 
+    /// `#if` clauses no shipping build compiles are not shipped UI: the `#else` of a flag every
+    /// release configuration sets (in the target, its `.xcconfig` or a file that includes), a
+    /// flag only the debug configuration sets, `#if false`. A flag the project never sets (it
+    /// may come from a command line) and one the builds disagree on decide nothing.
+    @Test func compilationConditionsOfTheShippingBuildsDecideIfClauses() throws {
+        let project = Self.targetsProject
+            .replacingOccurrences(of: "C1 /* Release */ = {isa = XCBuildConfiguration; buildSettings = {",
+                                  with: "C1 /* Release */ = {isa = XCBuildConfiguration; baseConfigurationReference = X1; buildSettings = {SWIFT_ACTIVE_COMPILATION_CONDITIONS = \"$(inherited) FEATURE\"; ")
+            .replacingOccurrences(of: "L1 = {isa = XCConfigurationList; buildConfigurations = (C1 /* Release */, ); };",
+                                  with: "L1 = {isa = XCConfigurationList; buildConfigurations = (C1 /* Release */, C5, ); };\n C5 /* Debug */ = {isa = XCBuildConfiguration; buildSettings = {SDKROOT = iphoneos; SWIFT_ACTIVE_COMPILATION_CONDITIONS = \"DEBUG STAGING\"; }; name = Debug; };\n X1 = {isa = PBXFileReference; path = Config/Shop.xcconfig; sourceTree = SOURCE_ROOT; };")
+        let repository = try TemporaryRepository()
+        try repository.write("Shop.xcodeproj/project.pbxproj", project)
+        try repository.write("Config/Shop.xcconfig", "// Shop\n#include \"Base.xcconfig\"\n#include? \"Local.xcconfig\"\nOTHER_SWIFT_FLAGS = $(inherited) -DNEW_UI\n")
+        try repository.write("Config/Base.xcconfig", "SWIFT_ACTIVE_COMPILATION_CONDITIONS = BASEFLAG\n")
+        try repository.write("App/Home.swift", """
+            import SwiftUI
+            struct V: View {
+                var body: some View {
+                    #if FEATURE
+                    Text("feature").font(.system(size: 9))
+                    #else
+                    Text("never").font(.system(size: 9))
+                    #endif
+                    #if STAGING
+                    Text("staging").font(.system(size: 9))
+                    #endif
+                    #if NEW_UI && BASEFLAG
+                    Text("new").font(.system(size: 9))
+                    #endif
+                    #if FROM_CI
+                    Text("ci").font(.system(size: 9))
+                    #endif
+                    #if false
+                    Text("off").font(.system(size: 9))
+                    #endif
+                }
+            }
+            """)
+        try repository.write("App/Shared.swift", """
+            import SwiftUI
+            struct W: View {
+                var body: some View {
+                    #if FEATURE
+                    Text("phone").font(.system(size: 9))
+                    #else
+                    Text("watch").font(.system(size: 9))
+                    #endif
+                }
+            }
+            """)
+        let report = try Scanner(options: ScanOptions(config: AuditConfig()))
+            .scan(try ScanInput.directory(repository.path, maxFileBytes: 2_000_000), root: repository.path)
+        let fonts = report.findings.filter { $0.ruleID == "fixed-font-size" }
+        #expect(fonts.filter { $0.location.file == "App/Home.swift" }.map(\.location.line) == [5, 13, 16])
+        #expect(fonts.filter { $0.location.file == "App/Shared.swift" }.map(\.location.line) == [5, 7], "the watch build does not set FEATURE")
+        #expect(report.statistics.findingsNotShipped > 0, "counted as not shipped, not lost")
+
+        // A configuration file that cannot be read decides nothing.
+        try repository.write("Config/Shop.xcconfig", "#include \"Missing.xcconfig\"\n")
+        let unread = try Scanner(options: ScanOptions(config: AuditConfig()))
+            .scan(try ScanInput.directory(repository.path, maxFileBytes: 2_000_000), root: repository.path)
+        #expect(unread.findings.filter { $0.ruleID == "fixed-font-size" && $0.location.file == "App/Home.swift" }.map(\.location.line) == [5, 7, 10, 13, 16])
+    }
+
     /// A file takes the platforms of the targets that build it, not of the whole project; a
     /// file only a test bundle builds is a test, whatever its folder.
     @Test func aFileIsJudgedForTheTargetsThatBuildIt() throws {
