@@ -273,10 +273,13 @@ struct ModifierChain {
     func modifiers(named name: String) -> [FunctionCallExprSyntax] { modifiers.filter { $0.calleeName == name } }
     var names: Set<String> { Set(modifiers.compactMap(\.calleeName)) }
 
-    /// `.accessibilityHidden(true)` or the older `.accessibility(hidden: true)`.
+    /// `.accessibilityHidden(true)` or the older `.accessibility(hidden: true)`; or `.hidden()`,
+    /// which takes the view out of both the screen and the accessibility tree (a layout
+    /// placeholder). A `.hidden(flag)` of the app's own is not SwiftUI's and decides nothing.
     var isHiddenFromAccessibility: Bool {
         modifiers.contains { call in
-            (call.calleeName == "accessibilityHidden" && call.firstUnlabeledArgument?.booleanValue != false)
+            (call.calleeName == "hidden" && call.arguments.isEmpty && call.trailingClosure == nil)
+                || (call.calleeName == "accessibilityHidden" && call.firstUnlabeledArgument?.booleanValue != false)
                 || (call.calleeName == "accessibility" && call.argument("hidden")?.booleanValue == true)
         }
     }
