@@ -369,6 +369,49 @@ extension SourceFile {
         return facts
     }
 
+    /// `Controller#rowSelects:connect` for each method of a class whose row selection
+    /// (`tableView(_:didSelectRowAt:)`, `collectionView(_:didSelectItemAt:)`) calls it, or calls
+    /// a method of the class that it calls too: a small button in a row that sends it does
+    /// what tapping the row does. Methods are gathered over the class and its extensions in
+    /// the file; a shared call to a framework method (`reloadData()`) is not the same action.
+    func rowSelectionFacts() -> Set<String> {
+        func callees(_ function: FunctionDeclSyntax) -> Set<String> {
+            guard let body = function.body else { return [] }
+            return Set(body.tokens(viewMode: .sourceAccurate).compactMap { token -> String? in
+                guard case .identifier(let text) = token.tokenKind, token.nextToken(viewMode: .sourceAccurate)?.tokenKind == .leftParen else { return nil }
+                return text
+            })
+        }
+        var selections: [String: Set<String>] = [:]
+        for (name, label) in [("tableView", "didSelectRowAt"), ("collectionView", "didSelectItemAt")] {
+            for declaration in index.declarations[name] ?? [] {
+                guard let function = declaration.as(FunctionDeclSyntax.self),
+                      function.signature.parameterClause.parameters.map(\.firstName.text) == ["_", label],
+                      let type = Self.classOrExtendedType(around: function) else { continue }
+                selections[type, default: []].formUnion(callees(function))
+            }
+        }
+        guard !selections.isEmpty else { return [] }
+        var methods: [String: [String: Set<String>]] = [:]
+        for declarations in index.declarations.values {
+            for declaration in declarations {
+                guard let function = declaration.as(FunctionDeclSyntax.self), function.parent?.is(MemberBlockItemSyntax.self) == true,
+                      let type = Self.classOrExtendedType(around: function), selections[type] != nil,
+                      !["tableView", "collectionView"].contains(function.name.text) else { continue }
+                methods[type, default: [:]][function.name.text, default: []].formUnion(callees(function))
+            }
+        }
+        var facts = Set<String>()
+        for (type, selected) in selections {
+            let own = methods[type] ?? [:]
+            let helpers = selected.filter { own[$0] != nil }
+            for (method, called) in own where helpers.contains(method) || !called.isDisjoint(with: helpers) {
+                facts.insert(type + "#" + FileResult.rowSelectsMarker + method)
+            }
+        }
+        return facts
+    }
+
     /// Whether an attributed string assigned here sets a font: a `.font` key in the value, or
     /// in the initializer of a local the value names (`let text = NSAttributedString(…,
     /// attributes: [.font: …]); label.attributedText = text`).

@@ -67,6 +67,9 @@ public struct FileResult: Codable, Sendable, Hashable {
     /// In `assignedMembers`, as a property: `TapProxyView#hitTest`, the class overrides
     /// `point(inside:with:)` or `hitTest(_:with:)`.
     public static let hitTestMarker = "hitTest"
+    /// In `assignedMembers`, as a property prefix: `Controller#rowSelects:connect`, selecting a
+    /// row of the controller's table does what its `connect` method does.
+    public static let rowSelectsMarker = "rowSelects:"
     /// In `assignedMembers`, as a property: `HeaderView#unarchivable`, the class's
     /// `init?(coder:)` stops the app, so no storyboard or nib can hold it.
     public static let unarchivableMarker = "unarchivable"
@@ -327,7 +330,7 @@ public struct SourceChecker: Sendable {
         if file.declaresEntryPoint { result.referencedNames.insert(FileResult.entryPointMarker) }
         result.referencedNames.formUnion(file.targetsGivenInCode())
         result.assignedMembers = file.overridingAssignments(FileResult.overridableProperties)
-            .union(file.viewsLabelledWhereUsed()).union(file.superclassFacts())
+            .union(file.viewsLabelledWhereUsed()).union(file.superclassFacts()).union(file.rowSelectionFacts())
             .union(file.styleMethodFacts(FileResult.overridableProperties))
             .union(file.catalystGatedTypeFacts()).union(file.declarationFacts()).union(file.renderingSurfaceFacts())
         result.findings.assignFingerprints()

@@ -1012,4 +1012,75 @@ struct AppModelTests {
         #expect(labels == Set(["home", "pushed", "literal", "generated", "byClass", "referenced"].map { "<label id=\"lb-\($0)\">" }))
         #expect(report.statistics.findingsUnused >= 2)
     }
+
+    /// A small button in a table row whose selection does what the button does (both call the
+    /// controller's `updateMode`) is reached by tapping anywhere in the row: review. A button
+    /// whose action the row does not share stays a violation.
+    @Test func aButtonWhoseRowSelectionDoesTheSameGoesToReview() throws {
+        func cellButton(_ id: String, _ selector: String, y: Int) -> String {
+            """
+                                    <button opaque="NO" contentMode="scaleToFill" buttonType="system" id="\(id)">
+                                        <rect key="frame" x="16" y="\(y)" width="24" height="24"/>
+                                        <state key="normal" image="radio"/>
+                                        <connections>
+                                            <action selector="\(selector)" destination="settings" eventType="touchUpInside" id="ac-\(id)"/>
+                                        </connections>
+                                    </button>
+            """
+        }
+        let storyboard = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="22505" targetRuntime="iOS.CocoaTouch" useAutolayout="YES" initialViewController="settings">
+                <scenes>
+                    <scene sceneID="sc-settings">
+                        <objects>
+                            <tableViewController customClass="SettingsController" id="settings" sceneMemberID="viewController">
+                                <tableView key="view" clipsSubviews="YES" contentMode="scaleToFill" id="table">
+                                    <rect key="frame" x="0.0" y="0.0" width="393" height="852"/>
+                                    <prototypes>
+                                        <tableViewCell contentMode="scaleToFill" id="cell">
+                                            <rect key="frame" x="0.0" y="50" width="393" height="60"/>
+                                            <tableViewCellContentView key="contentView" contentMode="center" id="content">
+                                                <rect key="frame" x="0.0" y="0.0" width="393" height="60"/>
+                                                <subviews>
+            \(cellButton("same", "modeTapped:", y: 18))
+            \(cellButton("other", "shareTapped:", y: 18))
+                                                </subviews>
+                                            </tableViewCellContentView>
+                                        </tableViewCell>
+                                    </prototypes>
+                                </tableView>
+                            </tableViewController>
+                        </objects>
+                    </scene>
+                </scenes>
+            </document>
+            """
+        let repository = try TemporaryRepository()
+        try repository.write("App/Main.swift", "import UIKit\n@main final class AppDelegate: UIResponder, UIApplicationDelegate {}\n")
+        try repository.write("App/SettingsController.swift", """
+            import UIKit
+            final class SettingsController: UITableViewController {
+                @IBAction func modeTapped(_ sender: UIButton) { updateMode(index: sender.tag) }
+                @IBAction func shareTapped(_ sender: UIButton) { share() }
+                func updateMode(index: Int) { tableView.reloadData() }
+                func share() { tableView.reloadData() }
+            }
+            extension SettingsController {
+                override func tableView(_ tableView: UITableView, didSelectRowAt indexPath: IndexPath) {
+                    updateMode(index: indexPath.row)
+                    tableView.deselectRow(at: indexPath, animated: true)
+                }
+            }
+            """)
+        try repository.write("App/Base.lproj/Main.storyboard", storyboard)
+        var config = AuditConfig()
+        config.platforms = PlatformSet(.iOS)
+        let report = try Scanner(options: ScanOptions(config: config))
+            .scan(try ScanInput.directory(repository.path, maxFileBytes: 2_000_000), root: repository.path)
+        let regions = Dictionary(report.findings.filter { $0.ruleID == "hit-region-too-small" }.map { ($0.snippet, $0.certainty) },
+                                 uniquingKeysWith: { first, _ in first })
+        #expect(regions["<button id=\"same\">"] == .review)
+        #expect(regions["<button id=\"other\">"] == .violation, "share() only shares a framework call with the row's selection")
+    }
 }

@@ -796,7 +796,9 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
             }
             sink.report(view, "\(InterfaceBuilderHitRegion.name(view)) is \(ControlSizeThreshold.size(width: view.width, height: view.height)), below \(ControlSizeThreshold.thresholds(missed))\(what); \(why)",
                         platforms: PlatformSet(missed.map(\.0)), certainty: unsure ? .review : nil,
-                        reviewedIf: [FileResult.restyledMarker], reviewedIfFacts: around.hitTestFacts, requiredUse: operated)
+                        reviewedIf: [FileResult.restyledMarker],
+                        reviewedIfFacts: around.hitTestFacts + InterfaceBuilderHitRegion.rowSelectionFacts(view, in: file.document),
+                        requiredUse: operated)
         }
     }
 }

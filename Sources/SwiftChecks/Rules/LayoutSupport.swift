@@ -298,6 +298,23 @@ enum InterfaceBuilderHitRegion {
         return ControlSizeThreshold.squeezed(platform, reference)
     }
 
+    /// `Controller#rowSelects:method` for a control in a table or collection cell whose action
+    /// goes to the scene's controller: if selecting the row does the same (see
+    /// `SourceFile.rowSelectionFacts`), the whole row is the hit region. Both Swift spellings
+    /// of a selector's method are tried (`buttonTapped:` and `buttonTappedWithSender:` for
+    /// `buttonTapped(sender:)`).
+    static func rowSelectionFacts(_ view: InterfaceBuilderView, in document: InterfaceBuilderDocument) -> [String] {
+        guard let controller = view.sceneClass, !view.actionSelectors.isEmpty,
+              document.superviews(of: view).contains(where: { ["tableViewCell", "collectionViewCell"].contains(document.views[$0].kind) })
+        else { return [] }
+        return view.actionSelectors.flatMap { selector -> [String] in
+            let base = String(selector.prefix { $0 != ":" })
+            var names = [base]
+            if let with = base.range(of: "With", options: .backwards), with.lowerBound != base.startIndex { names.append(String(base[..<with.lowerBound])) }
+            return names.map { controller + "#" + FileResult.rowSelectsMarker + $0 }
+        }
+    }
+
     /// What around a control decides how much of the screen reaches it, beyond its frame.
     struct Surroundings {
         /// An enclosing view the document hides or draws transparent: the control shows only
