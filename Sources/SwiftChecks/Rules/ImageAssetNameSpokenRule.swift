@@ -43,7 +43,11 @@ struct ImageAssetNameSpokenRule: SourceRule {
             (through a custom `ViewModifier`, or by the caller of a view) are not seen. \
             Decision for `Button { Image("x"); Text("Play") }`: it is reported, since the \
             button's label is built from all of its content, so the asset name is read beside \
-            the text. Images in `#Preview` and `PreviewProvider` code are not reported.
+            the text; but a `Button` among the items of a `Menu` or `.contextMenu` becomes a \
+            system menu action titled by its text, with the image as its icon, so there it is \
+            not reported (an item with no text is). An image assigned to a property is judged \
+            where it is shown, like one in a `let`. Images in `#Preview` and `PreviewProvider` \
+            code are not reported.
             """,
         triggering: [
             RuleExample("""
@@ -51,6 +55,8 @@ struct ImageAssetNameSpokenRule: SourceRule {
                 struct Cart: View {
                     var body: some View {
                         Button(action: add) { ↓Image("cart.badge.plus") }
+                        // A menu item with no text is titled by nothing but its image.
+                        Menu { Button(action: add) { ↓Image("cart.add") } } label: { Text("More") }
                         Button { add() } label: {
                             ↓Image("badge_gold_icon").resizable().frame(width: 24, height: 24)
                         }
@@ -174,6 +180,10 @@ struct ImageAssetNameSpokenRule: SourceRule {
                         VStack { Image("confetti") }.accessibilityHidden(true)
                         // A placeholder that keeps the layout balanced: never drawn, not in the tree.
                         Button { } label: { Image("caret-left") }.hidden()
+                        // Menu items are system menu actions: titled by the text, the image is the icon.
+                        Menu {
+                            Button { add() } label: { HStack { Image("file-pdf"); Text("Documents") } }
+                        } label: { Image(systemName: "ellipsis") }
                     }
                     func add() {}
                 }
@@ -208,6 +218,11 @@ struct ImageAssetNameSpokenRule: SourceRule {
                 import SwiftUI
                 enum Assets {
                     static let logo = Image("logo")
+                }
+                // A model keeps the image; where it is shown decides its label.
+                struct Brand {
+                    let headerImage: Image
+                    init(custom: Image?) { self.headerImage = custom ?? Image("defaultHeaderImage") }
                 }
                 #Preview {
                     Image("preview_sample")
@@ -290,7 +305,7 @@ struct ImageAssetNameSpokenRule: SourceRule {
             if file.isLocalizedKey(name) { continue }
             let chain = ModifierChain(containing: ExprSyntax(call))
             if Self.clears(chain) { continue }
-            if chain.outermost.parent?.is(InitializerClauseSyntax.self) == true { continue }
+            if chain.outermost.parent?.is(InitializerClauseSyntax.self) == true || Self.isAssigned(chain.outermost) { continue }
             if let argument = chain.outermost.parent?.as(LabeledExprSyntax.self),
                let owner = argument.parent?.parent?.as(FunctionCallExprSyntax.self)?.calleeName,
                Self.imageTakers.contains(owner) { continue }
@@ -305,6 +320,9 @@ struct ImageAssetNameSpokenRule: SourceRule {
                 if Self.clears(containerChain) || containerChain.groupsChildren { cleared = true; break }
                 if control == nil, AccessibilityLabels.labelledControls.contains(containerName),
                    container.calledExpression.is(DeclReferenceExprSyntax.self) {
+                    // A menu's item becomes a system menu action titled by its text, with the
+                    // image as its icon.
+                    if containerName == "Button", Self.isMenuItem(container), Self.hasText(container) { cleared = true; break }
                     control = containerName
                 }
             }
@@ -329,6 +347,45 @@ struct ImageAssetNameSpokenRule: SourceRule {
     }
 
     private static func clears(_ chain: ModifierChain) -> Bool { AccessibilityLabels.labelsOrHides(chain) }
+
+    /// `self.icon = Image("x")`, `icon = custom ?? Image("x")`: a value kept for later, shown
+    /// (and labelled or hidden) wherever the property is read, as with a `let` initializer.
+    static func isAssigned(_ expression: ExprSyntax) -> Bool {
+        var node = Syntax(expression)
+        // Through `??` and ternary branches, which are elements of the same sequence.
+        while let parent = node.parent {
+            if let list = parent.as(ExprListSyntax.self) {
+                return list.contains { $0.is(AssignmentExprSyntax.self) }
+            }
+            guard parent.is(TernaryExprSyntax.self) else { return false }
+            node = parent
+        }
+        return false
+    }
+
+    /// A `Button` among the items of a `Menu` or `.contextMenu` (not in a menu's `label:`).
+    static func isMenuItem(_ button: FunctionCallExprSyntax) -> Bool {
+        var child = Syntax(button)
+        var current = child.parent
+        while let node = current {
+            if let call = node.as(FunctionCallExprSyntax.self), ["Menu", "contextMenu"].contains(call.calleeName ?? "") {
+                if let closure = call.trailingClosure, child.id == Syntax(closure).id { return true }
+                if let content = call.argument("content"), child.id == Syntax(content).id || child.parent?.id == Syntax(content).id { return true }
+                return false
+            }
+            child = node
+            current = node.parent
+        }
+        return false
+    }
+
+    /// The button's label holds a `Text`, which titles the menu item.
+    static func hasText(_ button: FunctionCallExprSyntax) -> Bool {
+        if let title = button.arguments.first, title.label == nil, title.expression.is(StringLiteralExprSyntax.self) { return true }
+        return button.tokens(viewMode: .sourceAccurate).contains { token in
+            token.tokenKind == .identifier("Text") && token.nextToken(viewMode: .sourceAccurate)?.tokenKind == .leftParen
+        }
+    }
 
     /// Letters and single spaces only, capitals only at a word's start: `bookmark`, `Open Loop`;
     /// a short acronym alone, which VoiceOver spells (`GPU`, `NFC`); not camel case or
