@@ -9,7 +9,7 @@ public struct InterfaceBuilderDocument: Sendable {
     public let targetRuntime: String?
     /// Every element with a frame, in document order.
     public let views: [InterfaceBuilderView]
-    /// The controllers some segue in the document leads to.
+    /// The controllers some segue in the document can lead to.
     public let segueDestinations: Set<String>
 
     public static func isInterfaceBuilderPath(_ path: String) -> Bool {
@@ -25,7 +25,16 @@ public struct InterfaceBuilderDocument: Sendable {
         self.tree = tree
         targetRuntime = root["targetRuntime"]
         views = ViewCollector(tree).views
-        segueDestinations = Set(tree.elements.lazy.filter { $0.name == "segue" }.compactMap { $0["destination"] })
+        let elements = tree.elements
+        segueDestinations = Set(elements.lazy.filter { segue in
+            guard segue.name == "segue" else { return false }
+            // A segue drawn from the controller itself (not from a control, cell or bar item)
+            // fires only from `performSegue(withIdentifier:)`: without an identifier, never.
+            let kind = segue["kind"] ?? ""
+            guard segue["identifier"] == nil, kind != "relationship", kind != "embed",
+                  let source = segue.parent.flatMap({ elements[$0].parent }) else { return true }
+            return !elements[source].name.hasSuffix("Controller")
+        }.compactMap { $0["destination"] })
     }
 
     /// The platforms the document's runtime builds for: UIKit documents also run on visionOS

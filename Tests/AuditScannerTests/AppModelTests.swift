@@ -932,7 +932,8 @@ struct AppModelTests {
     /// In an app, a storyboard scene is shown as the entry point, through a segue, or when
     /// code asks for its storyboard identifier (a literal, an enum case, a generated accessor in
     /// another letter case) or names its class; a scene with none of these never shows, and its
-    /// findings are left out.
+    /// findings are left out. A segue drawn from a controller with no identifier cannot be
+    /// performed, so it shows nothing either.
     @Test func storyboardScenesNothingShowsAreLeftOut() throws {
         func scene(_ id: String, _ attributes: String, segue: String = "") -> String {
             """
@@ -958,14 +959,15 @@ struct AppModelTests {
             <?xml version="1.0" encoding="UTF-8"?>
             <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="22505" targetRuntime="iOS.CocoaTouch" useAutolayout="YES" initialViewController="home">
                 <scenes>
-            \(scene("home", "customClass=\"HomeViewController\"", segue: "<connections><segue destination=\"pushed\" kind=\"show\" id=\"sg-1\"/></connections>"))
+            \(scene("home", "customClass=\"HomeViewController\"", segue: "<connections><segue destination=\"pushed\" kind=\"show\" identifier=\"showPushed\" id=\"sg-1\"/></connections>"))
             \(scene("pushed", ""))
             \(scene("literal", "storyboardIdentifier=\"SettingsScene\""))
             \(scene("generated", "storyboardIdentifier=\"ProfileScene\""))
             \(scene("byClass", "storyboardIdentifier=\"Onboarding\" customClass=\"OnboardingViewController\""))
             \(scene("referenced", "storyboardIdentifier=\"Shared\""))
             \(scene("unnamed", "customClass=\"LegacyViewController\""))
-            \(scene("forgotten", "storyboardIdentifier=\"OldScene\" customClass=\"OldViewController\""))
+            \(scene("forgotten", "storyboardIdentifier=\"OldScene\" customClass=\"OldViewController\"", segue: "<connections><segue destination=\"manual\" kind=\"show\" id=\"sg-2\"/></connections>"))
+            \(scene("manual", ""))
                 </scenes>
             </document>
             """
