@@ -128,7 +128,8 @@ struct ControlBelowDefaultSizeRule: SourceRule, DocumentRule {
     func check(_ file: DocumentFile, _ sink: inout DocumentFindingSink) {
         guard file.platforms.contains(.macOS), let recommended = ControlSizeThreshold.macOSDefault(file.reference),
               let minimum = ControlSizeThreshold.required(.macOS, file.reference) else { return }
-        for view in file.document.views where InterfaceBuilderHitRegion.isMeasured(view, in: file.document) {
+        for view in file.document.views where InterfaceBuilderHitRegion.isMeasured(view, in: file.document)
+            && !InterfaceBuilderHitRegion.isDrawnAtItsOwnSize(view, in: file.document) {
             guard Self.between(view.width, view.height, minimum, recommended) else { continue }
             sink.report(view, "\(InterfaceBuilderHitRegion.name(view)) is \(ControlSizeThreshold.size(width: view.width, height: view.height)), below the \(recommended.points)x\(recommended.points) pt default control size of macOS (the minimum is \(minimum.points)x\(minimum.points) pt)",
                         platforms: PlatformSet(.macOS))

@@ -20,8 +20,9 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
             to the 28x28 pt default by control-below-default-size. In SwiftUI the size is the \
             control's innermost `.frame` plus the padding and frames applied after it; in \
             storyboards and xibs it is the control's size constraints, else its frame. System \
-            UIKit controls drawn at their own size (a 51x31 pt switch) are held to the minimum \
-            control size only, because Apple draws them that way. tvOS is focus-driven and not checked.
+            UIKit controls drawn at their own size are held to the minimum control size only, \
+            because Apple draws them that way; a UIKit switch is not measured at all (UIKit \
+            draws it 51x31 pt whatever its frame says). tvOS is focus-driven and not checked.
             """,
         citations: [
             Citation("HIG › Buttons",
@@ -268,7 +269,8 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
                     var body: some View { Text("Tag").frame(height: 30).padding().onTapGesture { } }
                 }
                 """, platforms: PlatformSet(.iOS)),
-            // A native switch is drawn 51x31 pt by UIKit; a 28x28 AppKit toolbar button is the Mac default.
+            // A native switch is drawn 51x31 pt by UIKit (a stale 51x12 frame too); a 28x28 AppKit
+            // toolbar button is the Mac default.
             RuleExample("""
                 <?xml version="1.0" encoding="UTF-8"?>
                 <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="22505" targetRuntime="iOS.CocoaTouch" useAutolayout="YES">
@@ -278,6 +280,9 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
                             <subviews>
                                 <switch opaque="NO" contentMode="scaleToFill" contentHorizontalAlignment="center" contentVerticalAlignment="center" on="YES" translatesAutoresizingMaskIntoConstraints="NO" id="swi-sw-001">
                                     <rect key="frame" x="326" y="20" width="51" height="31"/>
+                                </switch>
+                                <switch opaque="NO" contentMode="scaleToFill" contentHorizontalAlignment="center" contentVerticalAlignment="center" on="YES" translatesAutoresizingMaskIntoConstraints="NO" id="swi-sw-002">
+                                    <rect key="frame" x="326" y="70" width="51" height="12"/>
                                 </switch>
                                 <button opaque="NO" contentMode="scaleToFill" buttonType="system" translatesAutoresizingMaskIntoConstraints="NO" id="add-bt-001">
                                     <rect key="frame" x="16" y="16" width="44" height="44"/>
@@ -764,7 +769,8 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
     }
 
     func check(_ file: DocumentFile, _ sink: inout DocumentFindingSink) {
-        for (index, view) in file.document.views.enumerated() where InterfaceBuilderHitRegion.isMeasured(view, in: file.document) {
+        for (index, view) in file.document.views.enumerated() where InterfaceBuilderHitRegion.isMeasured(view, in: file.document)
+            && !InterfaceBuilderHitRegion.isDrawnAtItsOwnSize(view, in: file.document) {
             // A button with no action, segue or outlet does nothing when tapped (a status icon
             // drawn as a button); one with an outlet only if code gives it a target.
             guard let operated = InterfaceBuilderHitRegion.targetRequirement(view, in: file.document) else { continue }

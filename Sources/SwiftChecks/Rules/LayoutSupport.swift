@@ -278,6 +278,12 @@ enum InterfaceBuilderHitRegion {
         return document.isAppKit ? view.isImageOnly : true
     }
 
+    /// UISwitch draws itself at its own fixed size (51x31 pt) whatever the frame says: a
+    /// smaller frame in the document is stale, not the switch people touch.
+    static func isDrawnAtItsOwnSize(_ view: InterfaceBuilderView, in document: InterfaceBuilderDocument) -> Bool {
+        !document.isAppKit && view.kind == "switch"
+    }
+
     /// What makes a UIKit button something people operate: nil when nothing can (no action,
     /// segue or outlet: a status icon drawn as a button, or interaction turned off), `[]` when
     /// the document wires it, else the names code must use to give it a target through one
