@@ -295,6 +295,18 @@ extension SourceFile {
                 facts.insert(type + "#" + FileResult.restyledMarker)
             }
         }
+        // A view that loads a nib into itself (`loadFromXib()` in `init(coder:)`, a
+        // `loadNibNamed(_:owner: self)`): the nib's constraints size it, not the frame a
+        // document gives the placeholder.
+        for (name, calls) in index.callsByName where Self.loadsNib(name) {
+            for call in calls {
+                let base = call.calledExpression.as(MemberAccessExprSyntax.self)?.base?.trimmedDescription
+                guard name != "instantiate" || call.argument("withOwner") != nil,
+                      base == nil || base == "self" || name == "loadNibNamed" || name == "instantiate",
+                      let type = Self.classOrExtendedType(around: call) else { continue }
+                facts.insert(type + "#" + FileResult.restyledMarker)
+            }
+        }
         // Style functions and closures whose code sizes what they style (`let actionButtonStyle
         // = concat(base) { $0.heightAnchor.constraint(equalToConstant: 48).isActive = true }`).
         for (name, declarations) in index.declarations where Self.isRestyling(name) {
@@ -304,6 +316,12 @@ extension SourceFile {
             record(assignment.node, assignment.targetObject.split(separator: "."), FileResult.restyledMarker)
         }
         return facts
+    }
+
+    /// `loadNibNamed`, `loadFromXib`, `loadViewFromNib`, `instantiate(withOwner:)`'s callers.
+    static func loadsNib(_ name: String) -> Bool {
+        guard name.hasPrefix("load") || name == "instantiate" else { return false }
+        return name == "instantiate" || name.contains("Nib") || name.contains("Xib") || name.contains("xib") || name.contains("nib")
     }
 
     static func isRestyling(_ method: String) -> Bool {

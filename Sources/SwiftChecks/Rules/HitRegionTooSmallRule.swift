@@ -408,6 +408,25 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
                     }
                     """,
             ]),
+            // The button's class loads a nib into itself, whose constraints give it its size.
+            RuleExample(InterfaceBuilderExample.iOS("""
+                ↓<button opaque="NO" contentMode="scaleToFill" buttonType="custom" customClass="AppLinkButton" translatesAutoresizingMaskIntoConstraints="NO" id="lnk-bt-001">
+                    <rect key="frame" x="16" y="150" width="30" height="34"/>
+                    <connections>
+                        <action selector="openStudent" destination="-1" eventType="primaryActionTriggered" id="lnk-ac-001"/>
+                    </connections>
+                </button>
+                """), platforms: PlatformSet(.iOS), file: "WrongApp.storyboard", assets: [
+                "AppLinkButton.swift": """
+                    import UIKit
+                    class AppLinkButton: UIButton {
+                        required init?(coder: NSCoder) {
+                            super.init(coder: coder)
+                            loadFromXib()
+                        }
+                    }
+                    """,
+            ]),
             // A frame Xcode left stale: the aspect-ratio constraint makes the button square.
             RuleExample(InterfaceBuilderExample.macOS("""
                 ↓<button translatesAutoresizingMaskIntoConstraints="NO" id="rmv-bt-006">
