@@ -53,7 +53,10 @@ enum FileProcessor {
         }
         let reexported = header.exportedUIModules.isEmpty ? [] : [ProjectIndex.moduleName(of: file.path)]
         let importsUI = !header.imports.isDisjoint(with: Scanner.uiModules)
-        guard importsUI || !header.imports.isDisjoint(with: reexporting) else {
+        // A module the file imports may import UIKit itself, and Swift lets its importers see
+        // UIKit's names: a file subclassing `UITableViewController` with only `import AppSDK`
+        // is UI code all the same.
+        guard importsUI || !header.imports.isDisjoint(with: reexporting) || Self.declaresUIType(bytes) else {
             return FileOutcome(status: .withoutUIImport(imports: header.imports), reexportedModules: reexported)
         }
         // A file checked only because another module re-exports UIKit is not cached: that
@@ -61,6 +64,28 @@ enum FileProcessor {
         return checkCached(file, bytes, project, importsUI ? cache : nil, key: key, reexported: reexported) {
             checker.check(path: file.path, source: source, context: project.context(for: file.path))
         }
+    }
+
+    /// Whether the file declares a type inheriting from a UIKit or AppKit view or controller
+    /// (`: UITableViewController`, `, NSTableCellView`) or conforming to SwiftUI's `View`:
+    /// a byte scan for the inherited name after `:` or `,`.
+    static func declaresUIType(_ bytes: [UInt8]) -> Bool {
+        let suffixes = ["View", "Controller", "Button", "Label", "Cell", "Field", "Control", "Window", "Switch", "Slider"].map { Array($0.utf8) }
+        var index = 0
+        while index + 3 < bytes.count {
+            defer { index += 1 }
+            guard bytes[index] == UInt8(ascii: ":") || bytes[index] == UInt8(ascii: ","), bytes[index + 1] == UInt8(ascii: " ") else { continue }
+            var end = index + 2
+            while end < bytes.count, end - index < 64, Scanner.isIdentifierByte(bytes[end]) { end += 1 }
+            let name = bytes[(index + 2)..<end]
+            if name.elementsEqual("View".utf8), end < bytes.count, bytes[end] == UInt8(ascii: " ") || bytes[end] == UInt8(ascii: "{") {
+                return true
+            }
+            guard name.count > 4, name.starts(with: "UI".utf8) || name.starts(with: "NS".utf8),
+                  (0x41...0x5A).contains(name[name.startIndex + 2]) else { continue }
+            if suffixes.contains(where: { name.reversed().starts(with: $0.reversed()) }) { return true }
+        }
+        return false
     }
 
     /// The file's cached result, or `check()` run and its result cached. A file the checker

@@ -344,6 +344,24 @@ struct ScannerTests {
         #expect(report.statistics.skippedWithoutUIImport == 1)
     }
 
+    /// Swift shows an imported module's own imports to its importers: a view controller or a
+    /// SwiftUI view in a file that imports only the app's SDK module is UI code all the same.
+    @Test func filesDeclaringUITypesAreCheckedWithoutAUIImport() throws {
+        let repository = try TemporaryRepository()
+        try repository.write("App/Settings.swift", """
+            import AppSDK
+            final class SettingsController: UITableViewController {
+                override func viewDidLoad() { title = "Settings"; tableView.rowHeight = 44; label.font = .systemFont(ofSize: 9) }
+                let label = UILabel()
+            }
+            """)
+        try repository.write("App/Badge.swift", "import AppSDK\nstruct Badge: View {\n    var body: some View { Text(\"New\").font(.system(size: 9)) }\n}\n")
+        try repository.write("App/Model.swift", "import AppSDK\nstruct Item: Codable { let title: String }\nlet size = Font.system(size: 17)\n")
+        let report = try scan(repository)
+        #expect(Set(report.findings.map(\.location.file)) == ["App/Settings.swift", "App/Badge.swift"])
+        #expect(report.statistics.skippedWithoutUIImport == 1)
+    }
+
     @Test func localizationTablesMakeKeysTranslatedLabels() throws {
         let repository = try TemporaryRepository()
         try repository.write("App/View.swift", """
