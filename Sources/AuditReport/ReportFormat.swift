@@ -78,7 +78,7 @@ extension ScanNote.Kind {
     var isWarning: Bool {
         switch self {
         case .skipped, .parseError, .inputError: true
-        case .summary, .duplicateColorName: false
+        case .summary, .duplicateColorName, .baseline: false
         }
     }
 }

@@ -60,7 +60,8 @@ public enum TextReport {
 
     public static func summary(_ report: ScanReport) -> String {
         let stats = report.statistics
-        let found = counts(report)
+        var found = counts(report)
+        if let baseline = report.baseline { found += " (\(baseline.matched) more in the baseline)" }
         var skipped: [String] = []
         if stats.skippedWithoutUIImport > 0 { skipped.append("\(stats.skippedWithoutUIImport) without UI imports") }
         if stats.skippedVendored > 0 { skipped.append("\(stats.skippedVendored) vendored") }

@@ -34,6 +34,8 @@ let usage = """
       --platform LIST            comma-separated platforms, overriding the project's (ios,macos,…)
       --jobs N                   files checked in parallel (default: number of cores)
       --cache DIR                reuse per-file results from DIR; only changed files are parsed
+      --baseline FILE            report only findings FILE does not hold (config key "baseline")
+      --write-baseline FILE      record today's findings in FILE, to pass to --baseline later
       --verbose                  show citations and skip summaries in text output
 
     Exit status: 0 clean, 1 findings at or above --fail-on, 2 usage or input error.
@@ -53,6 +55,8 @@ func runScan(_ arguments: [String]) throws -> ExitCode {
     var platforms: PlatformSet?
     var options = ScanOptions()
     var verbose = false
+    var baselinePath: String?
+    var writeBaselinePath: String?
     var iterator = arguments.makeIterator()
     func value(_ flag: String) throws -> String {
         guard let next = iterator.next() else { throw UsageError(description: "\(flag) needs a value") }
@@ -92,6 +96,8 @@ func runScan(_ arguments: [String]) throws -> ExitCode {
             guard let jobs = Int(text), jobs > 0 else { throw UsageError(description: "--jobs needs a positive number, not \"\(text)\"") }
             options.jobs = jobs
         case "--cache": options.cacheDirectory = try value(argument)
+        case "--baseline": baselinePath = try value(argument)
+        case "--write-baseline": writeBaselinePath = try value(argument)
         case "--verbose", "-v": verbose = true
         default:
             guard !argument.hasPrefix("-"), target == nil else {
@@ -119,14 +125,21 @@ func runScan(_ arguments: [String]) throws -> ExitCode {
         ? try ScanInput.directory(target, maxFileBytes: AuditConfig().maxFileBytes)
         : try ScanInput.archive(target, maxFileBytes: ScanInput.archiveEntryCap,
                                 limits: ArchiveLimits(configuredMaxFileBytes: config?.maxFileBytes))
-    if let platforms {
-        if config == nil { config = try Scanner.loadConfig(from: input) }
-        config?.platforms = platforms
-    }
+    // The scanned root's config is read here, not left to the scan, for its "baseline" key.
+    if config == nil { config = try Scanner.loadConfig(from: input) }
+    if let platforms { config?.platforms = platforms }
     options.config = config
     input.notes.sort { $0.file < $1.file }
     let root = isDirectory.boolValue ? URL(fileURLWithPath: target).standardizedFileURL.path : target
-    let report = try Scanner(options: options).scan(input, root: root)
+    // Read before the scan writes anything, so --write-baseline over the same file still
+    // reports against the old one (and its prune count).
+    let baseline = try Baseline.choose(flag: baselinePath, configured: config?.baseline, root: root,
+                                       rootIsDirectory: isDirectory.boolValue)
+    var report = try Scanner(options: options).scan(input, root: root)
+    if let writeBaselinePath {
+        try writeWhole(try Baseline(findings: report.findings).encoded(), to: writeBaselinePath, what: "the baseline")
+    }
+    if let baseline { report = baseline.apply(to: report) }
 
     let chosen = format ?? ReportFormat.automatic(environment: ProcessInfo.processInfo.environment)
     let repositoryPath = isDirectory.boolValue ? ScanInput.repositoryPath(of: root) : ""
@@ -137,6 +150,8 @@ func runScan(_ arguments: [String]) throws -> ExitCode {
     } else {
         print(rendered, terminator: "")
     }
+    // In text the note is also in the report; standard error says it where a pipeline's log shows it.
+    if chosen == .text, let outcome = report.baseline { standardError("a11y-audit: " + outcome.message) }
     if let failOn, let highest = report.highestSeverity(includingReview: failOnReview), highest >= failOn { return .findings }
     return .clean
 }
