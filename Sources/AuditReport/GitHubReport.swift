@@ -50,20 +50,16 @@ public enum GitHubReport {
     /// would otherwise end the value or the properties.
     static func escapeProperty(_ text: String) -> String { escape(text, property: true) }
 
-    /// By scalar: `"\r\n"` is one Swift character, which a character-wise replacement of
-    /// `"\r"` would miss.
     private static func escape(_ text: String, property: Bool) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
+        ReportText.escaping(text) { scalar in
             switch scalar {
-            case "%": out += "%25"
-            case "\r": out += "%0D"
-            case "\n": out += "%0A"
-            case ":" where property: out += "%3A"
-            case "," where property: out += "%2C"
-            default: out.unicodeScalars.append(scalar)
+            case "%": "%25"
+            case "\r": "%0D"
+            case "\n": "%0A"
+            case ":" where property: "%3A"
+            case "," where property: "%2C"
+            default: nil
             }
         }
-        return out
     }
 }

@@ -118,29 +118,22 @@ enum XMLText {
     static func attribute(_ value: String) -> String { escape(value, attribute: true) }
 
     private static func escape(_ value: String, attribute: Bool) -> String {
-        var out = ""
-        out.reserveCapacity(value.utf8.count)
-        for scalar in value.unicodeScalars {
+        ReportText.escaping(value) { scalar in
             switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"" where attribute: out += "&quot;"
-            case "'" where attribute: out += "&apos;"
-            case "\r": out += "&#13;"
-            case "\n" where attribute: out += "&#10;"
-            case "\t" where attribute: out += "&#9;"
-            case "\t", "\n": out.unicodeScalars.append(scalar)
-            default:
-                // XML 1.0 has no way to write other control characters, nor U+FFFE and U+FFFF,
-                // even as references: a document holding one is not well-formed.
-                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
-                    out += "\u{FFFD}"
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
+            case "&": "&amp;"
+            case "<": "&lt;"
+            case ">": "&gt;"
+            case "\"" where attribute: "&quot;"
+            case "'" where attribute: "&apos;"
+            case "\r": "&#13;"
+            case "\n" where attribute: "&#10;"
+            case "\t" where attribute: "&#9;"
+            case "\t", "\n": nil
+            // XML 1.0 has no way to write other control characters, nor U+FFFE and U+FFFF, even
+            // as references: a document holding one is not well-formed.
+            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: "\u{FFFD}"
+            default: nil
             }
         }
-        return out
     }
 }

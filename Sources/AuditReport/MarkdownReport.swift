@@ -57,17 +57,15 @@ public enum MarkdownReport {
     /// Markdown's punctuation backslash-escaped (`|` would end the cell, a backtick open code,
     /// `*`, `_`, `~`, `[` format or link) and HTML's as entities.
     static func cell(_ text: String) -> String {
-        var out = ""
-        for scalar in ReportText.oneLine(text).unicodeScalars {
+        ReportText.escaping(ReportText.oneLine(text)) { scalar in
             switch scalar {
-            case "\\", "|", "`", "*", "_", "~", "[", "]", "#", "!": out += "\\" + String(scalar)
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "&": out += "&amp;"
-            default: out.unicodeScalars.append(scalar)
+            case "\\", "|", "`", "*", "_", "~", "[", "]", "#", "!": "\\" + String(scalar)
+            case "<": "&lt;"
+            case ">": "&gt;"
+            case "&": "&amp;"
+            default: nil
             }
         }
-        return out
     }
 
     /// A rule id as code; escaped text if it holds what a code span cannot.

@@ -102,6 +102,17 @@ enum ReportText {
         return String(out)
     }
 
+    /// `text` with each scalar `replacement` gives a string for replaced by it. By scalar, not by
+    /// character: `"\r\n"` is one Swift character, which a character-wise `"\r"` would miss.
+    static func escaping(_ text: String, _ replacement: (Unicode.Scalar) -> String?) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            if let replaced = replacement(scalar) { out += replaced } else { out.unicodeScalars.append(scalar) }
+        }
+        return out
+    }
+
     /// `relative` under `prefix` (a folder path, with or without its trailing slash).
     static func joined(_ prefix: String, _ relative: String) -> String {
         guard !prefix.isEmpty else { return relative }
