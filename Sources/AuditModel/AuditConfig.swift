@@ -26,7 +26,7 @@ public struct AuditConfig: Sendable, Equatable {
     public static let fileName = ".a11y-audit.json"
     static let allowedKeys: Set<String> = [
         "disable", "enable", "severity", "exclude", "include", "platforms", "maxFileBytes", "skipVendored",
-        "includeNonShipping",
+        "includeNonShipping", "baseline",
     ]
 
     /// Rule ids turned off.
@@ -45,6 +45,10 @@ public struct AuditConfig: Sendable, Equatable {
     /// Test targets, `#if DEBUG` code and previews are not shipped UI: skipped (and counted)
     /// unless this is true.
     public var includeNonShipping: Bool = false
+    /// The baseline file (`scan --write-baseline`), relative to the scanned root: findings it
+    /// holds are left out of `scan` reports. Not part of `digest`: it filters whole reports
+    /// after the per-file results the cache keeps.
+    public var baseline: String?
 
     public init() {}
 
@@ -125,11 +129,21 @@ public struct AuditConfig: Sendable, Equatable {
             }
             includeNonShipping = flag
         }
+        if let path = root["baseline"] {
+            // Inside the repository: the file travels with the code it describes, and a
+            // repository's config cannot make the scan read files outside it.
+            guard let text = path as? String, !text.isEmpty, !text.hasPrefix("/"),
+                  !text.split(separator: "/").contains("..") else {
+                throw AuditConfigError.badValue(file: file, key: "baseline", value: "\(path)",
+                                                expected: "a path inside the repository, relative to its root (\".a11y-audit-baseline.json\")")
+            }
+            baseline = text
+        }
     }
 
     /// Foundation bridges JSON `true` and `1` to NSNumbers that both cast to Bool and Int; only
     /// the boolean's class tells them apart.
-    static func isJSONBoolean(_ value: Any) -> Bool {
+    public static func isJSONBoolean(_ value: Any) -> Bool {
         type(of: value as AnyObject) == type(of: NSNumber(value: true))
     }
 

@@ -13,6 +13,9 @@ public struct ScanNote: Codable, Sendable, Hashable {
         /// A colour set name that several colour sets define: which one code gets depends on
         /// the target (or, within one catalog, is not defined).
         case duplicateColorName = "duplicate-color-name"
+        /// What a baseline left out of the report, and how many of its entries match nothing
+        /// any more (so it can be pruned).
+        case baseline
     }
     public var kind: Kind
     public var file: String

@@ -43,7 +43,7 @@ public enum SARIFReport {
         }
         let notifications: [[String: Any]] = report.notes.map { note in
             var notification: [String: Any] = [
-                "level": note.kind == .summary || note.kind == .duplicateColorName ? "note" : "warning",
+                "level": note.kind.isWarning ? "warning" : "note",
                 "message": ["text": note.message],
                 "descriptor": ["id": note.kind.rawValue],
             ]

@@ -46,8 +46,8 @@ public enum TextReport {
         }
     }
 
-    public static func summary(_ report: ScanReport) -> String {
-        let stats = report.statistics
+    /// "2 errors, 1 warning, 3 to review", or "no findings".
+    public static func counts(_ report: ScanReport) -> String {
         var counts: [String] = []
         for severity in Severity.allCases.reversed() {
             let count = report.findings.filter { $0.severity == severity && $0.certainty == .violation }.count
@@ -55,7 +55,13 @@ public enum TextReport {
         }
         let review = report.findings.filter { $0.certainty == .review }.count
         if review > 0 { counts.append("\(review) to review") }
-        let found = counts.isEmpty ? "no findings" : counts.joined(separator: ", ")
+        return counts.isEmpty ? "no findings" : counts.joined(separator: ", ")
+    }
+
+    public static func summary(_ report: ScanReport) -> String {
+        let stats = report.statistics
+        var found = counts(report)
+        if let baseline = report.baseline { found += " (\(baseline.matched) more in the baseline)" }
         var skipped: [String] = []
         if stats.skippedWithoutUIImport > 0 { skipped.append("\(stats.skippedWithoutUIImport) without UI imports") }
         if stats.skippedVendored > 0 { skipped.append("\(stats.skippedVendored) vendored") }

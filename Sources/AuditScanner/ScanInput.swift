@@ -159,6 +159,20 @@ public struct ScanInput: Sendable {
         return input
     }
 
+    /// Where `directory` (absolute) lies inside the repository holding it: the path from the
+    /// nearest folder above or at it that has a `.git` (a folder, or a worktree's file), `""`
+    /// when it is that folder or no folder above has one. CI systems name files from there.
+    public static func repositoryPath(of directory: String) -> String {
+        var components = URL(fileURLWithPath: directory).standardizedFileURL.pathComponents
+        var inside: [String] = []
+        while components.count > 1 {
+            let candidate = NSString.path(withComponents: components + [".git"])
+            if FileManager.default.fileExists(atPath: candidate) { return inside.reversed().joined(separator: "/") }
+            inside.append(components.removeLast())
+        }
+        return ""
+    }
+
     /// No entry larger than this is held in memory, whatever a configuration says.
     public static let archiveEntryCap = 64 << 20
 

@@ -77,6 +77,8 @@ public struct ScanReport: Codable, Sendable {
     public var notes: [ScanNote]
     public var statistics: ScanStatistics
     public var toolVersion: String
+    /// Set when a baseline left findings out (`Baseline.apply`); absent in reports without one.
+    public var baseline: BaselineOutcome? = nil
 
     /// The most severe violation, for `--fail-on`; findings that need review count only when asked.
     public func highestSeverity(includingReview: Bool = false) -> Severity? {

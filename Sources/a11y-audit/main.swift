@@ -24,7 +24,8 @@ let usage = """
       a11y-audit version
 
     Scan options:
-      --format text|json|sarif   output format (default: text)
+      --format FORMAT            text, json, sarif, xcode, github, gitlab, junit or markdown
+                                 (default: xcode inside an Xcode build phase, text elsewhere)
       --output FILE              write the report to FILE instead of standard output
       --fail-on error|warning|note|none
                                  exit 1 when a violation is at least this severe (default: error)
@@ -33,6 +34,8 @@ let usage = """
       --platform LIST            comma-separated platforms, overriding the project's (ios,macos,…)
       --jobs N                   files checked in parallel (default: number of cores)
       --cache DIR                reuse per-file results from DIR; only changed files are parsed
+      --baseline FILE            report only findings FILE does not hold (config key "baseline")
+      --write-baseline FILE      record today's findings in FILE, to pass to --baseline later
       --verbose                  show citations and skip summaries in text output
 
     Exit status: 0 clean, 1 findings at or above --fail-on, 2 usage or input error.
@@ -44,7 +47,7 @@ func standardError(_ text: String) {
 
 func runScan(_ arguments: [String]) throws -> ExitCode {
     var target: String?
-    var format = "text"
+    var format: ReportFormat?
     var output: String?
     var failOn: Severity? = .error
     var failOnReview = false
@@ -52,6 +55,8 @@ func runScan(_ arguments: [String]) throws -> ExitCode {
     var platforms: PlatformSet?
     var options = ScanOptions()
     var verbose = false
+    var baselinePath: String?
+    var writeBaselinePath: String?
     var iterator = arguments.makeIterator()
     func value(_ flag: String) throws -> String {
         guard let next = iterator.next() else { throw UsageError(description: "\(flag) needs a value") }
@@ -60,10 +65,11 @@ func runScan(_ arguments: [String]) throws -> ExitCode {
     while let argument = iterator.next() {
         switch argument {
         case "--format":
-            format = try value(argument)
-            guard ["text", "json", "sarif"].contains(format) else {
-                throw UsageError(description: "--format must be text, json or sarif, not \"\(format)\"")
+            let name = try value(argument)
+            guard let chosen = ReportFormat(rawValue: name) else {
+                throw UsageError(description: "--format must be \(ReportFormat.spelledOut), not \"\(name)\"")
             }
+            format = chosen
         case "--output", "-o": output = try value(argument)
         case "--fail-on":
             let level = try value(argument)
@@ -90,6 +96,8 @@ func runScan(_ arguments: [String]) throws -> ExitCode {
             guard let jobs = Int(text), jobs > 0 else { throw UsageError(description: "--jobs needs a positive number, not \"\(text)\"") }
             options.jobs = jobs
         case "--cache": options.cacheDirectory = try value(argument)
+        case "--baseline": baselinePath = try value(argument)
+        case "--write-baseline": writeBaselinePath = try value(argument)
         case "--verbose", "-v": verbose = true
         default:
             guard !argument.hasPrefix("-"), target == nil else {
@@ -117,45 +125,55 @@ func runScan(_ arguments: [String]) throws -> ExitCode {
         ? try ScanInput.directory(target, maxFileBytes: AuditConfig().maxFileBytes)
         : try ScanInput.archive(target, maxFileBytes: ScanInput.archiveEntryCap,
                                 limits: ArchiveLimits(configuredMaxFileBytes: config?.maxFileBytes))
-    if let platforms {
-        if config == nil { config = try Scanner.loadConfig(from: input) }
-        config?.platforms = platforms
-    }
+    // The scanned root's config is read here, not left to the scan, for its "baseline" key.
+    if config == nil { config = try Scanner.loadConfig(from: input) }
+    if let platforms { config?.platforms = platforms }
     options.config = config
     input.notes.sort { $0.file < $1.file }
     let root = isDirectory.boolValue ? URL(fileURLWithPath: target).standardizedFileURL.path : target
-    let report = try Scanner(options: options).scan(input, root: root)
-
-    let rendered: String
-    switch format {
-    case "json": rendered = try JSONReport.render(report)
-    case "sarif": rendered = try SARIFReport.render(report)
-    default: rendered = TextReport.render(report, verbose: verbose)
+    // Read before the scan writes anything, so --write-baseline over the same file still
+    // reports against the old one (and its prune count).
+    let baseline = try Baseline.choose(flag: baselinePath, configured: config?.baseline, root: root,
+                                       rootIsDirectory: isDirectory.boolValue)
+    var report = try Scanner(options: options).scan(input, root: root)
+    if let writeBaselinePath {
+        try writeWhole(try Baseline(findings: report.findings).encoded(), to: writeBaselinePath, what: "the baseline")
     }
+    if let baseline { report = baseline.apply(to: report) }
+
+    let chosen = format ?? ReportFormat.automatic(environment: ProcessInfo.processInfo.environment)
+    let repositoryPath = isDirectory.boolValue ? ScanInput.repositoryPath(of: root) : ""
+    let rendered = try chosen.render(report, options: ReportOptions(verbose: verbose, repositoryPath: repositoryPath))
     if let output {
-        var info = stat()
-        if stat(output, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
-            // A device or pipe (/dev/null, /dev/stdout, a FIFO) is written to, never renamed over.
-            guard let handle = FileHandle(forWritingAtPath: output) else {
-                throw ScanError.unreadable(path: output, reason: "cannot write the report there")
-            }
-            handle.write(Data(rendered.utf8))
-            try? handle.close()
-        } else {
-            // Written whole to a temporary file and renamed: never a half-written report.
-            let temporary = output + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
-            guard FileManager.default.createFile(atPath: temporary, contents: Data(rendered.utf8)),
-                  rename(temporary, output) == 0 else {
-                unlink(temporary)
-                throw ScanError.unreadable(path: output, reason: "cannot write the report there")
-            }
-        }
+        try writeWhole(Data(rendered.utf8), to: output, what: "the report")
         standardError(TextReport.summary(report))
     } else {
         print(rendered, terminator: "")
     }
+    // In text the note is also in the report; standard error says it where a pipeline's log shows it.
+    if chosen == .text, let outcome = report.baseline { standardError("a11y-audit: " + outcome.message) }
     if let failOn, let highest = report.highestSeverity(includingReview: failOnReview), highest >= failOn { return .findings }
     return .clean
+}
+
+/// Writes `data` to `path` whole: through a temporary file renamed over it, so a reader never
+/// sees half of it; a device or pipe (/dev/null, /dev/stdout, a FIFO) is written into instead,
+/// never renamed over. `what` names the file in errors.
+func writeWhole(_ data: Data, to path: String, what: String) throws {
+    var info = stat()
+    if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+        guard let handle = FileHandle(forWritingAtPath: path) else {
+            throw ScanError.unreadable(path: path, reason: "cannot write \(what) there")
+        }
+        handle.write(data)
+        try? handle.close()
+        return
+    }
+    let temporary = path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
+    guard FileManager.default.createFile(atPath: temporary, contents: data), rename(temporary, path) == 0 else {
+        unlink(temporary)
+        throw ScanError.unreadable(path: path, reason: "cannot write \(what) there")
+    }
 }
 
 func main() -> ExitCode {

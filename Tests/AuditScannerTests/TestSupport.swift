@@ -27,12 +27,17 @@ final class TemporaryRepository {
     }
 }
 
-/// Runs a program and returns its exit status, standard output and standard error.
-func runProcess(_ executable: String, _ arguments: [String], currentDirectory: String? = nil) throws
-    -> (status: Int32, stdout: String, stderr: String) {
+/// Runs a program and returns its exit status, standard output and standard error. It gets this
+/// process's environment without Xcode's build settings (which would change `scan`'s default
+/// format when the tests run inside Xcode), plus `environment`.
+func runProcess(_ executable: String, _ arguments: [String], currentDirectory: String? = nil,
+                environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
+    var inherited = ProcessInfo.processInfo.environment
+    for name in ["XCODE_VERSION_ACTUAL", "XCODE_PRODUCT_BUILD_VERSION"] { inherited[name] = nil }
+    process.environment = inherited.merging(environment) { $1 }
     if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
     let out = Pipe(), err = Pipe()
     process.standardOutput = out

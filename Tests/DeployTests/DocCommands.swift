@@ -90,8 +90,28 @@ struct MarkdownDocument {
         return commands
     }
 
-    /// Every `a11y-audit` command of the document, in blocks and inline.
-    var auditCommands: [Command] { (shellCommands + inlineCommands).filter { $0.words.first == "a11y-audit" } }
+    /// `a11y-audit` commands inside blocks that are not run: a CI job's YAML (`run: a11y-audit …`,
+    /// `- a11y-audit …`) or a script for Xcode (`shell`). Lines that start with the command, after
+    /// YAML's list dash and `run:`/`script:` key.
+    var embeddedCommands: [Command] {
+        var commands: [Command] = []
+        for block in blocks where block.language != "sh" && block.language != "bash" {
+            for (offset, raw) in block.lines.enumerated() {
+                var text = Substring(raw.trimmingCharacters(in: .whitespaces))
+                if text.hasPrefix("- ") { text = text.dropFirst(2) }
+                for key in ["run:", "script:"] where text.hasPrefix(key) { text = text.dropFirst(key.count).drop { $0 == " " } }
+                guard text.hasPrefix("a11y-audit ") else { continue }
+                let words = Self.stripComment(String(text)).split(whereSeparator: \.isWhitespace).map(String.init)
+                commands.append(Command(file: file, line: block.firstLine + offset, words: words, inline: false))
+            }
+        }
+        return commands
+    }
+
+    /// Every `a11y-audit` command of the document, in blocks (run or not) and inline.
+    var auditCommands: [Command] {
+        (shellCommands + embeddedCommands + inlineCommands).filter { $0.words.first == "a11y-audit" }
+    }
 
     /// The text before a shell comment (`#` at the start of a word).
     static func stripComment(_ line: String) -> String {

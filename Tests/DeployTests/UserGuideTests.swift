@@ -51,6 +51,8 @@ enum Docs {
         }
         #expect(total >= 40, "only \(total) commands found in the documents")
         #expect(try MarkdownDocument(file: "docs/user-guide.md").auditCommands.count >= 12)
+        // The Xcode script and the CI jobs are not run here, but their flags are held to help.
+        #expect(try MarkdownDocument(file: "docs/user-guide.md").embeddedCommands.count >= 4)
     }
 
     /// The checker can fail: flags are per subcommand, and synopsis syntax is understood.
@@ -152,13 +154,31 @@ enum Docs {
             #expect(result.status == 0 || (result.status == 1 && !failOnNone), "\(command): exit \(result.status)\n\(result.stderr)")
             let report = Docs.value("--output", in: words).flatMap { FileManager.default.contents(atPath: sandbox + "/" + $0) }
                 ?? Data(result.stdout.utf8)
-            let object = (try? JSONSerialization.jsonObject(with: report)) as? [String: Any]
+            let parsed = try? JSONSerialization.jsonObject(with: report)
+            let object = parsed as? [String: Any]
+            let text = String(decoding: report, as: UTF8.self)
+            if let written = Docs.value("--write-baseline", in: words) {
+                let baseline = FileManager.default.contents(atPath: sandbox + "/" + written)
+                    .flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+                #expect(baseline?["version"] as? Int == 1 && (baseline?["findings"] as? [Any])?.isEmpty == false,
+                        "\(command): no baseline with findings written")
+            }
+            // Against a baseline of the same code, what is left is nothing new.
+            let baselined = Docs.value("--baseline", in: words) != nil
             switch Docs.value("--format", in: words) ?? "text" {
             case "json": #expect(object?["findings"] is [Any], "\(command): not a JSON report")
             case "sarif": #expect(object?["version"] as? String == "2.1.0" && object?["runs"] is [Any], "\(command): not a SARIF report")
+            case "gitlab": #expect((parsed as? [[String: Any]])?.first?["check_name"] is String, "\(command): not a Code Quality report")
+            case "junit": #expect(text.contains("<testsuites ") && text.contains("<failure "), "\(command): not a JUnit report with failures")
+            case "markdown": #expect(text.hasPrefix("### a11y-audit: ") && text.contains("| Severity |"), "\(command): not a Markdown summary")
+            case "github": #expect(text.hasPrefix("::warning file=") || text.hasPrefix("::error file="), "\(command): no workflow commands")
+            case "xcode": #expect(text.contains(": warning: ") || text.contains(": error: "), "\(command): no Xcode diagnostics")
             default:
-                let text = String(decoding: report, as: UTF8.self)
-                #expect(text.contains(" error") || text.contains(" warning"), "\(command): no findings in the text report")
+                if baselined {
+                    #expect(text.contains("no findings (") && text.contains("more in the baseline)"), "\(command): the baseline left findings in")
+                } else {
+                    #expect(text.contains(" error") || text.contains(" warning"), "\(command): no findings in the text report")
+                }
             }
         case "rules":
             #expect(result.status == 0 && result.stdout.contains("fixed-font-size"), "\(command): \(result.output)")
