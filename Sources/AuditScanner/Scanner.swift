@@ -211,12 +211,17 @@ public struct Scanner: Sendable {
         referenced.formUnion(Self.sceneIdentifiersNamedInCode(outcomes, candidates: candidates, input: input, config: config,
                                                               referenced: referenced))
         let documentCopies = project.documentsWithCopiesAcrossPackages(candidates.map(\.path))
+        let builtPlatforms = FileResult.builtPlatforms(outcomes.compactMap { outcome in
+            if case .checked(let result, _) = outcome.status { return result }
+            return nil
+        })
         for (index, outcome) in outcomes.enumerated() {
             notes.append(contentsOf: outcome.notes)
             switch outcome.status {
             case .checked(let result, let parsedBytes):
                 statistics.filesChecked += 1
-                let inUse = result.findingsInUse(referenced: referenced, assigned: assigned)
+                let inUse = FileResult.narrowingToBuiltPlatforms(result.findingsInUse(referenced: referenced, assigned: assigned),
+                                                                 builtPlatforms)
                 // Settled: what the findings stood on is not part of the report.
                 let testScreen = Self.isTestScreenPath(candidates[index].path)
                 let copy = documentCopies[candidates[index].path]

@@ -1,3 +1,4 @@
+import AuditModel
 import SwiftSyntax
 
 extension SourceFile {
@@ -133,6 +134,23 @@ extension SourceFile {
         for (name, flags) in gated {
             for flag in flags { facts.insert(name + FileResult.gatedByMarker + flag) }
             if ungated.contains(name) { facts.insert(name + FileResult.ungatedMarker) }
+        }
+        return facts
+    }
+
+    /// `@platforms:<mask>`, the platforms the file builds for, and `Type@builtFor:<mask>` for each
+    /// type the file builds only under platform conditions narrower than that (`#if
+    /// os(macOS)`, an availability fallback), every reference to it being such a construction:
+    /// with the other files' facts, the platforms a view can appear on at all (see
+    /// `FileResult.builtPlatforms`). A type also named in type position is left out.
+    func constructionPlatformFacts() -> Set<String> {
+        let base = resolver.filePlatforms
+        var facts: Set<String> = [FileResult.platformsMarker + String(base.rawValue)]
+        for (name, calls) in index.callsByName where name.first?.isUppercase == true && !index.typeReferences.contains(name) {
+            let sites = calls.filter { $0.calledExpression.is(DeclReferenceExprSyntax.self) && !isInPreview($0) }
+            guard !sites.isEmpty, sites.count == index.references[name]?.count else { continue }
+            let built = sites.reduce(PlatformSet()) { $0.union(platforms(at: $1)) }
+            if built != base { facts.insert(name + FileResult.builtForMarker + String(built.rawValue)) }
         }
         return facts
     }

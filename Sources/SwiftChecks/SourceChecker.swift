@@ -147,6 +147,51 @@ public struct FileResult: Codable, Sendable, Hashable {
         return Set(only.map { $0 + catalystOnlyMarker })
     }
 
+    /// In `assignedMembers`: `@platforms:<mask>`, the platforms a Swift file builds for, and
+    /// `Sidebar@builtFor:<mask>`, the platforms on which the file builds the type (see
+    /// `SourceFile.constructionPlatformFacts`).
+    public static let platformsMarker = "@platforms:"
+    public static let builtForMarker = "@builtFor:"
+
+    /// The platforms each type can appear on, from the files that name it: the union, over
+    /// every checked file that names the type, of where that file builds it (its `@builtFor:`
+    /// fact, else the file's own platforms; everything for a file that says neither, such as a
+    /// storyboard naming a class). A view in a shared folder that only `#if os(macOS)` code and
+    /// Mac-only files build appears only on the Mac. Types no checked file names are left out.
+    public static func builtPlatforms(_ results: [FileResult]) -> [String: PlatformSet] {
+        guard results.contains(where: { $0.assignedMembers.contains { ASCII.contains($0, builtForMarker) } }) else { return [:] }
+        var platforms: [String: PlatformSet] = [:]
+        for result in results {
+            var filePlatforms = PlatformSet.all
+            var built: [String: PlatformSet] = [:]
+            for entry in result.assignedMembers {
+                if entry.hasPrefix(platformsMarker), let raw = UInt8(entry.dropFirst(platformsMarker.count)) {
+                    filePlatforms = PlatformSet(rawValue: raw)
+                } else if ASCII.contains(entry, builtForMarker), let range = entry.range(of: builtForMarker),
+                          let raw = UInt8(entry[range.upperBound...]) {
+                    built[String(entry[..<range.lowerBound])] = PlatformSet(rawValue: raw)
+                }
+            }
+            for name in result.referencedNames where name.first?.isUppercase == true {
+                platforms[name, default: PlatformSet()].formUnion(built[name] ?? filePlatforms)
+            }
+        }
+        return platforms
+    }
+
+    /// `findings` with each one's platforms narrowed to those its type can appear on (its
+    /// `T:` requirement, see `builtPlatforms`); those left with none are dropped.
+    public static func narrowingToBuiltPlatforms(_ findings: [Finding], _ built: [String: PlatformSet]) -> [Finding] {
+        guard !built.isEmpty else { return findings }
+        return findings.compactMap { finding in
+            guard let requirement = finding.requiredUse.first(where: { $0.hasPrefix(typeRequirementPrefix) }),
+                  let allowed = built[String(requirement.dropFirst(typeRequirementPrefix.count))] else { return finding }
+            var narrowed = finding
+            narrowed.platforms = finding.platforms.intersection(allowed)
+            return narrowed.platforms.isEmpty ? nil : narrowed
+        }
+    }
+
     /// In `requiredUse`: a name no file records, for a finding in a private property its own
     /// file never reads.
     public static let unreadPrivateMarker = "\u{0}unread private property"
@@ -333,6 +378,7 @@ public struct SourceChecker: Sendable {
             .union(file.viewsLabelledWhereUsed()).union(file.superclassFacts()).union(file.rowSelectionFacts())
             .union(file.styleMethodFacts(FileResult.overridableProperties))
             .union(file.catalystGatedTypeFacts()).union(file.declarationFacts()).union(file.renderingSurfaceFacts())
+            .union(file.constructionPlatformFacts())
         result.findings.assignFingerprints()
         return result
     }

@@ -1085,4 +1085,37 @@ struct AppModelTests {
         #expect(regions["<button id=\"same\">"] == .review)
         #expect(regions["<button id=\"other\">"] == .violation, "share() only shares a framework call with the row's selection")
     }
+
+    /// A view that only `#if os(macOS)` code and Mac-only files build appears only on the Mac,
+    /// whatever platforms its shared folder builds for: its Dynamic Type findings (an iPhone
+    /// and iPad claim) are dropped. A view also built outside such code keeps them.
+    @Test func aViewOnlyMacCodeBuildsIsJudgedForTheMac() throws {
+        let repository = try TemporaryRepository()
+        try repository.write("Package.swift", "// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: \"Notes\", platforms: [.iOS(.v17), .macOS(.v14)], targets: [.executableTarget(name: \"Notes\")])\n")
+        try repository.write("Sources/Notes/App.swift", """
+            import SwiftUI
+            @main struct NotesApp: App {
+                var body: some Scene { WindowGroup { Root() } }
+            }
+            """)
+        try repository.write("Sources/Notes/Root.swift", """
+            import SwiftUI
+            struct Root: View {
+                var body: some View {
+                    #if os(macOS)
+                    MacSidebar()
+                    #endif
+                    Row()
+                }
+            }
+            """)
+        let fixed = "    var body: some View { Text(\"Notes\").font(.system(size: 9)) }\n}\n"
+        try repository.write("Sources/Notes/MacSidebar.swift", "import SwiftUI\nstruct MacSidebar: View {\n" + fixed)
+        try repository.write("Sources/Notes/Row.swift", "import SwiftUI\nstruct Row: View {\n" + fixed)
+        let report = try Scanner(options: ScanOptions(config: AuditConfig()))
+            .scan(try ScanInput.directory(repository.path, maxFileBytes: 2_000_000), root: repository.path)
+        let fonts = report.findings.filter { $0.ruleID == "fixed-font-size" }
+        #expect(fonts.map(\.location.file) == ["Sources/Notes/Row.swift"])
+        #expect(fonts.first?.platforms.contains(.iOS) == true)
+    }
 }
