@@ -157,10 +157,17 @@ public struct FileResult: Codable, Sendable, Hashable {
     /// every checked file that names the type, of where that file builds it (its `@builtFor:`
     /// fact, else the file's own platforms; everything for a file that says neither, such as a
     /// storyboard naming a class). A view in a shared folder that only `#if os(macOS)` code and
-    /// Mac-only files build appears only on the Mac. Types no checked file names are left out.
+    /// Mac-only files build appears only on the Mac. Types the repository does not declare, and
+    /// types no checked file names, are left out.
     public static func builtPlatforms(_ results: [FileResult]) -> [String: PlatformSet] {
         guard results.contains(where: { $0.assignedMembers.contains { ASCII.contains($0, builtForMarker) } }) else { return [:] }
         var platforms: [String: PlatformSet] = [:]
+        // Only the repository's own types: a framework class (`UITableViewHeaderFooterView`)
+        // one file builds under `#if os(tvOS)` is not thereby a tvOS class.
+        var declared = Set<String>()
+        for result in results {
+            for entry in result.assignedMembers where entry.hasSuffix(declaresMarker) { declared.insert(String(entry.dropLast(declaresMarker.count))) }
+        }
         for result in results {
             var filePlatforms = PlatformSet.all
             var built: [String: PlatformSet] = [:]
@@ -172,7 +179,7 @@ public struct FileResult: Codable, Sendable, Hashable {
                     built[String(entry[..<range.lowerBound])] = PlatformSet(rawValue: raw)
                 }
             }
-            for name in result.referencedNames where name.first?.isUppercase == true {
+            for name in result.referencedNames where name.first?.isUppercase == true && declared.contains(name) {
                 platforms[name, default: PlatformSet()].formUnion(built[name] ?? filePlatforms)
             }
         }
