@@ -70,23 +70,28 @@ enum FileProcessor {
     /// (`: UITableViewController`, `, NSTableCellView`) or conforming to SwiftUI's `View`:
     /// a byte scan for the inherited name after `:` or `,`.
     static func declaresUIType(_ bytes: [UInt8]) -> Bool {
-        let suffixes = ["View", "Controller", "Button", "Label", "Cell", "Field", "Control", "Window", "Switch", "Slider"].map { Array($0.utf8) }
-        var index = 0
-        while index + 3 < bytes.count {
-            defer { index += 1 }
-            guard bytes[index] == UInt8(ascii: ":") || bytes[index] == UInt8(ascii: ","), bytes[index + 1] == UInt8(ascii: " ") else { continue }
-            var end = index + 2
-            while end < bytes.count, end - index < 64, Scanner.isIdentifierByte(bytes[end]) { end += 1 }
-            let name = bytes[(index + 2)..<end]
-            if name.elementsEqual("View".utf8), end < bytes.count, bytes[end] == UInt8(ascii: " ") || bytes[end] == UInt8(ascii: "{") {
-                return true
+        var found = false
+        for pattern in uiTypePatterns where !found {
+            pattern.forEachMatch(in: bytes) { end in
+                // The needle ends inside the name (`UI`, `NS`, `View`): back up to its start.
+                let start = end - (pattern.needle.count - 2)
+                var stop = start
+                while stop < bytes.count, stop - start < 64, Scanner.isIdentifierByte(bytes[stop]) { stop += 1 }
+                let name = bytes[start..<stop]
+                if name.elementsEqual("View".utf8) {
+                    found = stop < bytes.count && (bytes[stop] == UInt8(ascii: " ") || bytes[stop] == UInt8(ascii: "{"))
+                } else if name.count > 4, (0x41...0x5A).contains(name[name.startIndex + 2]) {
+                    found = uiTypeSuffixes.contains { suffix in name.count >= suffix.count && name.suffix(suffix.count).elementsEqual(suffix) }
+                }
+                return found ? bytes.count : stop
             }
-            guard name.count > 4, name.starts(with: "UI".utf8) || name.starts(with: "NS".utf8),
-                  (0x41...0x5A).contains(name[name.startIndex + 2]) else { continue }
-            if suffixes.contains(where: { name.reversed().starts(with: $0.reversed()) }) { return true }
         }
-        return false
+        return found
     }
+
+    private static let uiTypePatterns = [": UI", ", UI", ": NS", ", NS", ": View"].map(BytePattern.init)
+    private static let uiTypeSuffixes = ["View", "Controller", "Button", "Label", "Cell", "Field", "Control", "Window", "Switch", "Slider"]
+        .map { Array($0.utf8) }
 
     /// The file's cached result, or `check()` run and its result cached. A file the checker
     /// refused whole (a Swift shape the parser cannot take, an unreadable document) is a skipped
