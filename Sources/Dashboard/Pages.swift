@@ -13,7 +13,7 @@ extension SiteRenderer {
         let nights = try queries.trend(org: org)
         if let latest = runs.first {
             let failed = try queries.jobs(runID: latest.id, states: [.dead, .failed])
-            let audited = latest.jobsByState["succeeded"] ?? 0
+            let audited = latest.jobsByState[.succeeded] ?? 0
             body += "<section aria-labelledby=\"last-run\"><h2 id=\"last-run\">Last run</h2>"
             body += "<p>\(anchor(path, Self.runPath(latest.id), "Run \(latest.id)")) (\(HTML.escape(latest.kind.rawValue)), \(HTML.escape(latest.date))): "
             body += "\(Badge.state(latest.state.rawValue)), \(audited) of \(latest.jobsTotal) repositories audited, \(failed.count) failed, "
@@ -191,7 +191,7 @@ extension SiteRenderer {
                                                                   ("Jobs", true), ("Failed", true), ("Duration", true)],
                          rows: runs.map { run in
                              [anchor(path, Self.runPath(run.id), "Run \(run.id)"), HTML.escape(run.date), HTML.escape(run.kind.rawValue), Badge.state(run.state.rawValue),
-                              HTML.number(run.jobsTotal), HTML.number((run.jobsByState["dead"] ?? 0) + (run.jobsByState["failed"] ?? 0)),
+                              HTML.number(run.jobsTotal), HTML.number((run.jobsByState[.dead] ?? 0) + (run.jobsByState[.failed] ?? 0)),
                               HTML.duration(run.durationSeconds)]
                          }, empty: "No runs yet.")
         try write(path, page(path, title: "Runs", breadcrumbs: [("Overview", "index.html")], body))
@@ -216,7 +216,7 @@ extension SiteRenderer {
         let byTeam = try queries.runJobsByTeam(runID: run.id)
         var body = "<p>\(Badge.state(run.state.rawValue)) \(HTML.escape(run.kind.rawValue)) run of \(HTML.escape(run.date)), started \(HTML.escape(run.startedAt)) UTC, "
         body += "took \(HTML.duration(run.durationSeconds)). "
-        body += run.jobsByState.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ") + ".</p>"
+        body += run.jobsByState.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.value) \($0.key.rawValue)" }.joined(separator: ", ") + ".</p>"
         body += "<h2>Jobs that did not succeed</h2>"
         body += jobTable(failed, from: path, caption: "Jobs of run \(run.id) that did not succeed", empty: "Every job of this run succeeded.")
         var groups: [(name: String, page: String, jobs: DashboardQueries.RunTeamJobs, team: DashboardQueries.Team?)] = []

@@ -51,7 +51,7 @@ enum MetricsPage {
         }
         text.family("a11y_audit_latest_run", .gauge, help: "1 for the state of the organisation's most recent run.")
         for run in runs {
-            text.sample("a11y_audit_latest_run", [("org", run.org), ("state", run.state)], 1)
+            text.sample("a11y_audit_latest_run", [("org", run.org), ("state", run.state.rawValue)], 1)
         }
         return text.text
     }

@@ -43,7 +43,7 @@ extension DashboardQueries {
         /// When the organisation's most recent finished run ended (Unix time); nil: none finished.
         public var lastFinished: Double?
         /// The state of its most recent run.
-        public var state: String
+        public var state: RunState
     }
 
     public func latestRuns() throws -> [LatestRun] {
@@ -52,7 +52,7 @@ extension DashboardQueries {
                    (SELECT state FROM runs latest WHERE latest.org = runs.org ORDER BY created_at DESC, id DESC LIMIT 1) AS state
             FROM runs GROUP BY org ORDER BY org
             """, purpose: "read the latest runs for /metrics").map { row in
-            LatestRun(org: row.string("org") ?? "", lastFinished: row.double("finished"), state: row.string("state") ?? "")
+            LatestRun(org: row.string("org") ?? "", lastFinished: row.double("finished"), state: row.string("state").flatMap(RunState.init(rawValue:)) ?? .running)
         }
     }
 }

@@ -19,7 +19,7 @@ public struct DashboardQueries {
         public var jobsTotal: Int
         public var startedAt: String
         public var durationSeconds: Double
-        public var jobsByState: [String: Int]
+        public var jobsByState: [JobState: Int]
     }
 
     public struct Team: Sendable, Equatable {
@@ -136,10 +136,10 @@ public struct DashboardQueries {
             FROM runs r WHERE r.org = $1 ORDER BY r.id DESC LIMIT $2
             """, [.text(org), .int(limit)], purpose: "list the runs of \(org)")
         return rows.map { row in
-            var states: [String: Int] = [:]
+            var states: [JobState: Int] = [:]
             for pair in (row.string("states") ?? "").split(separator: ",") {
                 let parts = pair.split(separator: "=")
-                if parts.count == 2, let count = Int(parts[1]) { states[String(parts[0])] = count }
+                if parts.count == 2, let state = JobState(rawValue: String(parts[0])), let count = Int(parts[1]) { states[state] = count }
             }
             return Run(id: row.int("id") ?? 0, org: row.string("org") ?? "", kind: row.string("kind").flatMap(RunKind.init(rawValue:)) ?? .manual,
                        date: row.string("date") ?? "", state: row.string("state").flatMap(RunState.init(rawValue:)) ?? .running, jobsTotal: row.int("jobs_total") ?? 0, startedAt: row.string("started") ?? "",
