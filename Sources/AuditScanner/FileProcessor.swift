@@ -34,7 +34,8 @@ enum FileProcessor {
                                notes: [ScanNote(kind: .skipped, file: file.path, message: "binary content (NUL bytes) in a .swift file")])
         }
         // A warm scan's common case: these bytes were checked before, under the same config and
-        // project context, and only files that import a UI framework themselves are cached, so
+        // project context, and only files that import a UI framework themselves (or declare a UI
+        // type) are cached, so
         // neither the UTF-8 check nor the import scan can change the outcome.
         let key = cache?.key(path: file.path, bytes: bytes, contextDigest: project.digest(for: file.path))
         if let cache, let key, let cached = cache.load(key) {
@@ -56,12 +57,14 @@ enum FileProcessor {
         // A module the file imports may import UIKit itself, and Swift lets its importers see
         // UIKit's names: a file subclassing `UITableViewController` with only `import AppSDK`
         // is UI code all the same.
-        guard importsUI || !header.imports.isDisjoint(with: reexporting) || Self.declaresUIType(bytes) else {
+        let declaresUI = !importsUI && Self.declaresUIType(bytes)
+        guard importsUI || declaresUI || !header.imports.isDisjoint(with: reexporting) else {
             return FileOutcome(status: .withoutUIImport(imports: header.imports), reexportedModules: reexported)
         }
         // A file checked only because another module re-exports UIKit is not cached: that
-        // module may stop re-exporting while this file stays the same.
-        return checkCached(file, bytes, project, importsUI ? cache : nil, key: key, reexported: reexported) {
+        // module may stop re-exporting while this file stays the same. One that declares a UI
+        // type is decided by its own bytes, as an importing one is.
+        return checkCached(file, bytes, project, importsUI || declaresUI ? cache : nil, key: key, reexported: reexported) {
             checker.check(path: file.path, source: source, context: project.context(for: file.path))
         }
     }

@@ -326,15 +326,16 @@ public struct Scanner: Sendable {
     }
 
     /// `S:identifier` for each storyboard identifier that some finding's scene waits for and
-    /// that a Swift or Objective-C source names as a word, in any letter case: a string literal
-    /// (`instantiateViewController(withIdentifier: "Settings")`), an enum case whose raw value
-    /// is its name, or a generated accessor (`R.storyboard.main.settings()`). One pass per file
-    /// over its words, whatever the number of identifiers.
+    /// that code names: a string literal of a checked file (`instantiateViewController(withIdentifier:
+    /// "Settings")`, recorded with its result), a name it references in the same or lower-first
+    /// case (an enum case whose raw value is its name, R.swift's `R.storyboard.main.settings()`),
+    /// a Swift class it names that some such scene has (the class may build the identifier from
+    /// its own name), or, for what is left, the identifier as a word in a Swift file without UI
+    /// imports or an Objective-C file (a constants file), searched with memmem.
     static func sceneIdentifiersNamedInCode(_ outcomes: [FileOutcome], candidates: [InputFile], input: ScanInput,
                                             config: AuditConfig, referenced: Set<String>) -> Set<String> {
         guard referenced.contains(FileResult.entryPointMarker) else { return [] }
-        // By the identifier in lower case: the identifier, and the classes of its scenes.
-        var wanted: [String: (identifier: String, classes: Set<String>)] = [:]
+        var wanted: [String: Set<String>] = [:]
         for outcome in outcomes {
             guard case .checked(let result, _) = outcome.status else { continue }
             for finding in result.findings {
@@ -342,39 +343,50 @@ public struct Scanner: Sendable {
                     guard let identifier = FileResult.sceneIdentifier(ofRequirement: name),
                           !referenced.contains(FileResult.sceneRequirementPrefix + identifier) else { continue }
                     let sceneClass = FileResult.sceneClass(ofRequirement: name)
-                    wanted[identifier.lowercased(), default: (identifier, [])].classes.formUnion(sceneClass.isEmpty ? [] : [sceneClass])
+                    wanted[identifier, default: []].formUnion(sceneClass.isEmpty ? [] : [sceneClass])
                 }
             }
         }
         guard !wanted.isEmpty else { return [] }
-        var found = Set<String>()
-        // A class Swift code names (`OnboardingViewController.make()`) may build the identifier
-        // from its own name; storyboards name every scene's class, so only Swift counts here.
+        // Storyboards name every scene's class, so only Swift's names count here.
         var namedInSwift = Set<String>()
         for (index, outcome) in outcomes.enumerated() where candidates[index].path.hasSuffix(".swift") {
             if case .checked(let result, _) = outcome.status { namedInSwift.formUnion(result.referencedNames) }
         }
-        for (key, scene) in wanted where !scene.classes.isDisjoint(with: namedInSwift) {
-            found.insert(FileResult.sceneRequirementPrefix + scene.identifier)
-            wanted[key] = nil
+        var found = Set<String>()
+        for (identifier, classes) in wanted {
+            let lowerFirst = identifier.prefix(1).lowercased() + identifier.dropFirst()
+            if namedInSwift.contains(identifier) || namedInSwift.contains(lowerFirst) || !classes.isDisjoint(with: namedInSwift) {
+                found.insert(FileResult.sceneRequirementPrefix + identifier)
+                wanted[identifier] = nil
+            }
         }
-        let lengths = Set(wanted.keys.map(\.utf8.count))
-        var sources = candidates.filter { $0.path.hasSuffix(".swift") }
+        guard !wanted.isEmpty else { return found }
+        var sources: [InputFile] = []
+        for (index, outcome) in outcomes.enumerated() where candidates[index].path.hasSuffix(".swift") {
+            switch outcome.status {
+            case .withoutUIImport, .generated: sources.append(candidates[index])
+            default: break
+            }
+        }
         sources += input.files.filter { file in
             objectiveCSuffixes.contains(where: file.path.hasSuffix) && skipReason(file.path, config) == nil && file.size <= config.maxFileBytes
         }
-        for file in sources where !wanted.isEmpty {
+        let patterns = wanted.keys.flatMap { identifier in
+            [identifier, identifier.prefix(1).lowercased() + identifier.dropFirst()].map { (identifier, BytePattern($0)) }
+        }
+        var remaining = Set(wanted.keys)
+        for file in sources where !remaining.isEmpty {
             guard let bytes = try? file.bytes() else { continue }
-            var start = 0
-            while start < bytes.count {
-                guard isIdentifierByte(bytes[start]) else { start += 1; continue }
-                var end = start
-                while end < bytes.count, isIdentifierByte(bytes[end]) { end += 1 }
-                if lengths.contains(end - start),
-                   let scene = wanted.removeValue(forKey: String(decoding: bytes[start..<end], as: UTF8.self).lowercased()) {
-                    found.insert(FileResult.sceneRequirementPrefix + scene.identifier)
+            for (identifier, pattern) in patterns where remaining.contains(identifier) {
+                pattern.forEachMatch(in: bytes) { end in
+                    let start = end - pattern.needle.count
+                    if start > 0, isIdentifierByte(bytes[start - 1]) { return end }
+                    if end < bytes.count, isIdentifierByte(bytes[end]) { return end }
+                    found.insert(FileResult.sceneRequirementPrefix + identifier)
+                    remaining.remove(identifier)
+                    return bytes.count
                 }
-                start = end
             }
         }
         return found

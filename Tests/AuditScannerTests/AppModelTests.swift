@@ -965,6 +965,7 @@ struct AppModelTests {
             \(scene("generated", "storyboardIdentifier=\"ProfileScene\""))
             \(scene("byClass", "storyboardIdentifier=\"Onboarding\" customClass=\"OnboardingViewController\""))
             \(scene("referenced", "storyboardIdentifier=\"Shared\""))
+            \(scene("constant", "storyboardIdentifier=\"LegalScene\""))
             \(scene("unnamed", "customClass=\"LegacyViewController\""))
             \(scene("forgotten", "storyboardIdentifier=\"OldScene\" customClass=\"OldViewController\"", segue: "<connections><segue destination=\"manual\" kind=\"show\" id=\"sg-2\"/></connections>"))
             \(scene("manual", ""))
@@ -1006,12 +1007,14 @@ struct AppModelTests {
             """)
         try repository.write("App/Base.lproj/Main.storyboard", storyboard)
         try repository.write("App/Base.lproj/Other.storyboard", other)
+        // A constants file without UI imports.
+        try repository.write("App/Scenes.swift", "import Foundation\nenum Scenes { static let legal = \"LegalScene\" }\n")
         var config = AuditConfig()
         config.platforms = PlatformSet(.iOS)
         let report = try Scanner(options: ScanOptions(config: config))
             .scan(try ScanInput.directory(repository.path, maxFileBytes: 2_000_000), root: repository.path)
         let labels = Set(report.findings.filter { $0.ruleID == "ib-font-not-adjusting" }.map(\.snippet))
-        #expect(labels == Set(["home", "pushed", "literal", "generated", "byClass", "referenced"].map { "<label id=\"lb-\($0)\">" }))
+        #expect(labels == Set(["home", "pushed", "literal", "generated", "byClass", "referenced", "constant"].map { "<label id=\"lb-\($0)\">" }))
         #expect(report.statistics.findingsUnused >= 2)
     }
 
