@@ -441,8 +441,16 @@ struct ProjectIndex: Sendable {
             let load: (String) -> [UInt8]? = { path in
                 configurationFiles[root.isEmpty ? path : root + "/" + path].flatMap { try? $0.bytes() }
             }
+            // Every target's configurations name the same few files: each is read once.
+            var read: [String: [String: String]?] = [:]
+            func settings(_ path: String) -> [String: String]? {
+                if let known = read[path] { return known }
+                let parsed = ConfigurationFileSettings.settings(of: path, load: load)
+                read[path] = .some(parsed)
+                return parsed
+            }
             for target in project.targets where !target.isTestBundle {
-                found[root + "\u{0}" + target.name] = CompilationConditions.of(target, project: project.projectConfigurations, load: load)
+                found[root + "\u{0}" + target.name] = CompilationConditions.of(target, project: project.projectConfigurations, settingsOf: settings)
             }
         }
         return found

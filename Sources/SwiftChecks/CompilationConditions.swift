@@ -191,9 +191,10 @@ enum ProjectPath {
 extension CompilationConditions {
     /// The conditions of one target's builds: its configurations merged with the project's of
     /// the same name and both levels' `.xcconfig` files (target over its file over the project
-    /// over its file). Nil when any of that cannot be read.
+    /// over its file). Nil when any of that cannot be read. `settingsOf`: a configuration
+    /// file's settings (`ConfigurationFileSettings.settings`), read once per file by the caller.
     public static func of(_ target: XcodeTargets.Target, project: [XcodeTargets.ConditionSettings],
-                          load: (String) -> [UInt8]?) -> CompilationConditions? {
+                          settingsOf: (String) -> [String: String]?) -> CompilationConditions? {
         guard let configurations = target.configurations, !configurations.isEmpty else { return nil }
         var shipping: [Set<String>] = [], mentioned = Set<String>()
         for configuration in configurations {
@@ -204,7 +205,7 @@ extension CompilationConditions {
             for level in levels.reversed() {
                 guard !level.hasConditionalVariant else { return nil }
                 if let file = level.configurationFile {
-                    guard !file.isEmpty, let fileSettings = ConfigurationFileSettings.settings(of: file, load: load) else { return nil }
+                    guard !file.isEmpty, let fileSettings = settingsOf(file) else { return nil }
                     conditions = merge(fileSettings[ConfigurationFileSettings.keys[0]], over: conditions)
                     flags = merge(fileSettings[ConfigurationFileSettings.keys[1]], over: flags)
                 }
