@@ -4,8 +4,11 @@ import Foundation
 import SwiftChecks
 
 public struct ScanOptions: Sendable {
-    /// `nil`: read `.a11y-audit.json` from the scanned root (or use defaults).
+    /// `nil`: read `.a11y-audit.json` from the scanned root (or use defaults). Either way the
+    /// `.a11y-audit.json` files of the snapshot's subfolders refine it for the files under them.
     public var config: AuditConfig?
+    /// The platforms of every file, whatever any configuration file says (`--platform`).
+    public var platforms: PlatformSet?
     /// Files checked at once (Dispatch workers); defaults to the machine's cores.
     public var jobs: Int
     /// A directory for the content-addressed per-file cache; `nil` disables it.
@@ -110,18 +113,23 @@ public struct Scanner: Sendable {
 
     public func scan(_ input: ScanInput, root: String) throws -> ScanReport {
         let started = DispatchTime.now()
-        let config = try options.config ?? Self.loadConfig(from: input)
+        let configs = try ConfigTree(root: options.config ?? Self.loadConfig(from: input), input: input, platforms: options.platforms)
+        let config = configs.root
         var statistics = ScanStatistics()
         var notes = input.notes
 
         let storage = options.cacheStorage ?? options.cacheDirectory.map { DirectoryCacheStorage(directory: $0) }
         let project = ProjectIndex(input: input, config: config, notes: &notes, isScanned: { path in
-            Self.skipReason(path, config) == nil
-        }, cache: storage)
+            Self.skipReason(path, configs) == nil
+        }, cache: storage, configs: configs)
         statistics.colorSets = project.colors.sets.count
-        let checker = SourceChecker(config: config)
-        let documentChecker = DocumentChecker(config: config)
-        let cache = storage.map { ScanCache(storage: $0, configDigest: config.digest) }
+        // Each file is checked under the configuration of its folder (nested files refine the root's).
+        let checkers = LevelCheckers(configs, storage: storage)
+        let process: @Sendable (InputFile, Set<String>) -> FileOutcome = { file, reexporting in
+            let level = checkers.checkers(for: file.path)
+            return FileProcessor.process(file, checker: level.source, documentChecker: level.document, project: project,
+                                         cache: level.cache, reexporting: reexporting)
+        }
 
         // Choose the Swift and Interface Builder files to read; both go through the same workers.
         var candidates: [InputFile] = []
@@ -130,7 +138,7 @@ public struct Scanner: Sendable {
         where file.path.hasSuffix(".swift") || DocumentChecker.handles(file.path) {
             let isSwift = file.path.hasSuffix(".swift")
             if isSwift { statistics.swiftFiles += 1 } else { statistics.interfaceBuilderFiles += 1 }
-            let reason = Self.skipReason(file.path, config)
+            let reason = Self.skipReason(file.path, configs)
             // The skip counts and their summary notes are about Swift files.
             if !isSwift, reason != nil { continue }
             switch reason {
@@ -154,7 +162,7 @@ public struct Scanner: Sendable {
             }
             // A storyboard or xib no target bundles never ships.
             if !isSwift, project.isInterfaceBuilderFileOutsideEveryTarget(file.path) { continue }
-            if isSwift, !config.includeNonShipping, project.isOnlyInTestTargets(file.path) {
+            if isSwift, !configs.config(for: file.path).includeNonShipping, project.isOnlyInTestTargets(file.path) {
                 statistics.skippedTests += 1
                 continue
             }
@@ -173,20 +181,14 @@ public struct Scanner: Sendable {
 
         // First pass: read, prefilter, check. Files without a UI import are remembered with
         // their imports, in case another module re-exports a UI framework.
-        var outcomes = run(candidates) { file in
-            FileProcessor.process(file, checker: checker, documentChecker: documentChecker, project: project, cache: cache,
-                                  reexporting: [])
-        }
+        var outcomes = run(candidates) { file in process(file, []) }
         let reexporting = Set(outcomes.flatMap(\.reexportedModules))
         if !reexporting.isEmpty {
             let retry = outcomes.indices.filter { index in
                 if case .withoutUIImport(let imports) = outcomes[index].status { return !imports.isDisjoint(with: reexporting) }
                 return false
             }
-            let second = run(retry.map { candidates[$0] }) { file in
-                FileProcessor.process(file, checker: checker, documentChecker: documentChecker, project: project, cache: cache,
-                                      reexporting: reexporting)
-            }
+            let second = run(retry.map { candidates[$0] }) { file in process(file, reexporting) }
             for (index, outcome) in zip(retry, second) { outcomes[index] = outcome }
         }
 
@@ -201,14 +203,14 @@ public struct Scanner: Sendable {
             }
         }
         assigned = FileResult.inheritingAssignments(FileResult.expandingStyleMethods(assigned))
-        assigned.formUnion(Self.classesWithSubclassNibs(assigned: assigned, input: input, config: config))
+        assigned.formUnion(Self.classesWithSubclassNibs(assigned: assigned, input: input, config: configs))
         assigned.formUnion(FileResult.catalystOnlyTypes(outcomes.compactMap { outcome in
             if case .checked(let result, _) = outcome.status { return result }
             return nil
         }, assigned: assigned))
-        referenced.formUnion(Self.typesNamedOutsideUIFiles(outcomes, candidates: candidates, input: input, config: config,
+        referenced.formUnion(Self.typesNamedOutsideUIFiles(outcomes, candidates: candidates, input: input, config: configs,
                                                            referenced: referenced))
-        referenced.formUnion(Self.sceneIdentifiersNamedInCode(outcomes, candidates: candidates, input: input, config: config,
+        referenced.formUnion(Self.sceneIdentifiersNamedInCode(outcomes, candidates: candidates, input: input, config: configs,
                                                               referenced: referenced))
         let documentCopies = project.documentsWithCopiesAcrossPackages(candidates.map(\.path))
         for (index, outcome) in outcomes.enumerated() {
@@ -250,7 +252,7 @@ public struct Scanner: Sendable {
             }
         }
         // Catalog rules run last: whether a colour set is used is known only after every file.
-        findings += CatalogChecker(config: config).check(CatalogFacts(catalog: project.colors, usedNames: usedColorNames))
+        findings += checkers.catalogFindings(CatalogFacts(catalog: project.colors, usedNames: usedColorNames))
         findings.sort { ($0.location, $0.ruleID) < ($1.location, $1.ruleID) }
         notes.append(contentsOf: Self.summaryNotes(statistics))
         notes.sort { ($0.file, $0.line ?? 0, $0.message) < ($1.file, $1.line ?? 0, $1.message) }
@@ -268,7 +270,7 @@ public struct Scanner: Sendable {
     /// can only keep a finding; a name inside a longer identifier (`DeviceView` in
     /// `MXKDeviceView`) does not.
     static func typesNamedOutsideUIFiles(_ outcomes: [FileOutcome], candidates: [InputFile], input: ScanInput,
-                                         config: AuditConfig, referenced: Set<String>) -> Set<String> {
+                                         config: ConfigTree, referenced: Set<String>) -> Set<String> {
         guard referenced.contains(FileResult.entryPointMarker) else { return [] }
         var wanted = Set<String>()
         for outcome in outcomes {
@@ -326,7 +328,7 @@ public struct Scanner: Sendable {
     /// is its name, or a generated accessor (`R.storyboard.main.settings()`). One pass per file
     /// over its words, whatever the number of identifiers.
     static func sceneIdentifiersNamedInCode(_ outcomes: [FileOutcome], candidates: [InputFile], input: ScanInput,
-                                            config: AuditConfig, referenced: Set<String>) -> Set<String> {
+                                            config: ConfigTree, referenced: Set<String>) -> Set<String> {
         guard referenced.contains(FileResult.entryPointMarker) else { return [] }
         // By the identifier in lower case: the identifier, and the classes of its scenes.
         var wanted: [String: (identifier: String, classes: Set<String>)] = [:]
@@ -394,7 +396,7 @@ public struct Scanner: Sendable {
     /// `Base@subclassNib` for each class a direct subclass of which has a xib named after it:
     /// Swift subclasses from the files' facts (`Sub<:Base`), Objective-C ones from
     /// `@interface Sub : Base` in headers.
-    static func classesWithSubclassNibs(assigned: Set<String>, input: ScanInput, config: AuditConfig) -> Set<String> {
+    static func classesWithSubclassNibs(assigned: Set<String>, input: ScanInput, config: ConfigTree) -> Set<String> {
         let nibs = Set(input.files.compactMap { file -> String? in
             guard file.path.hasSuffix(".xib"), skipReason(file.path, config) == nil else { return nil }
             return file.path.split(separator: "/").last.map { String($0.dropLast(".xib".count)) }

@@ -127,7 +127,7 @@ func runScan(_ arguments: [String]) throws -> ExitCode {
                                 limits: ArchiveLimits(configuredMaxFileBytes: config?.maxFileBytes))
     // The scanned root's config is read here, not left to the scan, for its "baseline" key.
     if config == nil { config = try Scanner.loadConfig(from: input) }
-    if let platforms { config?.platforms = platforms }
+    options.platforms = platforms
     options.config = config
     input.notes.sort { $0.file < $1.file }
     let root = isDirectory.boolValue ? URL(fileURLWithPath: target).standardizedFileURL.path : target
