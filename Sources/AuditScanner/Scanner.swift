@@ -19,6 +19,8 @@ public struct ScanOptions: Sendable {
     /// Told when each file's check starts and ends, from the Dispatch workers: an isolated scan
     /// reports it to its parent, so a crash or a hang names the file being checked.
     public var progress: (@Sendable (ScanProgress) -> Void)?
+    /// Report only these files (`scan View.swift …`); the whole input is still read.
+    public var selection: FileSelection?
 
     public init(config: AuditConfig? = nil, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
                 cacheDirectory: String? = nil) {
@@ -82,6 +84,8 @@ public struct ScanReport: Codable, Sendable {
     public var toolVersion: String
     /// Set when a baseline left findings out (`Baseline.apply`); absent in reports without one.
     public var baseline: BaselineOutcome? = nil
+    /// Set when only some files were reported (`ScanOptions.selection`): those files.
+    public var reportedFiles: [String]? = nil
 
     /// The most severe violation, for `--fail-on`; findings that need review count only when asked.
     public func highestSeverity(includingReview: Bool = false) -> Severity? {
@@ -113,6 +117,7 @@ public struct Scanner: Sendable {
 
     public func scan(_ input: ScanInput, root: String) throws -> ScanReport {
         let started = DispatchTime.now()
+        if let selection = options.selection, selection.files.isEmpty { return Self.reportOfNothingToCheck(selection, root: root) }
         let configs = try ConfigTree(root: options.config ?? Self.loadConfig(from: input), input: input, platforms: options.platforms)
         let config = configs.root
         var statistics = ScanStatistics()
@@ -254,11 +259,15 @@ public struct Scanner: Sendable {
         // Catalog rules run last: whether a colour set is used is known only after every file.
         findings += checkers.catalogFindings(CatalogFacts(catalog: project.colors, usedNames: usedColorNames))
         findings.sort { ($0.location, $0.ruleID) < ($1.location, $1.ruleID) }
-        notes.append(contentsOf: Self.summaryNotes(statistics))
+        if let selection = options.selection {
+            Self.narrow(&findings, &notes, to: selection, input: input, candidates: candidates, outcomes: outcomes, configs: configs)
+        } else {
+            notes.append(contentsOf: Self.summaryNotes(statistics))
+        }
         notes.sort { ($0.file, $0.line ?? 0, $0.message) < ($1.file, $1.line ?? 0, $1.message) }
         statistics.durationSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         return ScanReport(root: root, rootIsArchive: input.isArchive, findings: findings, notes: notes, statistics: statistics,
-                          toolVersion: Self.toolVersion)
+                          toolVersion: Self.toolVersion, reportedFiles: options.selection?.files)
     }
 
     enum SkipReason { case excluded, vendored, test, debugScreen, example }
