@@ -5,6 +5,8 @@ public enum AuditConfigError: Error, CustomStringConvertible, Equatable {
     case unknownKey(file: String, key: String)
     case unknownRule(file: String, ruleID: String, key: String)
     case badValue(file: String, key: String, value: String, expected: String)
+    /// A key that governs the whole scan, set in a `.a11y-audit.json` below the root.
+    case rootOnlyKey(file: String, key: AuditConfig.Key)
 
     public var description: String {
         switch self {
@@ -16,6 +18,9 @@ public enum AuditConfigError: Error, CustomStringConvertible, Equatable {
             "\(file): \"\(InputExcerpt.of(key))\" names unknown rule \"\(InputExcerpt.of(ruleID))\"; `a11y-audit rules` lists the catalog"
         case .badValue(let file, let key, let value, let expected):
             "\(file): \"\(InputExcerpt.of(key))\" has \(InputExcerpt.of(value)); expected \(expected)"
+        case .rootOnlyKey(let file, let key):
+            "\(file): \"\(key.rawValue)\" applies to the whole scan and is read only from the root's \(AuditConfig.fileName); "
+                + "move it there or remove it (a nested file may set \(AuditConfig.Key.nestable.map(\.rawValue).joined(separator: ", ")))"
         }
     }
 }
@@ -24,10 +29,25 @@ public enum AuditConfigError: Error, CustomStringConvertible, Equatable {
 /// typo never silently turns a rule off.
 public struct AuditConfig: Sendable, Equatable {
     public static let fileName = ".a11y-audit.json"
-    static let allowedKeys: Set<String> = [
-        "disable", "enable", "severity", "exclude", "include", "platforms", "maxFileBytes", "skipVendored",
-        "includeNonShipping", "baseline",
-    ]
+
+    /// The keys a configuration file may hold.
+    public enum Key: String, CaseIterable, Sendable {
+        case disable, enable, severity, exclude, include, platforms, maxFileBytes, skipVendored, includeNonShipping, baseline
+
+        /// Read before any file is (`maxFileBytes` bounds what an archive's reader holds) or
+        /// applied to the whole report (`baseline`): one value per scan, the root's.
+        public var isRootOnly: Bool {
+            switch self {
+            case .maxFileBytes, .baseline: true
+            case .disable, .enable, .severity, .exclude, .include, .platforms, .skipVendored, .includeNonShipping: false
+            }
+        }
+
+        /// What a `.a11y-audit.json` below the root may set.
+        public static var nestable: [Key] { allCases.filter { !$0.isRootOnly } }
+    }
+
+    static var allowedKeys: Set<String> { Set(Key.allCases.map(\.rawValue)) }
 
     /// Rule ids turned off.
     public var disabled: Set<String> = []
@@ -54,6 +74,13 @@ public struct AuditConfig: Sendable, Equatable {
 
     /// Parses and validates a config; `knownRules` are the catalog's ids.
     public init(data: Data, file: String, knownRules: Set<String>) throws {
+        self = try Self.parse(data: data, file: file, knownRules: knownRules).config
+    }
+
+    /// The config a file describes (defaults for what it leaves out) and the keys it sets, which
+    /// a nested file needs to say what it changes of its parent's.
+    static func parse(data: Data, file: String, knownRules: Set<String>) throws -> (config: AuditConfig, keys: Set<Key>) {
+        var config = AuditConfig()
         let object: Any
         do { object = try JSONSerialization.jsonObject(with: data) } catch {
             throw AuditConfigError.malformed(file: file, reason: (error as NSError).localizedDescription)
@@ -61,8 +88,10 @@ public struct AuditConfig: Sendable, Equatable {
         guard let root = object as? [String: Any] else {
             throw AuditConfigError.malformed(file: file, reason: "the top level must be an object")
         }
-        for key in root.keys where !Self.allowedKeys.contains(key) {
-            throw AuditConfigError.unknownKey(file: file, key: key)
+        var keys = Set<Key>()
+        for name in root.keys {
+            guard let key = Key(rawValue: name) else { throw AuditConfigError.unknownKey(file: file, key: name) }
+            keys.insert(key)
         }
         func strings(_ key: String) throws -> [String] {
             guard let value = root[key] else { return [] }
@@ -78,10 +107,10 @@ public struct AuditConfig: Sendable, Equatable {
             }
             return Set(ids)
         }
-        disabled = try rules("disable")
-        onlyEnabled = try rules("enable")
-        exclude = try strings("exclude")
-        include = try strings("include")
+        config.disabled = try rules("disable")
+        config.onlyEnabled = try rules("enable")
+        config.exclude = try strings("exclude")
+        config.include = try strings("include")
         if let severities = root["severity"] {
             guard let map = severities as? [String: String] else {
                 throw AuditConfigError.badValue(file: file, key: "severity", value: "\(severities)",
@@ -93,7 +122,7 @@ public struct AuditConfig: Sendable, Equatable {
                     throw AuditConfigError.badValue(file: file, key: "severity.\(id)", value: "\"\(level)\"",
                                                     expected: "\"error\", \"warning\" or \"note\"")
                 }
-                severityOverrides[id] = severity
+                config.severityOverrides[id] = severity
             }
         }
         if root["platforms"] != nil {
@@ -109,25 +138,25 @@ public struct AuditConfig: Sendable, Equatable {
                 throw AuditConfigError.badValue(file: file, key: "platforms", value: "[]",
                                                 expected: "at least one of ios, macos, tvos, visionos, watchos (omit the key to detect them)")
             }
-            platforms = set
+            config.platforms = set
         }
         if let limit = root["maxFileBytes"] {
             guard !Self.isJSONBoolean(limit), let number = limit as? Int, number > 0 else {
                 throw AuditConfigError.badValue(file: file, key: "maxFileBytes", value: "\(limit)", expected: "a positive integer")
             }
-            maxFileBytes = number
+            config.maxFileBytes = number
         }
         if let vendored = root["skipVendored"] {
             guard Self.isJSONBoolean(vendored), let flag = vendored as? Bool else {
                 throw AuditConfigError.badValue(file: file, key: "skipVendored", value: "\(vendored)", expected: "true or false")
             }
-            skipVendored = flag
+            config.skipVendored = flag
         }
         if let nonShipping = root["includeNonShipping"] {
             guard Self.isJSONBoolean(nonShipping), let flag = nonShipping as? Bool else {
                 throw AuditConfigError.badValue(file: file, key: "includeNonShipping", value: "\(nonShipping)", expected: "true or false")
             }
-            includeNonShipping = flag
+            config.includeNonShipping = flag
         }
         if let path = root["baseline"] {
             // Inside the repository: the file travels with the code it describes, and a
@@ -137,8 +166,9 @@ public struct AuditConfig: Sendable, Equatable {
                 throw AuditConfigError.badValue(file: file, key: "baseline", value: "\(path)",
                                                 expected: "a path inside the repository, relative to its root (\".a11y-audit-baseline.json\")")
             }
-            baseline = text
+            config.baseline = text
         }
+        return (config, keys)
     }
 
     /// Foundation bridges JSON `true` and `1` to NSNumbers that both cast to Bool and Int; only

@@ -74,6 +74,12 @@ public enum TextReport {
         if stats.skippedUnreadable > 0 { skipped.append("\(stats.skippedUnreadable) unreadable") }
         let skippedText = skipped.isEmpty ? "" : "; skipped " + skipped.joined(separator: ", ")
         let cache = stats.cacheHits > 0 ? ", \(stats.cacheHits) from cache" : ""
+        // The counts are the whole repository's, read for context: not what the reader asked about.
+        if let given = report.reportedFiles {
+            if given.isEmpty { return "nothing to check: no file given is a Swift file, a storyboard, a xib or a colour set" }
+            return "\(found) in the \(given.count) file\(given.count == 1 ? "" : "s") given "
+                + "(\(stats.filesChecked) files of the repository checked for context; \(stats.filesParsed) parsed\(cache))"
+        }
         if stats.interfaceBuilderFiles > 0 {
             return "\(found) in \(stats.filesChecked) of \(stats.swiftFiles + stats.interfaceBuilderFiles) files "
                 + "(\(stats.swiftFiles) Swift, \(stats.interfaceBuilderFiles) Interface Builder; \(stats.filesParsed) parsed\(cache)\(skippedText))"

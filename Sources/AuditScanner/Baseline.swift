@@ -89,13 +89,16 @@ public struct Baseline: Sendable, Equatable {
 
     /// The report without the findings this baseline holds, with a note saying how many were
     /// left out and how many entries match no finding any more; `file` names the baseline there.
+    /// A report of some files only (`reportedFiles`) can say that only of those files' entries.
     public func apply(to report: ScanReport, file: String) -> ScanReport {
         let accepted = Set(entries.map(\.fingerprint))
         let current = Set(report.findings.map(\.fingerprint))
+        let reported = report.reportedFiles.map(Set.init)
+        let judged = Set(entries.filter { reported?.contains($0.file) ?? true }.map(\.fingerprint))
         var filtered = report
         filtered.findings = report.findings.filter { !accepted.contains($0.fingerprint) }
         let outcome = BaselineOutcome(file: file, matched: report.findings.count - filtered.findings.count,
-                                      stale: accepted.subtracting(current).count)
+                                      stale: judged.subtracting(current).count)
         filtered.baseline = outcome
         filtered.notes.append(ScanNote(kind: .baseline, file: ".", message: outcome.message))
         return filtered

@@ -7,7 +7,8 @@ import SwiftChecks
 /// Xcode project wins), which localisation keys exist, and the colour sets of every asset catalog.
 struct ProjectIndex: Sendable {
     private var platformsByDirectory: [String: PlatformSet] = [:]
-    private let configPlatforms: PlatformSet?
+    /// The configuration of each file, for the platforms it sets.
+    private let configs: ConfigTree
     private let localizedKeys: Set<String>
     private let keysDigest: String
     /// Colour sets of every (not excluded, not vendored) asset catalog.
@@ -53,8 +54,8 @@ struct ProjectIndex: Sendable {
     /// `cache` keeps each project file's parsed targets (by content), so a warm scan does not
     /// parse the property list again.
     init(input: ScanInput, config: AuditConfig, notes: inout [ScanNote], isScanned: (String) -> Bool = { _ in true },
-         limits: ProjectFileLimits = ProjectFileLimits(), cache: (any ScanCacheStorage)? = nil) {
-        configPlatforms = config.platforms
+         limits: ProjectFileLimits = ProjectFileLimits(), cache: (any ScanCacheStorage)? = nil, configs: ConfigTree? = nil) {
+        self.configs = configs ?? ConfigTree(root: config)
         var keys: Set<String> = []
         var assetFiles: [(path: String, bytes: [UInt8])] = []
         var projectSwiftFiles: Set<String> = []
@@ -617,7 +618,7 @@ struct ProjectIndex: Sendable {
     /// it (an iPhone app's file is not judged for the watch app of the same project), else
     /// the nearest enclosing package's or project's.
     func platforms(for path: String) -> PlatformSet? {
-        if let configPlatforms { return configPlatforms }
+        if let configured = configs.config(for: path).platforms { return configured }
         if case .some(.some(let building)) = targetPlatformsByFile[path], !building.isEmpty { return building }
         var directory = Self.directory(of: path)
         while true {
@@ -636,7 +637,7 @@ struct ProjectIndex: Sendable {
     /// The oldest OS versions the file ships for (unknown where the config sets the platforms:
     /// the project's targets are then not what decides).
     func deploymentTargets(for path: String) -> DeploymentTargets {
-        configPlatforms == nil ? deploymentTargetsByFile[path] ?? .unknown : .unknown
+        configs.config(for: path).platforms == nil ? deploymentTargetsByFile[path] ?? .unknown : .unknown
     }
 
     /// Cheap digest of the context for cache keys (the key set is hashed once).

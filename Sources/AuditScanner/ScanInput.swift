@@ -12,6 +12,15 @@ public enum ScanError: Error, CustomStringConvertible {
     /// An archive refused as unsafe to take in: nothing of it is scanned.
     case unsafeArchive(path: String, reason: ArchiveRejection)
     case config(AuditConfigError)
+    /// Files given to scan (`scan A.swift B.swift`, `--paths-from`) that do not exist.
+    case missingFiles([String])
+    /// A folder in a list of files: a folder is scanned alone.
+    case folderAmongFiles(String)
+    /// An archive in a list of files: an archive is scanned alone.
+    case archiveAmongFiles(String)
+    /// Files given whose repositories are not one inside the other.
+    case filesInSeveralRepositories(first: String, second: String)
+    case noFiles
 
     public var description: String {
         switch self {
@@ -24,6 +33,15 @@ public enum ScanError: Error, CustomStringConvertible {
             "\(path): archive is truncated or corrupt before its first entry (\(reason))"
         case .unsafeArchive(let path, let reason): "\(path): archive refused, \(reason)"
         case .config(let error): error.description
+        case .missingFiles(let paths):
+            "no such file\(paths.count == 1 ? "" : "s"): \(paths.prefix(20).map { InputExcerpt.of($0, limit: 200) }.joined(separator: ", "))"
+                + (paths.count > 20 ? " and \(paths.count - 20) more" : "")
+                + " (a deleted file in a `git diff` list? `git diff --name-only --diff-filter=d` leaves them out)"
+        case .folderAmongFiles(let path): "\(path) is a folder: scan a folder alone (`a11y-audit scan \(path)`), or list files"
+        case .archiveAmongFiles(let path): "\(path) is an archive: scan an archive alone (`a11y-audit scan \(path)`), or list files"
+        case .filesInSeveralRepositories(let first, let second):
+            "\(first) and \(second) are in different repositories; scan each repository's files separately"
+        case .noFiles: "no files to scan"
         }
     }
 }

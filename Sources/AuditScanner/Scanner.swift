@@ -4,8 +4,11 @@ import Foundation
 import SwiftChecks
 
 public struct ScanOptions: Sendable {
-    /// `nil`: read `.a11y-audit.json` from the scanned root (or use defaults).
+    /// `nil`: read `.a11y-audit.json` from the scanned root (or use defaults). Either way the
+    /// `.a11y-audit.json` files of the snapshot's subfolders refine it for the files under them.
     public var config: AuditConfig?
+    /// The platforms of every file, whatever any configuration file says (`--platform`).
+    public var platforms: PlatformSet?
     /// Files checked at once (Dispatch workers); defaults to the machine's cores.
     public var jobs: Int
     /// A directory for the content-addressed per-file cache; `nil` disables it.
@@ -16,6 +19,8 @@ public struct ScanOptions: Sendable {
     /// Told when each file's check starts and ends, from the Dispatch workers: an isolated scan
     /// reports it to its parent, so a crash or a hang names the file being checked.
     public var progress: (@Sendable (ScanProgress) -> Void)?
+    /// Report only these files (`scan View.swift …`); the whole input is still read.
+    public var selection: FileSelection?
 
     public init(config: AuditConfig? = nil, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
                 cacheDirectory: String? = nil) {
@@ -79,6 +84,8 @@ public struct ScanReport: Codable, Sendable {
     public var toolVersion: String
     /// Set when a baseline left findings out (`Baseline.apply`); absent in reports without one.
     public var baseline: BaselineOutcome? = nil
+    /// Set when only some files were reported (`ScanOptions.selection`): those files.
+    public var reportedFiles: [String]? = nil
 
     /// The most severe violation, for `--fail-on`; findings that need review count only when asked.
     public func highestSeverity(includingReview: Bool = false) -> Severity? {
@@ -110,18 +117,24 @@ public struct Scanner: Sendable {
 
     public func scan(_ input: ScanInput, root: String) throws -> ScanReport {
         let started = DispatchTime.now()
-        let config = try options.config ?? Self.loadConfig(from: input)
+        if let selection = options.selection, selection.files.isEmpty { return Self.reportOfNothingToCheck(selection, root: root) }
+        let configs = try ConfigTree(root: options.config ?? Self.loadConfig(from: input), input: input, platforms: options.platforms)
+        let config = configs.root
         var statistics = ScanStatistics()
         var notes = input.notes
 
         let storage = options.cacheStorage ?? options.cacheDirectory.map { DirectoryCacheStorage(directory: $0) }
         let project = ProjectIndex(input: input, config: config, notes: &notes, isScanned: { path in
-            Self.skipReason(path, config) == nil
-        }, cache: storage)
+            Self.skipReason(path, configs) == nil
+        }, cache: storage, configs: configs)
         statistics.colorSets = project.colors.sets.count
-        let checker = SourceChecker(config: config)
-        let documentChecker = DocumentChecker(config: config)
-        let cache = storage.map { ScanCache(storage: $0, configDigest: config.digest) }
+        // Each file is checked under the configuration of its folder (nested files refine the root's).
+        let checkers = LevelCheckers(configs, storage: storage)
+        let process: @Sendable (InputFile, Set<String>) -> FileOutcome = { file, reexporting in
+            let level = checkers.checkers(for: file.path)
+            return FileProcessor.process(file, checker: level.source, documentChecker: level.document, project: project,
+                                         cache: level.cache, reexporting: reexporting)
+        }
 
         // Choose the Swift and Interface Builder files to read; both go through the same workers.
         var candidates: [InputFile] = []
@@ -130,7 +143,7 @@ public struct Scanner: Sendable {
         where file.path.hasSuffix(".swift") || DocumentChecker.handles(file.path) {
             let isSwift = file.path.hasSuffix(".swift")
             if isSwift { statistics.swiftFiles += 1 } else { statistics.interfaceBuilderFiles += 1 }
-            let reason = Self.skipReason(file.path, config)
+            let reason = Self.skipReason(file.path, configs)
             // The skip counts and their summary notes are about Swift files.
             if !isSwift, reason != nil { continue }
             switch reason {
@@ -154,7 +167,7 @@ public struct Scanner: Sendable {
             }
             // A storyboard or xib no target bundles never ships.
             if !isSwift, project.isInterfaceBuilderFileOutsideEveryTarget(file.path) { continue }
-            if isSwift, !config.includeNonShipping, project.isOnlyInTestTargets(file.path) {
+            if isSwift, !configs.config(for: file.path).includeNonShipping, project.isOnlyInTestTargets(file.path) {
                 statistics.skippedTests += 1
                 continue
             }
@@ -173,20 +186,14 @@ public struct Scanner: Sendable {
 
         // First pass: read, prefilter, check. Files without a UI import are remembered with
         // their imports, in case another module re-exports a UI framework.
-        var outcomes = run(candidates) { file in
-            FileProcessor.process(file, checker: checker, documentChecker: documentChecker, project: project, cache: cache,
-                                  reexporting: [])
-        }
+        var outcomes = run(candidates) { file in process(file, []) }
         let reexporting = Set(outcomes.flatMap(\.reexportedModules))
         if !reexporting.isEmpty {
             let retry = outcomes.indices.filter { index in
                 if case .withoutUIImport(let imports) = outcomes[index].status { return !imports.isDisjoint(with: reexporting) }
                 return false
             }
-            let second = run(retry.map { candidates[$0] }) { file in
-                FileProcessor.process(file, checker: checker, documentChecker: documentChecker, project: project, cache: cache,
-                                      reexporting: reexporting)
-            }
+            let second = run(retry.map { candidates[$0] }) { file in process(file, reexporting) }
             for (index, outcome) in zip(retry, second) { outcomes[index] = outcome }
         }
 
@@ -201,14 +208,14 @@ public struct Scanner: Sendable {
             }
         }
         assigned = FileResult.inheritingAssignments(FileResult.expandingStyleMethods(assigned))
-        assigned.formUnion(Self.classesWithSubclassNibs(assigned: assigned, input: input, config: config))
+        assigned.formUnion(Self.classesWithSubclassNibs(assigned: assigned, input: input, config: configs))
         assigned.formUnion(FileResult.catalystOnlyTypes(outcomes.compactMap { outcome in
             if case .checked(let result, _) = outcome.status { return result }
             return nil
         }, assigned: assigned))
-        referenced.formUnion(Self.typesNamedOutsideUIFiles(outcomes, candidates: candidates, input: input, config: config,
+        referenced.formUnion(Self.typesNamedOutsideUIFiles(outcomes, candidates: candidates, input: input, config: configs,
                                                            referenced: referenced))
-        referenced.formUnion(Self.sceneIdentifiersNamedInCode(outcomes, candidates: candidates, input: input, config: config,
+        referenced.formUnion(Self.sceneIdentifiersNamedInCode(outcomes, candidates: candidates, input: input, config: configs,
                                                               referenced: referenced))
         let documentCopies = project.documentsWithCopiesAcrossPackages(candidates.map(\.path))
         let builtPlatforms = FileResult.builtPlatforms(outcomes.compactMap { outcome in
@@ -255,13 +262,17 @@ public struct Scanner: Sendable {
             }
         }
         // Catalog rules run last: whether a colour set is used is known only after every file.
-        findings += CatalogChecker(config: config).check(CatalogFacts(catalog: project.colors, usedNames: usedColorNames))
+        findings += checkers.catalogFindings(CatalogFacts(catalog: project.colors, usedNames: usedColorNames))
         findings.sort { ($0.location, $0.ruleID) < ($1.location, $1.ruleID) }
-        notes.append(contentsOf: Self.summaryNotes(statistics))
+        if let selection = options.selection {
+            Self.narrow(&findings, &notes, to: selection, input: input, candidates: candidates, outcomes: outcomes, configs: configs)
+        } else {
+            notes.append(contentsOf: Self.summaryNotes(statistics))
+        }
         notes.sort { ($0.file, $0.line ?? 0, $0.message) < ($1.file, $1.line ?? 0, $1.message) }
         statistics.durationSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         return ScanReport(root: root, rootIsArchive: input.isArchive, findings: findings, notes: notes, statistics: statistics,
-                          toolVersion: Self.toolVersion)
+                          toolVersion: Self.toolVersion, reportedFiles: options.selection?.files)
     }
 
     enum SkipReason { case excluded, vendored, test, debugScreen, example }
@@ -273,7 +284,7 @@ public struct Scanner: Sendable {
     /// can only keep a finding; a name inside a longer identifier (`DeviceView` in
     /// `MXKDeviceView`) does not.
     static func typesNamedOutsideUIFiles(_ outcomes: [FileOutcome], candidates: [InputFile], input: ScanInput,
-                                         config: AuditConfig, referenced: Set<String>) -> Set<String> {
+                                         config: ConfigTree, referenced: Set<String>) -> Set<String> {
         guard referenced.contains(FileResult.entryPointMarker) else { return [] }
         var wanted = Set<String>()
         for outcome in outcomes {
@@ -333,7 +344,7 @@ public struct Scanner: Sendable {
     /// its own name), or, for what is left, the identifier as a word in a Swift file without UI
     /// imports or an Objective-C file (a constants file), searched with memmem.
     static func sceneIdentifiersNamedInCode(_ outcomes: [FileOutcome], candidates: [InputFile], input: ScanInput,
-                                            config: AuditConfig, referenced: Set<String>) -> Set<String> {
+                                            config: ConfigTree, referenced: Set<String>) -> Set<String> {
         guard referenced.contains(FileResult.entryPointMarker) else { return [] }
         var wanted: [String: Set<String>] = [:]
         for outcome in outcomes {
@@ -411,7 +422,7 @@ public struct Scanner: Sendable {
     /// `Base@subclassNib` for each class a direct subclass of which has a xib named after it:
     /// Swift subclasses from the files' facts (`Sub<:Base`), Objective-C ones from
     /// `@interface Sub : Base` in headers.
-    static func classesWithSubclassNibs(assigned: Set<String>, input: ScanInput, config: AuditConfig) -> Set<String> {
+    static func classesWithSubclassNibs(assigned: Set<String>, input: ScanInput, config: ConfigTree) -> Set<String> {
         let nibs = Set(input.files.compactMap { file -> String? in
             guard file.path.hasSuffix(".xib"), skipReason(file.path, config) == nil else { return nil }
             return file.path.split(separator: "/").last.map { String($0.dropLast(".xib".count)) }

@@ -19,7 +19,7 @@ let usage = """
     a11y-audit: audits Apple-platform app repositories for accessibility problems.
 
     Usage:
-      a11y-audit scan <directory | archive.tar.gz> [options]
+      a11y-audit scan <directory | archive.tar.gz | file…> [options]
       a11y-audit rules [--format text|markdown]
       a11y-audit version
 
@@ -36,6 +36,8 @@ let usage = """
       --cache DIR                reuse per-file results from DIR; only changed files are parsed
       --baseline FILE            report only findings FILE does not hold (config key "baseline")
       --write-baseline FILE      record today's findings in FILE, to pass to --baseline later
+      --paths-from FILE          also scan the files FILE lists, one a line (- reads standard
+                                 input); files are reported alone, with their repository's context
       --verbose                  show citations and skip summaries in text output
 
     Exit status: 0 clean, 1 findings at or above --fail-on, 2 usage or input error.
@@ -46,7 +48,8 @@ func standardError(_ text: String) {
 }
 
 func runScan(_ arguments: [String]) throws -> ExitCode {
-    var target: String?
+    var targets: [String] = []
+    var pathsFrom: String?
     var format: ReportFormat?
     var output: String?
     var failOn: Severity? = .error
@@ -98,19 +101,16 @@ func runScan(_ arguments: [String]) throws -> ExitCode {
         case "--cache": options.cacheDirectory = try value(argument)
         case "--baseline": baselinePath = try value(argument)
         case "--write-baseline": writeBaselinePath = try value(argument)
+        case "--paths-from": pathsFrom = try value(argument)
         case "--verbose", "-v": verbose = true
         default:
-            guard !argument.hasPrefix("-"), target == nil else {
-                throw UsageError(description: "unknown option \"\(argument)\"")
-            }
-            target = argument
+            guard !argument.hasPrefix("-") else { throw UsageError(description: "unknown option \"\(argument)\"") }
+            targets.append(argument)
         }
     }
-    guard let target else { throw UsageError(description: "scan needs a directory or an archive to audit") }
-
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory) else {
-        throw ScanError.notFound(target)
+    let target = try ScanTarget.choose(positional: targets, pathsFrom: pathsFrom)
+    if case .files = target, writeBaselinePath != nil {
+        throw UsageError(description: "--write-baseline records a whole repository's findings: give its folder, not files")
     }
     var config: AuditConfig?
     if let configPath {
@@ -119,22 +119,35 @@ func runScan(_ arguments: [String]) throws -> ExitCode {
             config = try AuditConfig(data: data, file: configPath, knownRules: Set(RuleCatalog.allRuleIDs))
         } catch let error as AuditConfigError { throw ScanError.config(error) }
     }
-    // An archive's files over `maxFileBytes` are skipped while it streams: the limit is the
-    // --config file's when there is one, else the reader takes it from the archive's own.
-    var input = isDirectory.boolValue
-        ? try ScanInput.directory(target, maxFileBytes: AuditConfig().maxFileBytes)
-        : try ScanInput.archive(target, maxFileBytes: ScanInput.archiveEntryCap,
-                                limits: ArchiveLimits(configuredMaxFileBytes: config?.maxFileBytes))
+    var input: ScanInput
+    let root: String
+    switch target {
+    case .directory(let path):
+        input = try ScanInput.directory(path, maxFileBytes: AuditConfig().maxFileBytes)
+        root = URL(fileURLWithPath: path).standardizedFileURL.path
+    case .archive(let path):
+        // An archive's files over `maxFileBytes` are skipped while it streams: the limit is the
+        // --config file's when there is one, else the reader takes it from the archive's own.
+        input = try ScanInput.archive(path, maxFileBytes: ScanInput.archiveEntryCap,
+                                      limits: ArchiveLimits(configuredMaxFileBytes: config?.maxFileBytes))
+        root = path
+    case .files(let selection):
+        // The whole repository is read for its context; nothing at all when no file given is
+        // of a kind the scan checks.
+        input = selection.files.isEmpty ? ScanInput(files: []) : try ScanInput.directory(selection.root, maxFileBytes: AuditConfig().maxFileBytes)
+        root = selection.root
+        options.selection = selection
+    }
+    let rootIsDirectory = !input.isArchive
     // The scanned root's config is read here, not left to the scan, for its "baseline" key.
     if config == nil { config = try Scanner.loadConfig(from: input) }
-    if let platforms { config?.platforms = platforms }
+    options.platforms = platforms
     options.config = config
     input.notes.sort { $0.file < $1.file }
-    let root = isDirectory.boolValue ? URL(fileURLWithPath: target).standardizedFileURL.path : target
     // Read before the scan writes anything, so --write-baseline over the same file still
     // reports against the old one (and its prune count).
     let baseline = try Baseline.choose(flag: baselinePath, configured: config?.baseline, root: root,
-                                       rootIsDirectory: isDirectory.boolValue)
+                                       rootIsDirectory: rootIsDirectory)
     var report = try Scanner(options: options).scan(input, root: root)
     if let writeBaselinePath {
         try writeWhole(try Baseline(findings: report.findings).encoded(), to: writeBaselinePath, what: "the baseline")
@@ -142,7 +155,7 @@ func runScan(_ arguments: [String]) throws -> ExitCode {
     if let baseline { report = baseline.apply(to: report) }
 
     let chosen = format ?? ReportFormat.automatic(environment: ProcessInfo.processInfo.environment)
-    let repositoryPath = isDirectory.boolValue ? ScanInput.repositoryPath(of: root) : ""
+    let repositoryPath = rootIsDirectory ? ScanInput.repositoryPath(of: root) : ""
     let rendered = try chosen.render(report, options: ReportOptions(verbose: verbose, repositoryPath: repositoryPath))
     if let output {
         try writeWhole(Data(rendered.utf8), to: output, what: "the report")

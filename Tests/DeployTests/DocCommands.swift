@@ -91,15 +91,16 @@ struct MarkdownDocument {
     }
 
     /// `a11y-audit` commands inside blocks that are not run: a CI job's YAML (`run: a11y-audit …`,
-    /// `- a11y-audit …`) or a script for Xcode (`shell`). Lines that start with the command, after
-    /// YAML's list dash and `run:`/`script:` key.
+    /// `- a11y-audit …`), a pre-commit hook's (`entry: a11y-audit …`) or a script for Xcode
+    /// (`shell`). Lines that start with the command, after YAML's list dash and `run:`,
+    /// `script:` or `entry:` key.
     var embeddedCommands: [Command] {
         var commands: [Command] = []
         for block in blocks where block.language != "sh" && block.language != "bash" {
             for (offset, raw) in block.lines.enumerated() {
                 var text = Substring(raw.trimmingCharacters(in: .whitespaces))
                 if text.hasPrefix("- ") { text = text.dropFirst(2) }
-                for key in ["run:", "script:"] where text.hasPrefix(key) { text = text.dropFirst(key.count).drop { $0 == " " } }
+                for key in ["run:", "script:", "entry:"] where text.hasPrefix(key) { text = text.dropFirst(key.count).drop { $0 == " " } }
                 guard text.hasPrefix("a11y-audit ") else { continue }
                 let words = Self.stripComment(String(text)).split(whereSeparator: \.isWhitespace).map(String.init)
                 commands.append(Command(file: file, line: block.firstLine + offset, words: words, inline: false))
