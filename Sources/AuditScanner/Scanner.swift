@@ -207,6 +207,7 @@ public struct Scanner: Sendable {
                 assigned.formUnion(result.assignedMembers)
             }
         }
+        assigned.formUnion(Self.objectiveCOutletAssignments(outcomes, input: input, config: config))
         assigned = FileResult.inheritingAssignments(FileResult.expandingStyleMethods(assigned))
         assigned.formUnion(Self.classesWithSubclassNibs(assigned: assigned, input: input, config: configs))
         assigned.formUnion(FileResult.catalystOnlyTypes(outcomes.compactMap { outcome in
@@ -398,6 +399,74 @@ public struct Scanner: Sendable {
                     remaining.remove(identifier)
                     return bytes.count
                 }
+            }
+        }
+        return found
+    }
+
+    /// `Class:outlet.font` for each assignment an Objective-C class makes through its own
+    /// outlet or instance variable (`self.titleLabel.font = …`, `_titleLabel.font = …`,
+    /// `[self.titleLabel setFont:…]`), as Swift assignments are recorded: a storyboard label
+    /// whose font the class replaces is not judged by its document font. Read only when some
+    /// Interface Builder finding could be replaced so.
+    static func objectiveCOutletAssignments(_ outcomes: [FileOutcome], input: ScanInput, config: AuditConfig) -> Set<String> {
+        let wanted = outcomes.contains { outcome in
+            if case .checked(let result, _) = outcome.status { return result.findings.contains { !$0.overriddenBy.isEmpty } }
+            return false
+        }
+        guard wanted else { return [] }
+        var found = Set<String>()
+        for file in input.files where (file.path.hasSuffix(".m") || file.path.hasSuffix(".mm"))
+            && skipReason(file.path, config) == nil && file.size <= config.maxFileBytes {
+            guard let bytes = try? file.bytes() else { continue }
+            found.formUnion(objectiveCOutletAssignments(bytes))
+        }
+        return found
+    }
+
+    static let objectiveCOverridable = ["font", "adjustsFontForContentSizeCategory", "accessibilityLabel", "isAccessibilityElement", "accessibilityTraits"]
+
+    static func objectiveCOutletAssignments(_ bytes: [UInt8]) -> Set<String> {
+        var implementations: [(offset: Int, name: String)] = []
+        BytePattern("@implementation").forEachMatch(in: bytes) { end in
+            var index = end
+            while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
+            let start = index
+            while index < bytes.count, isIdentifierByte(bytes[index]) { index += 1 }
+            if index > start { implementations.append((end, String(decoding: bytes[start..<index], as: UTF8.self))) }
+            return index
+        }
+        guard !implementations.isEmpty else { return [] }
+        func owner(at offset: Int) -> String? { implementations.last { $0.offset <= offset }?.name }
+        /// The outlet written just before `index` (exclusive) as `self.name` or `_name`.
+        func outlet(endingAt index: Int) -> String? {
+            var start = index
+            while start > 0, isIdentifierByte(bytes[start - 1]) { start -= 1 }
+            guard start < index else { return nil }
+            let name = bytes[start..<index]
+            if name.first == UInt8(ascii: "_") { return String(decoding: name.dropFirst(), as: UTF8.self) }
+            guard start >= 5, bytes[(start - 5)..<start].elementsEqual("self.".utf8),
+                  start == 5 || !isIdentifierByte(bytes[start - 6]) else { return nil }
+            return String(decoding: name, as: UTF8.self)
+        }
+        var found = Set<String>()
+        for property in objectiveCOverridable {
+            // `self.titleLabel.font = …` (not `==`).
+            let dotted = BytePattern("." + property)
+            dotted.forEachMatch(in: bytes) { end in
+                var index = end
+                while index < bytes.count, bytes[index] == 0x20 { index += 1 }
+                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "="), bytes[index + 1] != UInt8(ascii: "=") else { return end }
+                let dot = end - dotted.needle.count
+                if let name = outlet(endingAt: dot), !name.isEmpty, let type = owner(at: dot) { found.insert(type + ":" + name + "." + property) }
+                return end
+            }
+            // `[self.titleLabel setFont:…]`.
+            let setter = BytePattern(" set" + property.prefix(1).uppercased() + property.dropFirst() + ":")
+            setter.forEachMatch(in: bytes) { end in
+                let start = end - setter.needle.count
+                if let name = outlet(endingAt: start), !name.isEmpty, let type = owner(at: start) { found.insert(type + ":" + name + "." + property) }
+                return end
             }
         }
         return found
