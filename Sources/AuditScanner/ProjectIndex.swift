@@ -11,6 +11,8 @@ struct ProjectIndex: Sendable {
     private let configs: ConfigTree
     private let localizedKeys: Set<String>
     private let keysDigest: String
+    /// See `ProjectContext.appNames`.
+    private(set) var appNames: Set<String> = []
     /// Colour sets of every (not excluded, not vendored) asset catalog.
     private(set) var colors = ColorCatalog.empty
     private(set) var colorsDigest = ""
@@ -186,7 +188,19 @@ struct ProjectIndex: Sendable {
             projectRoots = listingProjectRoots
         }
         keysDigest = Digest.sha256Hex(keys.sorted().joined(separator: "\u{1}"))
+        // The app's names: its projects' and its app and extension targets'.
+        var names = Set<String>()
+        for (root, project) in xcodeTargets {
+            _ = root
+            for target in project.targets where !target.isTestBundle { names.insert(target.name) }
+        }
+        for file in input.files where ASCII.hasSuffix(file.path, ".xcodeproj/project.pbxproj") {
+            let folder = file.path.split(separator: "/").dropLast().last.map(String.init) ?? ""
+            if folder.hasSuffix(".xcodeproj") { names.insert(String(folder.dropLast(".xcodeproj".count))) }
+        }
+        appNames = Set(names.map(ProjectContext.normalizedAppName).filter { !$0.isEmpty })
         for (directory, platforms) in Self.tuistProjectPlatforms(input.files, isScanned: isScanned)
+            .merging(Self.xcodeGenProjectPlatforms(input.files, isScanned: isScanned), uniquingKeysWith: { $0.union($1) })
         where platformsByDirectory[directory] == nil {
             platformsByDirectory[directory] = platforms
         }
@@ -500,6 +514,30 @@ struct ProjectIndex: Sendable {
         return found
     }
 
+    /// An XcodeGen project (`project.yml`, from which the `.xcodeproj` is generated and often not
+    /// checked in): the platforms its targets name (`platform: macOS`, `platform: [iOS, tvOS]`,
+    /// `supportedDestinations: [iOS, macOS]`), for the folder holding it.
+    static func xcodeGenProjectPlatforms(_ files: [InputFile], isScanned: (String) -> Bool) -> [String: PlatformSet] {
+        var found: [String: PlatformSet] = [:]
+        for file in files where ["project.yml", "project.yaml"].contains(ASCII.fileName(file.path)) && isScanned(file.path)
+            && file.size <= 1_000_000 {
+            guard let bytes = try? file.bytes(), ProjectFiles.occurs(Array("targets:".utf8), in: bytes) else { continue }
+            var platforms = PlatformSet()
+            for key in ["platform:", "supportedDestinations:"] {
+                BytePattern(key).forEachMatch(in: bytes) { end in
+                    var lineEnd = end
+                    while lineEnd < bytes.count, bytes[lineEnd] != UInt8(ascii: "\n"), lineEnd - end < 200 { lineEnd += 1 }
+                    for word in String(decoding: bytes[end..<lineEnd], as: UTF8.self).split(whereSeparator: { !$0.isLetter && !$0.isNumber }) {
+                        if let platform = tuistPlatformNames[String(word)] { platforms.formUnion(PlatformSet(platform)) }
+                    }
+                    return lineEnd
+                }
+            }
+            if !platforms.isEmpty { found[directory(of: file.path)] = platforms }
+        }
+        return found
+    }
+
     /// `destinations: .macOS`, `destinations: [.iPhone, .iPad]`, `platform: .iOS`: the platforms
     /// named on the rest of each such line.
     static func tuistDestinations(in bytes: [UInt8]) -> PlatformSet {
@@ -631,7 +669,7 @@ struct ProjectIndex: Sendable {
     func context(for path: String) -> ProjectContext {
         ProjectContext(platforms: platforms(for: path), deploymentTargets: deploymentTargets(for: path),
                        compilationConditions: compilationConditionsByFile[path], localizedKeys: localizedKeys,
-                       colors: colors, colorSymbols: colorSymbols)
+                       colors: colors, colorSymbols: colorSymbols, appNames: appNames)
     }
 
     /// The oldest OS versions the file ships for (unknown where the config sets the platforms:
@@ -642,7 +680,7 @@ struct ProjectIndex: Sendable {
 
     /// Cheap digest of the context for cache keys (the key set is hashed once).
     func digest(for path: String) -> String {
-        "\(platforms(for: path)?.rawValue ?? 255)-\(deploymentTargets(for: path).digest)-\(compilationConditionsByFile[path]?.digest ?? "")-\(keysDigest)-\(colorsDigest)"
+        "\(platforms(for: path)?.rawValue ?? 255)-\(deploymentTargets(for: path).digest)-\(compilationConditionsByFile[path]?.digest ?? "")-\(keysDigest)-\(colorsDigest)-\(appNames.sorted().joined(separator: ","))"
     }
 
     /// `<namedColor name="Brand">` and `<color key="textColor" name="Brand"/>`: the colours an

@@ -97,8 +97,8 @@ public struct ScanInput: Sendable {
         switch suffix.count {
         case 1: return suffix.first == UInt8(ascii: "m") || suffix.first == UInt8(ascii: "h")
         case 2: return suffix.elementsEqual("mm".utf8)
-        case 3: return suffix.elementsEqual("xib".utf8)
-        case 4: return suffix.elementsEqual("json".utf8)
+        case 3: return suffix.elementsEqual("xib".utf8) || name.elementsEqual("project.yml".utf8)
+        case 4: return name.elementsEqual("project.yaml".utf8) || suffix.elementsEqual("json".utf8)
             && (name.elementsEqual(AuditConfig.fileName.utf8) || (name.elementsEqual("Contents.json".utf8) && ASCII.contains(path, ".xcassets/")))
         case 5: return suffix.elementsEqual("swift".utf8) || (suffix.elementsEqual("plist".utf8) && ASCII.hasSuffix(path, "Info.plist"))
         case 7: return suffix.elementsEqual("strings".utf8) || (suffix.elementsEqual("pbxproj".utf8) && ASCII.hasSuffix(path, ".xcodeproj/project.pbxproj"))

@@ -1,3 +1,4 @@
+import Foundation
 import AuditModel
 import ColorAssets
 
@@ -19,10 +20,19 @@ public struct ProjectContext: Sendable {
     public var colors: ColorCatalog
     /// Xcode's generated asset symbols (`brandPrimary`) → colour set names, built once per scan.
     public var colorSymbols: [String: String]
+    /// The app's names (its Xcode projects' and targets'), normalized: an image asset named
+    /// after the app is most likely its logo, for which the name is a fine label.
+    public var appNames: Set<String>
+
+    /// `Octo Pod`, `octo-pod`, `OctoPod` → `octopod`.
+    public static func normalizedAppName(_ name: String) -> String {
+        String(name.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) })
+    }
 
     public init(platforms: PlatformSet? = nil, deploymentTargets: DeploymentTargets = .unknown,
                 compilationConditions: CompilationConditions? = nil, localizedKeys: Set<String> = [],
-                colors: ColorCatalog = .empty, colorSymbols: [String: String]? = nil) {
+                colors: ColorCatalog = .empty, colorSymbols: [String: String]? = nil, appNames: Set<String> = []) {
+        self.appNames = appNames
         self.platforms = platforms
         self.deploymentTargets = deploymentTargets
         self.compilationConditions = compilationConditions

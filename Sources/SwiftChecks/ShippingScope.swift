@@ -340,6 +340,7 @@ extension SourceFile {
                       base == nil || base == "self" || name == "loadNibNamed" || name == "instantiate",
                       let type = Self.classOrExtendedType(around: call) else { continue }
                 facts.insert(type + "#" + FileResult.restyledMarker)
+                facts.insert(type + "#" + FileResult.loadsNibMarker)
             }
         }
         // Style functions and closures whose code sizes what they style (`let actionButtonStyle

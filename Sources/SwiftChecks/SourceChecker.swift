@@ -67,6 +67,9 @@ public struct FileResult: Codable, Sendable, Hashable {
     /// In `assignedMembers`, as a property: `TapProxyView#hitTest`, the class overrides
     /// `point(inside:with:)` or `hitTest(_:with:)`.
     public static let hitTestMarker = "hitTest"
+    /// In `assignedMembers`, as a property: `KeyPadView#loadsNib`, the class loads a nib into
+    /// itself, sized to wherever it is placed: the nib's own frames are a design canvas.
+    public static let loadsNibMarker = "loadsNib"
     /// In `assignedMembers`, as a property prefix: `Controller#rowSelects:connect`, selecting a
     /// row of the controller's table does what its `connect` method does.
     public static let rowSelectsMarker = "rowSelects:"

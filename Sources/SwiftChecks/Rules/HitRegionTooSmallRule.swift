@@ -822,7 +822,10 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
             sink.report(view, "\(InterfaceBuilderHitRegion.name(view)) is \(ControlSizeThreshold.size(width: view.width, height: view.height)), below \(ControlSizeThreshold.thresholds(missed))\(what); \(why)",
                         platforms: PlatformSet(missed.map(\.0)), certainty: unsure ? .review : nil,
                         reviewedIf: [FileResult.restyledMarker],
-                        reviewedIfFacts: around.hitTestFacts + InterfaceBuilderHitRegion.rowSelectionFacts(view, in: file.document),
+                        reviewedIfFacts: around.hitTestFacts + InterfaceBuilderHitRegion.rowSelectionFacts(view, in: file.document)
+                            // A xib its owner loads into itself and stretches to its host: the
+                            // frames are the canvas's, not the screen's.
+                            + (file.document.xibOwnerClass.map { [$0 + "#" + FileResult.loadsNibMarker] } ?? []),
                         requiredUse: operated)
         }
     }

@@ -334,6 +334,12 @@ struct ImageAssetNameSpokenRule: SourceRule {
                 continue
             }
             let role = control.map { "as part of the enclosing `\($0)`'s label" } ?? "as the image's label"
+            // Named after the app: most likely its logo, which the app's name labels well.
+            if file.context.appNames.contains(ProjectContext.normalizedAppName(name)) {
+                sink.report(call, "`Image(\"\(name)\")` has no accessibility label: VoiceOver reads the asset name \"\(name)\" \(role), which is the app's name; if the image is the app's logo that is a fine label, otherwise label it in words",
+                            certainty: .review)
+                continue
+            }
             // "Open Loop", "bookmark": the name reads as words; whether they say what the image
             // means (and that they are never translated) is a person's call.
             if Self.readsAsWords(name) {
