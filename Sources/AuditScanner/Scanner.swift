@@ -450,7 +450,10 @@ public struct Scanner: Sendable {
             return String(decoding: name, as: UTF8.self)
         }
         var found = Set<String>()
-        for property in objectiveCOverridable {
+        // Attributed text replaces the font where the file builds it with one.
+        let setsFontsInText = ProjectFiles.occurs(Array("NSFontAttributeName".utf8), in: bytes)
+        for property in objectiveCOverridable + (setsFontsInText ? ["attributedText"] : []) {
+            let recorded = property == "attributedText" ? "font" : property
             // `self.titleLabel.font = …` (not `==`).
             let dotted = BytePattern("." + property)
             dotted.forEachMatch(in: bytes) { end in
@@ -458,14 +461,14 @@ public struct Scanner: Sendable {
                 while index < bytes.count, bytes[index] == 0x20 { index += 1 }
                 guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "="), bytes[index + 1] != UInt8(ascii: "=") else { return end }
                 let dot = end - dotted.needle.count
-                if let name = outlet(endingAt: dot), !name.isEmpty, let type = owner(at: dot) { found.insert(type + ":" + name + "." + property) }
+                if let name = outlet(endingAt: dot), !name.isEmpty, let type = owner(at: dot) { found.insert(type + ":" + name + "." + recorded) }
                 return end
             }
             // `[self.titleLabel setFont:…]`.
             let setter = BytePattern(" set" + property.prefix(1).uppercased() + property.dropFirst() + ":")
             setter.forEachMatch(in: bytes) { end in
                 let start = end - setter.needle.count
-                if let name = outlet(endingAt: start), !name.isEmpty, let type = owner(at: start) { found.insert(type + ":" + name + "." + property) }
+                if let name = outlet(endingAt: start), !name.isEmpty, let type = owner(at: start) { found.insert(type + ":" + name + "." + recorded) }
                 return end
             }
         }

@@ -16,7 +16,8 @@ struct CodeElsewhereTests {
     }
 
     /// An Objective-C class that sets its outlet's font (`self.titleLabel.font = …`, or
-    /// `[_subtitleLabel setFont:…]`) replaces the document's; a label it leaves alone keeps it.
+    /// `[_subtitleLabel setFont:…]`, attributed text built with a font) replaces the document's;
+    /// a label it leaves alone keeps it.
     @Test func objectiveCOutletAssignmentsReplaceDocumentFonts() throws {
         let xib = """
             <?xml version="1.0" encoding="UTF-8"?>
@@ -29,11 +30,13 @@ struct CodeElsewhereTests {
                             <label opaque="NO" text="Title" id="mp-title"><rect key="frame" x="16" y="8" width="300" height="20"/><fontDescription key="fontDescription" style="UICTFontTextStyleBody"/></label>
                             <label opaque="NO" text="Live" id="mp-sub"><rect key="frame" x="16" y="30" width="300" height="20"/><fontDescription key="fontDescription" style="UICTFontTextStyleFootnote"/></label>
                             <label opaque="NO" text="Left" id="mp-left"><rect key="frame" x="16" y="44" width="300" height="20"/><fontDescription key="fontDescription" style="UICTFontTextStyleFootnote"/></label>
+                            <label opaque="NO" text="Badge" id="mp-badge"><rect key="frame" x="16" y="44" width="60" height="20"/><fontDescription key="fontDescription" style="UICTFontTextStyleFootnote"/></label>
                         </subviews>
                         <connections>
                             <outlet property="titleLabel" destination="mp-title" id="o1"/>
                             <outlet property="subtitleLabel" destination="mp-sub" id="o2"/>
                             <outlet property="leftLabel" destination="mp-left" id="o3"/>
+                            <outlet property="badgeLabel" destination="mp-badge" id="o4"/>
                         </connections>
                     </view>
                 </objects>
@@ -50,6 +53,7 @@ struct CodeElsewhereTests {
                 self.titleLabel.font = [SRGFont fontWithStyle:SRGFontStyleBody];
                 [_subtitleLabel setFont:[SRGFont fontWithStyle:SRGFontStyleSubtitle1]];
                 if (self.leftLabel.font == nil) { }
+                self.badgeLabel.attributedText = [[NSAttributedString alloc] initWithString:@"Live" attributes:@{ NSFontAttributeName : [SRGFont fontWithStyle:SRGFontStyleLabel] }];
             }
             @end
             """)
@@ -80,10 +84,10 @@ struct CodeElsewhereTests {
                 </objects>
             </document>
             """
-        func certainty(loading: Bool) throws -> Certainty? {
+        func certainty(loading: Bool, document: String? = nil) throws -> Certainty? {
             let repository = try TemporaryRepository()
             try repository.write("App/Main.swift", "import UIKit\n@main final class AppDelegate: UIResponder, UIApplicationDelegate {\n    let pad = KeyPadView()\n}\n")
-            try repository.write("App/KeyPadView.xib", xib.replacingOccurrences(of: "\\(owner)", with: "KeyPadView"))
+            try repository.write("App/KeyPadView.xib", (document ?? xib).replacingOccurrences(of: "\\(owner)", with: "KeyPadView"))
             try repository.write("App/KeyPadView.swift", """
                 import UIKit
                 final class KeyPadView: UIView {
@@ -97,6 +101,10 @@ struct CodeElsewhereTests {
         }
         #expect(try certainty(loading: true) == .review)
         #expect(try certainty(loading: false) == .violation)
+        // A size constant on the key fixes it wherever the pad goes.
+        let fixed = xib.replacingOccurrences(of: "<state key=\"normal\" title=\"5\"/>",
+                                             with: "<state key=\"normal\" title=\"5\"/><constraints><constraint firstAttribute=\"height\" constant=\"41\" id=\"kp-h\"/></constraints>")
+        #expect(try certainty(loading: true, document: fixed) == .violation)
     }
 
     /// An image named after the app (its project or target) is most likely its logo, which the

@@ -825,7 +825,8 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
                         reviewedIfFacts: around.hitTestFacts + InterfaceBuilderHitRegion.rowSelectionFacts(view, in: file.document)
                             // A xib its owner loads into itself and stretches to its host: the
                             // frames are the canvas's, not the screen's.
-                            + (file.document.xibOwnerClass.map { [$0 + "#" + FileResult.loadsNibMarker] } ?? []),
+                            + (InterfaceBuilderHitRegion.isSizedByConstraints(view, in: file.document) ? []
+                                : file.document.xibOwnerClass.map { [$0 + "#" + FileResult.loadsNibMarker] } ?? []),
                         requiredUse: operated)
         }
     }

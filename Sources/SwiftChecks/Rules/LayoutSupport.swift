@@ -284,6 +284,13 @@ enum InterfaceBuilderHitRegion {
         !document.isAppKit && view.kind == "switch"
     }
 
+    /// A size constant on the control or on a view around it (a 38 pt stack) fixes its size
+    /// wherever the document is placed; without one it follows its host.
+    static func isSizedByConstraints(_ view: InterfaceBuilderView, in document: InterfaceBuilderDocument) -> Bool {
+        if view.fixedWidth != nil || view.fixedHeight != nil { return true }
+        return document.superviews(of: view).dropLast().contains { document.views[$0].fixedWidth != nil || document.views[$0].fixedHeight != nil }
+    }
+
     /// What makes a UIKit button something people operate: nil when nothing can (no action,
     /// segue or outlet: a status icon drawn as a button, or interaction turned off), `[]` when
     /// the document wires it, else the names code must use to give it a target through one
