@@ -53,8 +53,9 @@ struct PlatformResolver {
 
     /// Platforms at `node`, after every enclosing `#if`/`#elseif`/`#else` clause and every
     /// availability check that decides whether it runs.
-    func platforms(at node: Syntax, fileHasIfConfig: Bool) -> PlatformSet {
+    func platforms(at node: Syntax, fileHasIfConfig: Bool, fileHasAvailabilityCheck: Bool = true) -> PlatformSet {
         let compiled = compiledPlatforms(at: node, fileHasIfConfig: fileHasIfConfig)
+        guard fileHasAvailabilityCheck else { return compiled }
         // Mac Catalyst checks iOS versions; its code is left as it is.
         if compiled == PlatformSet(.macOS), !filePlatforms.contains(.macOS) { return compiled }
         return compiled.intersection(runningPlatforms(at: node))

@@ -155,23 +155,6 @@ extension SourceFile {
         return facts
     }
 
-    /// String literals that could be a storyboard identifier (a plain word, `SettingsScene`):
-    /// what `instantiateViewController(withIdentifier:)` may be given, here or through a
-    /// constant. Recorded with the file's cached result, so a warm scan reads no file again
-    /// to find them.
-    func identifierLiterals() -> Set<String> {
-        var found = Set<String>()
-        for token in tree.tokens(viewMode: .sourceAccurate) {
-            guard case .stringSegment(let text) = token.tokenKind, (2...64).contains(text.utf8.count),
-                  token.parent?.parent?.as(StringLiteralSegmentListSyntax.self)?.count == 1,
-                  let first = text.utf8.first, !(0x30...0x39).contains(first),
-                  text.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x5F })
-            else { continue }
-            found.insert(text)
-        }
-        return found
-    }
-
     /// `let SIDEBAR_WIDTH: CGFloat = 50.0`: a top-level value that builds nothing.
     static func isPlainConstant(_ item: CodeBlockItemSyntax.Item) -> Bool {
         guard let variable = item.as(VariableDeclSyntax.self) else { return false }

@@ -384,7 +384,7 @@ public struct SourceChecker: Sendable {
         result.referencedNames = Set(file.referencesOutsidePreviews.keys).union(file.index.typeReferences)
         if file.declaresEntryPoint { result.referencedNames.insert(FileResult.entryPointMarker) }
         result.referencedNames.formUnion(file.targetsGivenInCode())
-        result.referencedNames.formUnion(file.identifierLiterals().map { FileResult.sceneRequirementPrefix + $0 })
+        result.referencedNames.formUnion(file.index.identifierLiterals.map { FileResult.sceneRequirementPrefix + $0 })
         result.assignedMembers = file.overridingAssignments(FileResult.overridableProperties)
             .union(file.viewsLabelledWhereUsed()).union(file.superclassFacts()).union(file.rowSelectionFacts())
             .union(file.styleMethodFacts(FileResult.overridableProperties))

@@ -52,6 +52,8 @@ final class SourceIndex: SyntaxVisitor {
     /// Unconditional top-level imports (first path component), and all imports.
     private(set) var topLevelImports: Set<String> = []
     private(set) var hasIfConfig = false
+    /// The file holds an `#available` or `#unavailable` check.
+    private(set) var hasAvailabilityCheck = false
     /// Struct and class declarations, for rules about a whole type.
     private(set) var typeDeclarations: [Syntax] = []
     /// Declared function and property names → their declarations (`FunctionDeclSyntax`,
@@ -63,9 +65,29 @@ final class SourceIndex: SyntaxVisitor {
     /// Freestanding macros used as declarations (`#Preview { … }` among a type's members).
     private(set) var macroDeclarations: [MacroExpansionDeclSyntax] = []
 
+    /// String literals of one plain segment that read as an identifier (`SettingsScene`): what
+    /// code may pass as a storyboard identifier.
+    private(set) var identifierLiterals: Set<String> = []
+
     init(_ tree: SourceFileSyntax) {
         super.init(viewMode: .sourceAccurate)
         walk(tree)
+    }
+
+    override func visit(_ node: AvailabilityConditionSyntax) -> SyntaxVisitorContinueKind {
+        hasAvailabilityCheck = true
+        return .visitChildren
+    }
+
+    override func visit(_ node: StringLiteralExprSyntax) -> SyntaxVisitorContinueKind {
+        if node.segments.count == 1, let segment = node.segments.first?.as(StringSegmentSyntax.self) {
+            let text = segment.content.text
+            if (2...64).contains(text.utf8.count), let first = text.utf8.first, !(0x30...0x39).contains(first),
+               text.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x5F }) {
+                identifierLiterals.insert(text)
+            }
+        }
+        return .visitChildren
     }
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {

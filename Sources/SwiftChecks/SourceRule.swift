@@ -62,7 +62,7 @@ public final class SourceFile {
 
     /// Platforms the code at `node` is compiled for.
     func platforms(at node: some SyntaxProtocol) -> PlatformSet {
-        resolver.platforms(at: Syntax(node), fileHasIfConfig: index.hasIfConfig)
+        resolver.platforms(at: Syntax(node), fileHasIfConfig: index.hasIfConfig, fileHasAvailabilityCheck: index.hasAvailabilityCheck)
     }
 
     /// Whether the platforms at `node` are stated rather than inferred from imports.
