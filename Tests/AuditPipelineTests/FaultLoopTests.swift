@@ -137,7 +137,13 @@ final class WorkerFleet {
                                                    purpose: "find workers holding jobs").compactMap { $0.string("locked_by") }
                     .filter { fleet.live[$0] != nil }
                 let candidates = holders.isEmpty ? fleet.live.keys.sorted() : holders
-                let victim = try #require(candidates.randomElement(using: &random))
+                // On a loaded machine every worker may have found nothing to claim at once and
+                // left: the drain needs one again, and this round has nobody to kill.
+                guard let victim = candidates.randomElement(using: &random) else {
+                    print("fault loop: no live worker at \(threshold) succeeded; starting one")
+                    try fleet.start("w\(5 + index)")
+                    continue
+                }
                 let status = try #require(fleet.kill9(victim))
                 #expect(status & 0x7f == SIGKILL, "\(victim) died of SIGKILL")
                 let held = try connection.query("SELECT id FROM jobs WHERE state = 'running' AND locked_by = $1", [.text(victim)],
