@@ -214,8 +214,17 @@ public struct Scanner: Sendable {
             if case .checked(let result, _) = outcome.status { return result }
             return nil
         }, assigned: assigned))
-        referenced.formUnion(Self.typesNamedOutsideUIFiles(outcomes, candidates: candidates, input: input, config: configs,
-                                                           referenced: referenced))
+        // Which of the repository's types running code uses: first from the checked files,
+        // then with the names files the scan does not parse give (Objective-C, Info.plist).
+        let checkedResults = outcomes.compactMap { outcome -> FileResult? in
+            if case .checked(let result, _) = outcome.status { return result }
+            return nil
+        }
+        var typeUse = FileResult.typeUse(checkedResults, outsideNames: [])
+        let namedOutside = Self.typesNamedOutsideUIFiles(outcomes, candidates: candidates, input: input, config: configs,
+                                                         referenced: referenced, typeUse: typeUse)
+        referenced.formUnion(namedOutside)
+        if !namedOutside.isEmpty { typeUse = FileResult.typeUse(checkedResults, outsideNames: namedOutside) }
         referenced.formUnion(Self.sceneIdentifiersNamedInCode(outcomes, candidates: candidates, input: input, config: configs,
                                                               referenced: referenced))
         let documentCopies = project.documentsWithCopiesAcrossPackages(candidates.map(\.path))
@@ -228,7 +237,7 @@ public struct Scanner: Sendable {
             switch outcome.status {
             case .checked(let result, let parsedBytes):
                 statistics.filesChecked += 1
-                let inUse = FileResult.narrowingToBuiltPlatforms(result.findingsInUse(referenced: referenced, assigned: assigned),
+                let inUse = FileResult.narrowingToBuiltPlatforms(result.findingsInUse(referenced: referenced, assigned: assigned, typeUse: typeUse),
                                                                  builtPlatforms)
                 // Settled: what the findings stood on is not part of the report.
                 let testScreen = Self.isTestScreenPath(candidates[index].path)
@@ -285,7 +294,7 @@ public struct Scanner: Sendable {
     /// can only keep a finding; a name inside a longer identifier (`DeviceView` in
     /// `MXKDeviceView`) does not.
     static func typesNamedOutsideUIFiles(_ outcomes: [FileOutcome], candidates: [InputFile], input: ScanInput,
-                                         config: ConfigTree, referenced: Set<String>) -> Set<String> {
+                                         config: ConfigTree, referenced: Set<String>, typeUse: FileResult.TypeUse? = nil) -> Set<String> {
         guard referenced.contains(FileResult.entryPointMarker) else { return [] }
         var wanted = Set<String>()
         for outcome in outcomes {
@@ -293,7 +302,8 @@ public struct Scanner: Sendable {
             for finding in result.findings {
                 for name in finding.requiredUse where name.hasPrefix(FileResult.typeRequirementPrefix) {
                     let type = String(name.dropFirst(FileResult.typeRequirementPrefix.count))
-                    if !referenced.contains(type) { wanted.insert(type) }
+                    let inUse = typeUse.map { $0.declared.contains(type) ? $0.used.contains(type) : referenced.contains(type) } ?? referenced.contains(type)
+                    if !inUse { wanted.insert(type) }
                 }
             }
         }

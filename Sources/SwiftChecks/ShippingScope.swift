@@ -155,6 +155,62 @@ extension SourceFile {
         return facts
     }
 
+    /// Who names which type, for `FileResult.typeUse`: `Name@in:Owner` for each type name the
+    /// file uses inside its top-level type (or extension of a type) `Owner`, `Name@in:` for one
+    /// used elsewhere (top-level code, a protocol, a `#if` around declarations), `Owner@top` for
+    /// each top-level type, and `Owner@root` for one that needs no use to run (public, an
+    /// attribute such as `@main`, a type the system finds).
+    func typeUseFacts() -> Set<String> {
+        var spans: [(start: Int, end: Int, owner: String)] = []
+        var facts = Set<String>()
+        for item in tree.statements {
+            let decl = item.item
+            let owner: String?
+            if let group = decl.asProtocol(DeclGroupSyntax.self), decl.is(StructDeclSyntax.self) || decl.is(ClassDeclSyntax.self)
+                || decl.is(EnumDeclSyntax.self) || decl.is(ActorDeclSyntax.self) {
+                let name = Syntax(decl).declaredTypeName
+                owner = name
+                facts.insert(name + FileResult.topTypeMarker)
+                if !Self.requiresUse(group) { facts.insert(name + FileResult.rootTypeMarker) }
+            } else if let extensionDecl = decl.as(ExtensionDeclSyntax.self), let type = extensionDecl.extendedType.as(IdentifierTypeSyntax.self),
+                      type.genericArgumentClause == nil {
+                owner = type.name.text
+            } else {
+                owner = nil
+            }
+            if let owner { spans.append((item.position.utf8Offset, item.endPosition.utf8Offset, owner)) }
+        }
+        func owner(of offset: Int) -> String {
+            // Spans are in source order and do not overlap.
+            var low = 0, high = spans.count
+            while low < high {
+                let middle = (low + high) / 2
+                if spans[middle].end <= offset { low = middle + 1 } else { high = middle }
+            }
+            return low < spans.count && spans[low].start <= offset ? spans[low].owner : ""
+        }
+        let previews = previewRanges
+        func record(_ name: String, _ offsets: [Int]) {
+            guard name.first?.isUppercase == true else { return }
+            // A preview builds a view for Xcode's canvas, not for the app.
+            for offset in offsets where !previews.contains(where: { $0.contains(offset) }) {
+                let by = owner(of: offset)
+                if by != name { facts.insert(name + FileResult.usedInMarker + by) }
+            }
+        }
+        for (name, offsets) in referencesOutsidePreviews { record(name, offsets) }
+        for (name, offsets) in index.typeReferenceOffsets { record(name, offsets) }
+        return facts
+    }
+
+    /// Whether code of `group` runs only if the repository names it (see `typeRequiringUse`).
+    static func requiresUse(_ group: some DeclGroupSyntax) -> Bool {
+        if !group.attributes.isEmpty { return false }
+        if group.modifiers.contains(where: { ["public", "open"].contains($0.name.text) }) { return false }
+        let inherited = group.inheritanceClause?.inheritedTypes.map { $0.type.trimmedDescription } ?? []
+        return !inherited.contains(where: typesTheSystemFinds.contains)
+    }
+
     /// `let SIDEBAR_WIDTH: CGFloat = 50.0`: a top-level value that builds nothing.
     static func isPlainConstant(_ item: CodeBlockItemSyntax.Item) -> Bool {
         guard let variable = item.as(VariableDeclSyntax.self) else { return false }
@@ -502,10 +558,7 @@ extension SourceFile {
     func typeRequiringUse(around node: some SyntaxProtocol) -> String? {
         guard let type = Syntax(node).enclosingTypeDecl, type.kind != .extensionDecl,
               let group = type.asProtocol(DeclGroupSyntax.self) else { return nil }
-        if !group.attributes.isEmpty { return nil }
-        if group.modifiers.contains(where: { ["public", "open"].contains($0.name.text) }) { return nil }
-        let inherited = group.inheritanceClause?.inheritedTypes.map { $0.type.trimmedDescription } ?? []
-        if inherited.contains(where: Self.typesTheSystemFinds.contains) { return nil }
+        guard Self.requiresUse(group) else { return nil }
         return FileResult.typeRequirementPrefix + type.declaredTypeName
     }
 

@@ -34,13 +34,15 @@ public struct FileResult: Codable, Sendable, Hashable {
 
     /// The findings that stand once the repository's references and assignments are known,
     /// handed to review where another file's facts leave them to a person.
-    public func findingsInUse(referenced: Set<String>, assigned: Set<String> = []) -> [Finding] {
+    public func findingsInUse(referenced: Set<String>, assigned: Set<String> = [], typeUse: TypeUse? = nil) -> [Finding] {
         let isApp = referenced.contains(Self.entryPointMarker)
         return findings.filter { finding in
             finding.requiredUse.allSatisfy { name in
                 if name.hasPrefix(Self.sceneRequirementPrefix) { return Self.isSceneShown(name, isApp: isApp, referenced: referenced) }
                 guard name.hasPrefix(Self.typeRequirementPrefix) else { return referenced.contains(name) }
-                return !isApp || referenced.contains(String(name.dropFirst(Self.typeRequirementPrefix.count)))
+                let type = String(name.dropFirst(Self.typeRequirementPrefix.count))
+                if isApp, let typeUse, typeUse.declared.contains(type) { return typeUse.used.contains(type) }
+                return !isApp || referenced.contains(type)
             } && !finding.overriddenBy.contains(where: assigned.contains)
         }.map { finding in
             guard finding.certainty == .violation, finding.reviewIf.contains(where: assigned.contains) else { return finding }
@@ -148,6 +150,48 @@ public struct FileResult: Codable, Sendable, Hashable {
             if !grew { break }
         }
         return Set(only.map { $0 + catalystOnlyMarker })
+    }
+
+    /// In `assignedMembers` (see `SourceFile.typeUseFacts`): `Row@in:List`, `Row@in:`,
+    /// `List@top`, `App@root`.
+    public static let usedInMarker = "@in:"
+    public static let topTypeMarker = "@top"
+    public static let rootTypeMarker = "@root"
+
+    /// The repository's top-level types, and those of them some running code uses: a type is in
+    /// use when code outside every type names it (top-level code, a storyboard, a file the scan
+    /// does not parse: `outsideNames`), when it needs no use (`@root`), or when a type in use
+    /// names it. A view only a view nothing creates builds is not in use either.
+    public struct TypeUse: Sendable {
+        public var declared: Set<String>
+        public var used: Set<String>
+    }
+
+    public static func typeUse(_ results: [FileResult], outsideNames: Set<String>) -> TypeUse {
+        var declared = Set<String>(), used = Set<String>(), edges: [String: Set<String>] = [:]
+        var pending: [String] = []
+        func use(_ name: String) { if used.insert(name).inserted { pending.append(name) } }
+        for result in results {
+            var hasFacts = false
+            for entry in result.assignedMembers {
+                if let range = entry.range(of: usedInMarker) {
+                    hasFacts = true
+                    let name = String(entry[..<range.lowerBound]), owner = entry[range.upperBound...]
+                    if owner.isEmpty { use(name) } else { edges[String(owner), default: []].insert(name) }
+                } else if entry.hasSuffix(topTypeMarker) {
+                    declared.insert(String(entry.dropLast(topTypeMarker.count)))
+                } else if entry.hasSuffix(rootTypeMarker) {
+                    use(String(entry.dropLast(rootTypeMarker.count)))
+                }
+            }
+            // A storyboard or xib names classes it builds; they run if the document loads.
+            if !hasFacts { for name in result.referencedNames where name.first?.isUppercase == true { use(name) } }
+        }
+        for name in outsideNames { use(name) }
+        while let owner = pending.popLast() {
+            for name in edges[owner] ?? [] { use(name) }
+        }
+        return TypeUse(declared: declared, used: used)
     }
 
     /// In `assignedMembers`: `@platforms:<mask>`, the platforms a Swift file builds for, and
@@ -389,7 +433,7 @@ public struct SourceChecker: Sendable {
             .union(file.viewsLabelledWhereUsed()).union(file.superclassFacts()).union(file.rowSelectionFacts())
             .union(file.styleMethodFacts(FileResult.overridableProperties))
             .union(file.catalystGatedTypeFacts()).union(file.declarationFacts()).union(file.renderingSurfaceFacts())
-            .union(file.constructionPlatformFacts())
+            .union(file.constructionPlatformFacts()).union(file.typeUseFacts())
         result.findings.assignFingerprints()
         return result
     }

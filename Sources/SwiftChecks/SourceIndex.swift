@@ -127,9 +127,14 @@ final class SourceIndex: SyntaxVisitor {
     /// Types named in type position (`let row: BadgeRow`, `[BadgeRow]`, `: BadgeView`), not as
     /// the subject of an `extension`: with `references`, what tells a type is used.
     private(set) var typeReferences: Set<String> = []
+    /// Where each of `typeReferences` is named.
+    private(set) var typeReferenceOffsets: [String: [Int]] = [:]
 
     override func visit(_ node: IdentifierTypeSyntax) -> SyntaxVisitorContinueKind {
-        if node.parent?.is(ExtensionDeclSyntax.self) != true { typeReferences.insert(node.name.text) }
+        if node.parent?.is(ExtensionDeclSyntax.self) != true {
+            typeReferences.insert(node.name.text)
+            typeReferenceOffsets[node.name.text, default: []].append(node.position.utf8Offset)
+        }
         return .visitChildren
     }
 

@@ -904,7 +904,7 @@ struct AppModelTests {
             """
         func findings(registering: Bool, fromObjectiveC: Bool = false) throws -> [Finding] {
             let repository = try TemporaryRepository()
-            try repository.write("App/Main.swift", "import UIKit\n@main final class AppDelegate: UIResponder, UIApplicationDelegate {}\n")
+            try repository.write("App/Main.swift", "import UIKit\n@main final class AppDelegate: UIResponder, UIApplicationDelegate {\n    var root: UIViewController { List() }\n}\n")
             try repository.write("App/HeaderCell.xib", xib)
             try repository.write("App/HeaderCell.swift", "import UIKit\nfinal class HeaderCell: UICollectionViewCell {}\n")
             if fromObjectiveC {

@@ -154,4 +154,21 @@ struct CodeElsewhereTests {
         try iOSRepository.write("App/Status.swift", "import SwiftUI\n@main struct TootApp: App { var body: some Scene { WindowGroup { Text(\"Toot\").font(.system(size: 13)) } } }\n")
         #expect(try Self.scan(iOSRepository).findings.contains { $0.ruleID == "fixed-font-size" })
     }
+
+    /// A type is in use only when code that runs names it: a view that only an unused view
+    /// builds (and a preview) is not; one a used view builds, or a storyboard names, is.
+    @Test func aViewOnlyUnusedViewsBuildIsNotInUse() throws {
+        let repository = try TemporaryRepository()
+        try repository.write("App/App.swift", """
+            import SwiftUI
+            @main struct Shop: App { var body: some Scene { WindowGroup { Home() } } }
+            """)
+        let fixed = "    var body: some View { Text(\"x\").font(.system(size: 9)) }\n}\n"
+        try repository.write("App/Home.swift", "import SwiftUI\nstruct Home: View {\n    var body: some View { Banner() }\n}\n")
+        try repository.write("App/Banner.swift", "import SwiftUI\nstruct Banner: View {\n" + fixed)
+        try repository.write("App/Legacy.swift", "import SwiftUI\nstruct Legacy: View {\n    var body: some View { EmptyState() }\n}\n#Preview { Legacy() }\n")
+        try repository.write("App/EmptyState.swift", "import SwiftUI\nstruct EmptyState: View {\n" + fixed)
+        let report = try Self.scan(repository, platforms: PlatformSet(.iOS))
+        #expect(Set(report.findings.filter { $0.ruleID == "fixed-font-size" }.map(\.location.file)) == ["App/Banner.swift"])
+    }
 }
