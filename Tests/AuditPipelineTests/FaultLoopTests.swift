@@ -139,17 +139,16 @@ final class WorkerFleet {
                 let candidates = holders.isEmpty ? fleet.live.keys.sorted() : holders
                 // On a loaded machine every worker may have found nothing to claim at once and
                 // left: the drain needs one again, and this round has nobody to kill.
-                guard let victim = candidates.randomElement(using: &random) else {
+                if let victim = candidates.randomElement(using: &random) {
+                    let status = try #require(fleet.kill9(victim))
+                    #expect(status & 0x7f == SIGKILL, "\(victim) died of SIGKILL")
+                    let held = try connection.query("SELECT id FROM jobs WHERE state = 'running' AND locked_by = $1", [.text(victim)],
+                                                    purpose: "jobs the victim held").compactMap { $0.int("id") }
+                    heldByVictims += held.map { (victim, $0) }
+                    print("fault loop: kill \(index + 1) at \(threshold) succeeded: \(victim), holding jobs \(held)")
+                } else {
                     print("fault loop: no live worker at \(threshold) succeeded; starting one")
-                    try fleet.start("w\(5 + index)")
-                    continue
                 }
-                let status = try #require(fleet.kill9(victim))
-                #expect(status & 0x7f == SIGKILL, "\(victim) died of SIGKILL")
-                let held = try connection.query("SELECT id FROM jobs WHERE state = 'running' AND locked_by = $1", [.text(victim)],
-                                                purpose: "jobs the victim held").compactMap { $0.int("id") }
-                heldByVictims += held.map { (victim, $0) }
-                print("fault loop: kill \(index + 1) at \(threshold) succeeded: \(victim), holding jobs \(held)")
                 try fleet.start("w\(5 + index)")
                 // And a live worker's scan child, in the middle of its checks (its title names
                 // the repository; an idle child's does not): that job alone fails its attempt

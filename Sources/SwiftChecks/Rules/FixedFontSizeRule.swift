@@ -162,6 +162,18 @@ struct FixedFontSizeRule: SourceRule {
                 """),
         ],
         needsReview: [
+            // A bar's principal title: the system's own bar titles keep their size.
+            RuleExample("""
+                import SwiftUI
+                struct Detail: View {
+                    var body: some View {
+                        List { Text("Rows") }
+                            .toolbar {
+                                ToolbarItem(placement: .principal) { Text("Weight").font(↓.system(size: 17, weight: .semibold)) }
+                            }
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
             // The Dynamic Island's compact and minimal regions are sized by the system, and so is the view put there.
             RuleExample("""
                 import SwiftUI
@@ -355,11 +367,15 @@ struct FixedFontSizeRule: SourceRule {
             let initial = text?.arguments.first.map { Self.isInitial($0.expression) } ?? false
             // The Dynamic Island's compact and minimal regions are sized by the system.
             let systemSized = file.buildsWidgets && SourceFile.isInSystemSizedRegion(call)
-            let sure = size.numberValue != nil && text != nil && !shrinks && !large && !initial && !systemSized
+            // Text in a navigation bar or toolbar (a `.principal` title): the system's own bar
+            // titles keep their size too, and Apple asks for the Large Content Viewer there.
+            let inBar = call.enclosingViewCalls.contains { SwiftUIHitRegion.barContainers.contains($0.calleeName ?? "") }
+            let sure = size.numberValue != nil && text != nil && !shrinks && !large && !initial && !systemSized && !inBar
             var message = "\(form) fixes the text at \(value); it will not follow the text size people choose"
             if large { message += " (already at least twice the default body size: judge whether it must grow further)" }
             if initial { message += " (a single initial standing in for a picture: judge whether it is read as text)" }
             if systemSized { message += " (in a region the system sizes: judge on a device whether the text can and must grow there)" }
+            if inBar { message += " (in a bar, whose own titles keep their size: check that the Large Content Viewer shows it instead)" }
             // A view drawn into a picture, or placed in an area the system sizes, in another file's code.
             let owner = Syntax(call).enclosingTypeDecl?.declaredTypeName
             sink.report(call, message, certainty: sure ? nil : .review,

@@ -408,6 +408,16 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
                     }
                     """,
             ]),
+            // Interaction is off in the document: only code that turns it on makes it a target.
+            RuleExample(InterfaceBuilderExample.iOS("""
+                ↓<button opaque="NO" userInteractionEnabled="NO" contentMode="scaleToFill" enabled="NO" buttonType="system" translatesAutoresizingMaskIntoConstraints="NO" id="shr-bt-001">
+                    <rect key="frame" x="16" y="150" width="24" height="24"/>
+                    <state key="normal" image="share"/>
+                    <connections>
+                        <action selector="share:" destination="-1" eventType="touchUpInside" id="shr-ac-001"/>
+                    </connections>
+                </button>
+                """), platforms: PlatformSet(.iOS), file: "Home.storyboard"),
             // The button's class loads a nib into itself, whose constraints give it its size.
             RuleExample(InterfaceBuilderExample.iOS("""
                 ↓<button opaque="NO" contentMode="scaleToFill" buttonType="custom" customClass="AppLinkButton" translatesAutoresizingMaskIntoConstraints="NO" id="lnk-bt-001">
@@ -812,6 +822,8 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
                 why = ControlSizeThreshold.visionOSSpacingReason
             } else if view.frameContradictsConstraints {
                 why = "its frame disagrees with its size constraints, so Auto Layout sizes it otherwise: measure it as laid out"
+            } else if !view.isInteractionEnabled {
+                why = "the document turns its user interaction off, so it takes no touch until code turns it on: measure it where it does"
             } else if let hidden = around.hiddenAncestor {
                 why = "it lies in a \(hidden.kind) the document hides (id \(hidden.id)), which only code shows: measure it where the app shows it"
             } else if let cover = around.otherCover {
