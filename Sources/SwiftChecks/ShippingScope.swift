@@ -23,6 +23,30 @@ extension SourceFile {
         return false
     }
 
+    /// The flag of an enclosing `#if FLAG` (or `#if FLAG && …`) that no configuration of the
+    /// targets building the file sets, where those are known: such code ships only if some
+    /// build passes the flag (a QA build, a CI script), so a claim there is a person's call.
+    func flagNoConfigurationSets(around node: some SyntaxProtocol) -> String? {
+        guard index.hasIfConfig, let conditions = context.compilationConditions else { return nil }
+        var current = Syntax(node).parent
+        while let syntax = current {
+            if let clause = syntax.as(IfConfigClauseSyntax.self), let condition = clause.condition,
+               clause.poundKeyword.tokenKind == .poundIf || clause.poundKeyword.tokenKind == .poundElseif {
+                var unset: String?
+                _ = condition.requiresConjunct { term in
+                    guard let name = term.as(DeclReferenceExprSyntax.self)?.baseName.text,
+                          !["DEBUG", "TARGET_INTERFACE_BUILDER", "true", "false"].contains(name),
+                          !conditions.mentioned.contains(name) else { return false }
+                    unset = name
+                    return true
+                }
+                if let unset { return unset }
+            }
+            current = syntax.parent
+        }
+        return nil
+    }
+
     /// `DEBUG`, `DEBUG && os(iOS)`, `!RELEASE`: true only in debug builds. `!DEBUG` and
     /// `DEBUG || X` are not.
     static func isDebugOnly(_ condition: ExprSyntax) -> Bool {

@@ -403,10 +403,12 @@ public struct SourceChecker: Sendable {
                 let gate = claimed && !platforms.contains(.macOS) ? file.catalystGate(around: item.node) : nil
                 let onlyOnMac = gate.map { $0.direct || $0.names.contains(where: SourceFile.isNamedForCatalyst) } ?? false
                 let onlyOnTV = claimed && description.isUnsettledOnTVOS(platforms)
+                let unsetFlag = claimed ? file.flagNoConfigurationSets(around: item.node) : nil
                 var finding = makeFinding(description, path: path, line: position.line, column: position.column,
                                           message: item.message + (onlyOnMac ? " (this code runs only in the Mac Catalyst app: judge it by the Mac's figures)" : "")
-                                              + (onlyOnTV ? RuleDescription.tvOSDynamicTypeNote : ""),
-                                          certainty: onlyOnMac || onlyOnTV ? .review : item.certainty, platforms: platforms,
+                                              + (onlyOnTV ? RuleDescription.tvOSDynamicTypeNote : "")
+                                              + (unsetFlag.map { " (under `#if \($0)`, which no build configuration of the project sets: it ships only if a build passes it)" } ?? ""),
+                                          certainty: onlyOnMac || onlyOnTV || unsetFlag != nil ? .review : item.certainty, platforms: platforms,
                                           snippet: lines.snippet(of: item.node), sourceLine: lines.text(ofLine: position.line))
                 finding.requiredUse = [file.memberPropertyRequiringUse(around: item.node), file.typeRequiringUse(around: item.node)]
                     .compactMap { $0 }

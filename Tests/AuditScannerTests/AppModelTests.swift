@@ -417,7 +417,8 @@ struct AppModelTests {
     /// `#if` clauses no shipping build compiles are not shipped UI: the `#else` of a flag every
     /// release configuration sets (in the target, its `.xcconfig` or a file that includes), a
     /// flag only the debug configuration sets, `#if false`. A flag the project never sets (it
-    /// may come from a command line) and one the builds disagree on decide nothing.
+    /// may come from a command line) hands its code's claims to a person; one the builds
+    /// disagree on decides nothing.
     @Test func compilationConditionsOfTheShippingBuildsDecideIfClauses() throws {
         let project = Self.targetsProject
             .replacingOccurrences(of: "C1 /* Release */ = {isa = XCBuildConfiguration; buildSettings = {",
@@ -468,6 +469,8 @@ struct AppModelTests {
             .scan(try ScanInput.directory(repository.path, maxFileBytes: 2_000_000), root: repository.path)
         let fonts = report.findings.filter { $0.ruleID == "fixed-font-size" }
         #expect(fonts.filter { $0.location.file == "App/Home.swift" }.map(\.location.line) == [5, 13, 16])
+        // A flag no configuration sets (a QA build's, or one CI passes): a person decides.
+        #expect(fonts.filter { $0.location.file == "App/Home.swift" }.map(\.certainty) == [.violation, .violation, .review])
         #expect(fonts.filter { $0.location.file == "App/Shared.swift" }.map(\.location.line) == [5, 7], "the watch build does not set FEATURE")
         #expect(report.statistics.findingsNotShipped > 0, "counted as not shipped, not lost")
 
