@@ -213,11 +213,16 @@ extension SourceFile {
             }
             return low < spans.count && spans[low].start <= offset ? spans[low].owner : ""
         }
-        let previews = previewRanges
+        // A preview builds a view for Xcode's canvas, and a debug-only branch (or one no
+        // shipping build compiles) for the developer, not for the app.
+        let notShipped = previewRanges + index.ifConfigClauses.filter { clause in
+            let opens = clause.poundKeyword.tokenKind == .poundIf || clause.poundKeyword.tokenKind == .poundElseif
+            return (opens && clause.condition.map(Self.isDebugOnly) == true)
+                || CompilationConditions.isClauseNeverShipped(clause, conditions: context.compilationConditions)
+        }.map { $0.position.utf8Offset..<$0.endPosition.utf8Offset }
         func record(_ name: String, _ offsets: [Int]) {
             guard name.first?.isUppercase == true else { return }
-            // A preview builds a view for Xcode's canvas, not for the app.
-            for offset in offsets where !previews.contains(where: { $0.contains(offset) }) {
+            for offset in offsets where !notShipped.contains(where: { $0.contains(offset) }) {
                 let by = owner(of: offset)
                 if by != name { facts.insert(name + FileResult.usedInMarker + by) }
             }

@@ -52,6 +52,8 @@ final class SourceIndex: SyntaxVisitor {
     /// Unconditional top-level imports (first path component), and all imports.
     private(set) var topLevelImports: Set<String> = []
     private(set) var hasIfConfig = false
+    /// Every `#if`/`#elseif`/`#else` clause of the file.
+    private(set) var ifConfigClauses: [IfConfigClauseSyntax] = []
     /// The file holds an `#available` or `#unavailable` check.
     private(set) var hasAvailabilityCheck = false
     /// Struct and class declarations, for rules about a whole type.
@@ -150,6 +152,7 @@ final class SourceIndex: SyntaxVisitor {
 
     override func visit(_ node: IfConfigDeclSyntax) -> SyntaxVisitorContinueKind {
         hasIfConfig = true
+        ifConfigClauses += node.clauses
         return .visitChildren
     }
 

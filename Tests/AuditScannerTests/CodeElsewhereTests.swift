@@ -156,7 +156,7 @@ struct CodeElsewhereTests {
     }
 
     /// A type is in use only when code that runs names it: a view that only an unused view
-    /// builds (and a preview) is not; one a used view builds, or a storyboard names, is.
+    /// builds (and a preview), or only a `#if DEBUG` branch, is not; one a used view builds is.
     @Test func aViewOnlyUnusedViewsBuildIsNotInUse() throws {
         let repository = try TemporaryRepository()
         try repository.write("App/App.swift", """
@@ -164,7 +164,9 @@ struct CodeElsewhereTests {
             @main struct Shop: App { var body: some Scene { WindowGroup { Home() } } }
             """)
         let fixed = "    var body: some View { Text(\"x\").font(.system(size: 9)) }\n}\n"
-        try repository.write("App/Home.swift", "import SwiftUI\nstruct Home: View {\n    var body: some View { Banner() }\n}\n")
+        try repository.write("App/Home.swift", "import SwiftUI\nstruct Home: View {\n    var body: some View {\n        Banner()\n        #if DEBUG\n        DebugMenu()\n        #endif\n    }\n}\n")
+        // A developer menu only a debug build links to.
+        try repository.write("App/DebugMenu.swift", "import SwiftUI\nstruct DebugMenu: View {\n" + fixed)
         try repository.write("App/Banner.swift", "import SwiftUI\nstruct Banner: View {\n" + fixed)
         try repository.write("App/Legacy.swift", "import SwiftUI\nstruct Legacy: View {\n    var body: some View { EmptyState() }\n}\n#Preview { Legacy() }\n")
         try repository.write("App/EmptyState.swift", "import SwiftUI\nstruct EmptyState: View {\n" + fixed)
