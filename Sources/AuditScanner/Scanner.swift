@@ -204,7 +204,8 @@ public struct Scanner: Sendable {
         for outcome in outcomes {
             if case .checked(let result, _) = outcome.status {
                 referenced.formUnion(result.referencedNames)
-                assigned.formUnion(result.assignedMembers)
+                // Who-uses-which-type facts are many and only `typeUse` reads them.
+                assigned.formUnion(result.assignedMembers.lazy.filter { !FileResult.isTypeUseFact($0) })
             }
         }
         assigned.formUnion(Self.objectiveCOutletAssignments(outcomes, input: input, config: config))

@@ -221,7 +221,7 @@ extension SourceFile {
                 || CompilationConditions.isClauseNeverShipped(clause, conditions: context.compilationConditions)
         }.map { $0.position.utf8Offset..<$0.endPosition.utf8Offset }
         func record(_ name: String, _ offsets: [Int]) {
-            guard name.first?.isUppercase == true else { return }
+            guard name.first?.isUppercase == true, !Self.frameworkTypeNames.contains(name) else { return }
             for offset in offsets where !notShipped.contains(where: { $0.contains(offset) }) {
                 let by = owner(of: offset)
                 if by != name { facts.insert(name + FileResult.usedInMarker + by) }
@@ -231,6 +231,25 @@ extension SourceFile {
         for (name, offsets) in index.typeReferenceOffsets { record(name, offsets) }
         return facts
     }
+
+    /// The frameworks' types nearly every UI file names (`Text`, `UIView`, `String`): their uses
+    /// would be most of `typeUseFacts` and of the work of reading them on every scan. A type of
+    /// the repository's own with one of these names is seen as used wherever it is declared.
+    static let frameworkTypeNames: Set<String> = [
+        "View", "Text", "Image", "Button", "VStack", "HStack", "ZStack", "LazyVStack", "LazyHStack", "LazyVGrid", "LazyHGrid",
+        "Spacer", "Divider", "List", "ForEach", "Section", "Group", "ScrollView", "NavigationView", "NavigationStack",
+        "NavigationLink", "GeometryReader", "EmptyView", "AnyView", "Color", "Font", "Toggle", "Picker", "TextField",
+        "SecureField", "Label", "Link", "Menu", "Circle", "Rectangle", "RoundedRectangle", "Capsule", "Path", "Shape",
+        "State", "Binding", "Published", "ObservedObject", "StateObject", "EnvironmentObject", "Environment",
+        "ObservableObject", "Edge", "EdgeInsets", "Alignment", "Animation", "LocalizedStringKey", "ToolbarItem",
+        "String", "Int", "Double", "Float", "Bool", "CGFloat", "CGSize", "CGRect", "CGPoint", "Array", "Dictionary", "Set",
+        "Optional", "Date", "URL", "Data", "UUID", "Error", "Task", "DispatchQueue", "NotificationCenter", "UserDefaults",
+        "Bundle", "IndexPath", "NSLocalizedString", "NSLayoutConstraint", "NSAttributedString", "Result", "Void", "Any",
+        "UIView", "UIViewController", "UILabel", "UIButton", "UIImage", "UIImageView", "UIColor", "UIFont", "UIStackView",
+        "UITableView", "UITableViewCell", "UICollectionView", "UICollectionViewCell", "UIScreen", "UIApplication",
+        "UIEdgeInsets", "UIAccessibility", "UIControl", "UIGestureRecognizer", "UITapGestureRecognizer", "UIScrollView",
+        "NSView", "NSViewController", "NSColor", "NSFont", "NSImage", "NSButton", "NSTextField",
+    ]
 
     /// Whether code of `group` runs only if the repository names it (see `typeRequiringUse`).
     static func requiresUse(_ group: some DeclGroupSyntax) -> Bool {

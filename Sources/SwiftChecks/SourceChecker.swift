@@ -167,6 +167,29 @@ public struct FileResult: Codable, Sendable, Hashable {
         public var used: Set<String>
     }
 
+    enum TypeUseFact { case usedIn(String, String), top(String), root(String) }
+
+    /// Reads `Name@in:Owner`, `Name@top`, `Name@root` by their bytes: called for every fact of
+    /// every file on each scan, warm ones included.
+    static func typeUseFact(_ entry: String) -> TypeUseFact? {
+        let bytes = entry.utf8
+        guard let at = bytes.firstIndex(of: UInt8(ascii: "@")) else { return nil }
+        let rest = bytes[bytes.index(after: at)...]
+        let name = String(entry[..<at])
+        if rest.starts(with: "in:".utf8) { return .usedIn(name, String(entry[bytes.index(at, offsetBy: 4)...])) }
+        if rest.elementsEqual("top".utf8) { return .top(name) }
+        if rest.elementsEqual("root".utf8) { return .root(name) }
+        return nil
+    }
+
+    /// Whether `entry` is one of `typeUseFact`'s, which only `typeUse` reads.
+    public static func isTypeUseFact(_ entry: String) -> Bool {
+        let bytes = entry.utf8
+        guard let at = bytes.firstIndex(of: UInt8(ascii: "@")) else { return false }
+        let rest = bytes[bytes.index(after: at)...]
+        return rest.starts(with: "in:".utf8) || rest.elementsEqual("top".utf8) || rest.elementsEqual("root".utf8)
+    }
+
     public static func typeUse(_ results: [FileResult], outsideNames: Set<String>) -> TypeUse {
         var declared = Set<String>(), used = Set<String>(), edges: [String: Set<String>] = [:]
         var pending: [String] = []
@@ -174,20 +197,21 @@ public struct FileResult: Codable, Sendable, Hashable {
         for result in results {
             var hasFacts = false
             for entry in result.assignedMembers {
-                if let range = entry.range(of: usedInMarker) {
+                switch typeUseFact(entry) {
+                case .usedIn(let name, let owner)?:
                     hasFacts = true
-                    let name = String(entry[..<range.lowerBound]), owner = entry[range.upperBound...]
-                    if owner.isEmpty { use(name) } else { edges[String(owner), default: []].insert(name) }
-                } else if entry.hasSuffix(topTypeMarker) {
-                    declared.insert(String(entry.dropLast(topTypeMarker.count)))
-                } else if entry.hasSuffix(rootTypeMarker) {
-                    use(String(entry.dropLast(rootTypeMarker.count)))
+                    if owner.isEmpty { use(name) } else { edges[owner, default: []].insert(name) }
+                case .top(let name)?: declared.insert(name)
+                case .root(let name)?: use(name)
+                case nil: break
                 }
             }
             // A storyboard or xib names classes it builds; they run if the document loads.
             if !hasFacts { for name in result.referencedNames where name.first?.isUppercase == true { use(name) } }
         }
         for name in outsideNames { use(name) }
+        // Uses of names the frameworks share are not recorded: such a type counts as used.
+        for name in declared where SourceFile.frameworkTypeNames.contains(name) { use(name) }
         while let owner = pending.popLast() {
             for name in edges[owner] ?? [] { use(name) }
         }
@@ -213,13 +237,13 @@ public struct FileResult: Codable, Sendable, Hashable {
         // one file builds under `#if os(tvOS)` is not thereby a tvOS class.
         var declared = Set<String>()
         for result in results {
-            for entry in result.assignedMembers where entry.hasSuffix(declaresMarker) { declared.insert(String(entry.dropLast(declaresMarker.count))) }
+            for entry in result.assignedMembers where ASCII.hasSuffix(entry, declaresMarker) { declared.insert(String(entry.dropLast(declaresMarker.count))) }
         }
         for result in results {
             var filePlatforms = PlatformSet.all
             var built: [String: PlatformSet] = [:]
             for entry in result.assignedMembers {
-                if entry.hasPrefix(platformsMarker), let raw = UInt8(entry.dropFirst(platformsMarker.count)) {
+                if entry.utf8.starts(with: platformsMarker.utf8), let raw = UInt8(entry.dropFirst(platformsMarker.count)) {
                     filePlatforms = PlatformSet(rawValue: raw)
                 } else if ASCII.contains(entry, builtForMarker), let range = entry.range(of: builtForMarker),
                           let raw = UInt8(entry[range.upperBound...]) {
