@@ -179,8 +179,8 @@ extension SourceFile {
         return facts
     }
 
-    /// Who names which type, for `FileResult.typeUse`: `Name@in:Owner` for each type name the
-    /// file uses inside its top-level type (or extension of a type) `Owner`, `Name@in:` for one
+    /// Who names which type, for `FileResult.typeUse`: `Owner@uses:A B` for the type names the
+    /// file uses inside its top-level type (or extension of a type) `Owner`, `@uses:C` for those
     /// used elsewhere (top-level code, a protocol, a `#if` around declarations), `Owner@top` for
     /// each top-level type, and `Owner@root` for one that needs no use to run (public, an
     /// attribute such as `@main`, a type the system finds).
@@ -220,15 +220,18 @@ extension SourceFile {
             return (opens && clause.condition.map(Self.isDebugOnly) == true)
                 || CompilationConditions.isClauseNeverShipped(clause, conditions: context.compilationConditions)
         }.map { $0.position.utf8Offset..<$0.endPosition.utf8Offset }
+        // By owner ("" for code outside every type): one fact per owner keeps the cache small.
+        var uses: [String: Set<String>] = ["": []]
         func record(_ name: String, _ offsets: [Int]) {
             guard name.first?.isUppercase == true, !Self.frameworkTypeNames.contains(name) else { return }
             for offset in offsets where !notShipped.contains(where: { $0.contains(offset) }) {
                 let by = owner(of: offset)
-                if by != name { facts.insert(name + FileResult.usedInMarker + by) }
+                if by != name { uses[by, default: []].insert(name) }
             }
         }
         for (name, offsets) in referencesOutsidePreviews { record(name, offsets) }
         for (name, offsets) in index.typeReferenceOffsets { record(name, offsets) }
+        for (owner, names) in uses { facts.insert(owner + FileResult.usesMarker + names.sorted().joined(separator: " ")) }
         return facts
     }
 

@@ -152,9 +152,9 @@ public struct FileResult: Codable, Sendable, Hashable {
         return Set(only.map { $0 + catalystOnlyMarker })
     }
 
-    /// In `assignedMembers` (see `SourceFile.typeUseFacts`): `Row@in:List`, `Row@in:`,
-    /// `List@top`, `App@root`.
-    public static let usedInMarker = "@in:"
+    /// In `assignedMembers` (see `SourceFile.typeUseFacts`): `List@uses:Row Badge`,
+    /// `@uses:Home`, `List@top`, `App@root`.
+    public static let usesMarker = "@uses:"
     public static let topTypeMarker = "@top"
     public static let rootTypeMarker = "@root"
 
@@ -167,18 +167,19 @@ public struct FileResult: Codable, Sendable, Hashable {
         public var used: Set<String>
     }
 
-    enum TypeUseFact { case usedIn(String, String), top(String), root(String) }
+    enum TypeUseFact { case uses(owner: String, names: [Substring]), top(String), root(String) }
 
-    /// Reads `Name@in:Owner`, `Name@top`, `Name@root` by their bytes: called for every fact of
+    /// Reads `Owner@uses:A B`, `Name@top`, `Name@root` by their bytes: called for every fact of
     /// every file on each scan, warm ones included.
     static func typeUseFact(_ entry: String) -> TypeUseFact? {
         let bytes = entry.utf8
         guard let at = bytes.firstIndex(of: UInt8(ascii: "@")) else { return nil }
         let rest = bytes[bytes.index(after: at)...]
-        let name = String(entry[..<at])
-        if rest.starts(with: "in:".utf8) { return .usedIn(name, String(entry[bytes.index(at, offsetBy: 4)...])) }
-        if rest.elementsEqual("top".utf8) { return .top(name) }
-        if rest.elementsEqual("root".utf8) { return .root(name) }
+        if rest.starts(with: "uses:".utf8) {
+            return .uses(owner: String(entry[..<at]), names: entry[bytes.index(at, offsetBy: 6)...].split(separator: " "))
+        }
+        if rest.elementsEqual("top".utf8) { return .top(String(entry[..<at])) }
+        if rest.elementsEqual("root".utf8) { return .root(String(entry[..<at])) }
         return nil
     }
 
@@ -187,7 +188,7 @@ public struct FileResult: Codable, Sendable, Hashable {
         let bytes = entry.utf8
         guard let at = bytes.firstIndex(of: UInt8(ascii: "@")) else { return false }
         let rest = bytes[bytes.index(after: at)...]
-        return rest.starts(with: "in:".utf8) || rest.elementsEqual("top".utf8) || rest.elementsEqual("root".utf8)
+        return rest.starts(with: "uses:".utf8) || rest.elementsEqual("top".utf8) || rest.elementsEqual("root".utf8)
     }
 
     public static func typeUse(_ results: [FileResult], outsideNames: Set<String>) -> TypeUse {
@@ -198,9 +199,11 @@ public struct FileResult: Codable, Sendable, Hashable {
             var hasFacts = false
             for entry in result.assignedMembers {
                 switch typeUseFact(entry) {
-                case .usedIn(let name, let owner)?:
+                case .uses(let owner, let names)?:
                     hasFacts = true
-                    if owner.isEmpty { use(name) } else { edges[owner, default: []].insert(name) }
+                    for name in names {
+                        if owner.isEmpty { use(String(name)) } else { edges[owner, default: []].insert(String(name)) }
+                    }
                 case .top(let name)?: declared.insert(name)
                 case .root(let name)?: use(name)
                 case nil: break
@@ -212,6 +215,9 @@ public struct FileResult: Codable, Sendable, Hashable {
         for name in outsideNames { use(name) }
         // Uses of names the frameworks share are not recorded: such a type counts as used.
         for name in declared where SourceFile.frameworkTypeNames.contains(name) { use(name) }
+        // An extension of a type the repository does not declare (`extension UIViewController`)
+        // can run from anywhere: what it names is in use.
+        for (owner, names) in edges where !declared.contains(owner) { names.forEach(use) }
         while let owner = pending.popLast() {
             for name in edges[owner] ?? [] { use(name) }
         }

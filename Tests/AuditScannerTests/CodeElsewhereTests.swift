@@ -168,9 +168,12 @@ struct CodeElsewhereTests {
         // A developer menu only a debug build links to.
         try repository.write("App/DebugMenu.swift", "import SwiftUI\nstruct DebugMenu: View {\n" + fixed)
         try repository.write("App/Banner.swift", "import SwiftUI\nstruct Banner: View {\n" + fixed)
+        // An extension of a framework type may run from anywhere: what it builds is in use.
+        try repository.write("App/Alerts.swift", "import UIKit\nextension UIViewController {\n    func warn() { present(WarningController(), animated: true) }\n}\n")
+        try repository.write("App/WarningController.swift", "import SwiftUI\nfinal class WarningController: UIViewController {\n    let label = UILabel()\n    override func viewDidLoad() { label.font = .systemFont(ofSize: 9) }\n}\n")
         try repository.write("App/Legacy.swift", "import SwiftUI\nstruct Legacy: View {\n    var body: some View { EmptyState() }\n}\n#Preview { Legacy() }\n")
         try repository.write("App/EmptyState.swift", "import SwiftUI\nstruct EmptyState: View {\n" + fixed)
         let report = try Self.scan(repository, platforms: PlatformSet(.iOS))
-        #expect(Set(report.findings.filter { $0.ruleID == "fixed-font-size" }.map(\.location.file)) == ["App/Banner.swift"])
+        #expect(Set(report.findings.filter { $0.ruleID == "fixed-font-size" }.map(\.location.file)) == ["App/Banner.swift", "App/WarningController.swift"])
     }
 }
