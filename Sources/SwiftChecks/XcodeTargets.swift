@@ -121,40 +121,23 @@ public struct XcodeTargets: Sendable, Equatable, Codable {
               let root = try? PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil) as? [String: Any],
               let objects = root["objects"] as? [String: Any] else { return nil }
         func object(_ id: Any?) -> [String: Any]? { (id as? String).flatMap { objects[$0] as? [String: Any] } }
-        func settings(ofList id: Any?) -> [[String: Any]] {
-            guard let list = object(id), let ids = list["buildConfigurations"] as? [Any] else { return [] }
-            return ids.compactMap { object($0)?["buildSettings"] as? [String: Any] }
-        }
         let paths = ReferencePaths(objects: objects, mainGroup: object(root["rootObject"])?["mainGroup"] as? String)
-        func conditionSettings(ofList id: Any?) -> [ConditionSettings] {
-            guard let list = object(id), let ids = list["buildConfigurations"] as? [Any] else { return [] }
-            return ids.compactMap { id -> ConditionSettings? in
-                guard let configuration = object(id) else { return nil }
-                let settings = configuration["buildSettings"] as? [String: Any] ?? [:]
-                let keys = ["SWIFT_ACTIVE_COMPILATION_CONDITIONS", "OTHER_SWIFT_FLAGS"]
-                // Values may be written as a list; their words are what counts.
-                func text(_ key: String) -> String? {
-                    if let value = settings[key] as? String { return value }
-                    return (settings[key] as? [Any]).map { $0.compactMap { $0 as? String }.joined(separator: " ") }
-                }
-                let file = (configuration["baseConfigurationReference"] as? String).map { paths.path(of: $0) ?? "" }
-                return ConditionSettings(name: configuration["name"] as? String ?? "", conditions: text(keys[0]),
-                                         otherSwiftFlags: text(keys[1]),
-                                         hasConditionalVariant: settings.keys.contains { key in keys.contains { key.hasPrefix($0 + "[") } },
-                                         configurationFile: file)
-            }
-        }
-        func namedSettings(ofList id: Any?) -> [Configuration] {
+        // A configuration list's configurations, read once for platforms, deployment targets
+        // and compilation conditions alike.
+        func configurations(ofList id: Any?) -> [Configuration] {
             guard let list = object(id), let ids = list["buildConfigurations"] as? [Any] else { return [] }
             return ids.compactMap { id in
-                object(id).map { Configuration(name: $0["name"] as? String ?? "", settings: $0["buildSettings"] as? [String: Any] ?? [:],
-                                               hasConfigurationFile: $0["baseConfigurationReference"] != nil) }
+                object(id).map { configuration in
+                    Configuration(name: configuration["name"] as? String ?? "",
+                                  settings: configuration["buildSettings"] as? [String: Any] ?? [:],
+                                  configurationFile: (configuration["baseConfigurationReference"] as? String).map { paths.path(of: $0) ?? "" })
+                }
             }
         }
         let project = object(root["rootObject"])
-        let projectPlatforms = platforms(in: settings(ofList: project?["buildConfigurationList"]))
-        let projectConfigurations = Dictionary(namedSettings(ofList: project?["buildConfigurationList"]).map { ($0.name, $0.settings) },
-                                               uniquingKeysWith: { first, _ in first })
+        let projectLevel = configurations(ofList: project?["buildConfigurationList"])
+        let projectPlatforms = platforms(in: projectLevel.map(\.settings))
+        let projectConfigurations = Dictionary(projectLevel.map { ($0.name, $0.settings) }, uniquingKeysWith: { first, _ in first })
         var targets: [Target] = []
         for case let target as [String: Any] in objects.values where target["isa"] as? String == "PBXNativeTarget" {
             var filePaths = Set<String>(), names = Set<String>()
@@ -180,15 +163,15 @@ public struct XcodeTargets: Sendable, Equatable, Codable {
             }
             let folders = (target["fileSystemSynchronizedGroups"] as? [Any] ?? []).compactMap { object($0)?["path"] as? String }
             let products = (target["packageProductDependencies"] as? [Any] ?? []).compactMap { object($0)?["productName"] as? String }
+            let targetLevel = configurations(ofList: target["buildConfigurationList"])
             targets.append(Target(name: target["name"] as? String ?? "", productType: target["productType"] as? String ?? "",
-                                  platforms: platforms(in: settings(ofList: target["buildConfigurationList"])) ?? projectPlatforms,
+                                  platforms: platforms(in: targetLevel.map(\.settings)) ?? projectPlatforms,
                                   filePaths: filePaths, fileNames: names, synchronizedFolders: folders, packageProducts: products,
-                                  deploymentTargets: deploymentTargets(namedSettings(ofList: target["buildConfigurationList"]),
-                                                                       project: projectConfigurations),
-                                  configurations: conditionSettings(ofList: target["buildConfigurationList"])))
+                                  deploymentTargets: deploymentTargets(targetLevel, project: projectConfigurations),
+                                  configurations: targetLevel.map(\.conditionSettings)))
         }
         var parsed = XcodeTargets(targets: targets.sorted { $0.name < $1.name })
-        parsed.projectConfigurations = conditionSettings(ofList: project?["buildConfigurationList"])
+        parsed.projectConfigurations = projectLevel.map(\.conditionSettings)
         // Xcode 15 on: a local package reference; before, a folder dropped in as a `wrapper`
         // file reference (only a folder holding a Package.swift is taken for a package later).
         parsed.localPackages = objects.compactMap { id, value in
@@ -273,8 +256,23 @@ public struct XcodeTargets: Sendable, Equatable, Codable {
     private struct Configuration {
         var name: String
         var settings: [String: Any]
-        /// Based on an `.xcconfig` file, whose settings come between the target's and the project's.
-        var hasConfigurationFile: Bool
+        /// Its `.xcconfig` file (`""` where the project does not give its path), whose settings
+        /// come between the target's and the project's.
+        var configurationFile: String?
+        var hasConfigurationFile: Bool { configurationFile != nil }
+
+        /// The compilation-condition settings as written (values written as a list count by
+        /// their words).
+        var conditionSettings: ConditionSettings {
+            let keys = ConfigurationFileSettings.keys
+            func text(_ key: String) -> String? {
+                if let value = settings[key] as? String { return value }
+                return (settings[key] as? [Any]).map { $0.compactMap { $0 as? String }.joined(separator: " ") }
+            }
+            return ConditionSettings(name: name, conditions: text(keys[0]), otherSwiftFlags: text(keys[1]),
+                                     hasConditionalVariant: settings.keys.contains { key in keys.contains { key.hasPrefix($0 + "[") } },
+                                     configurationFile: configurationFile)
+        }
     }
 
     private static func deploymentTargets(_ configurations: [Configuration], project: [String: [String: Any]]) -> DeploymentTargets? {
