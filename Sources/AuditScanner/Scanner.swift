@@ -208,19 +208,16 @@ public struct Scanner: Sendable {
                 assigned.formUnion(result.assignedMembers.lazy.filter { !FileResult.isTypeUseFact($0) })
             }
         }
-        assigned.formUnion(Self.objectiveCOutletAssignments(outcomes, input: input, config: config))
+        assigned.formUnion(Self.objectiveCOutletAssignments(outcomes, input: input, config: configs))
         assigned = FileResult.inheritingAssignments(FileResult.expandingStyleMethods(assigned))
         assigned.formUnion(Self.classesWithSubclassNibs(assigned: assigned, input: input, config: configs))
-        assigned.formUnion(FileResult.catalystOnlyTypes(outcomes.compactMap { outcome in
-            if case .checked(let result, _) = outcome.status { return result }
-            return nil
-        }, assigned: assigned))
-        // Which of the repository's types running code uses: first from the checked files,
-        // then with the names files the scan does not parse give (Objective-C, Info.plist).
         let checkedResults = outcomes.compactMap { outcome -> FileResult? in
             if case .checked(let result, _) = outcome.status { return result }
             return nil
         }
+        assigned.formUnion(FileResult.catalystOnlyTypes(checkedResults, assigned: assigned))
+        // Which of the repository's types running code uses: first from the checked files,
+        // then with the names files the scan does not parse give (Objective-C, Info.plist).
         var typeUse = FileResult.typeUse(checkedResults, outsideNames: [])
         let namedOutside = Self.typesNamedOutsideUIFiles(outcomes, candidates: candidates, input: input, config: configs,
                                                          referenced: referenced, typeUse: typeUse)
@@ -229,10 +226,7 @@ public struct Scanner: Sendable {
         referenced.formUnion(Self.sceneIdentifiersNamedInCode(outcomes, candidates: candidates, input: input, config: configs,
                                                               referenced: referenced))
         let documentCopies = project.documentsWithCopiesAcrossPackages(candidates.map(\.path))
-        let builtPlatforms = FileResult.builtPlatforms(outcomes.compactMap { outcome in
-            if case .checked(let result, _) = outcome.status { return result }
-            return nil
-        })
+        let builtPlatforms = FileResult.builtPlatforms(checkedResults)
         for (index, outcome) in outcomes.enumerated() {
             notes.append(contentsOf: outcome.notes)
             switch outcome.status {
@@ -309,18 +303,9 @@ public struct Scanner: Sendable {
             }
         }
         guard !wanted.isEmpty else { return [] }
-        var sources: [InputFile] = []
-        for (index, outcome) in outcomes.enumerated() {
-            switch outcome.status {
-            case .withoutUIImport, .generated: sources.append(candidates[index])
-            default: break
-            }
-        }
         // Objective-C sources, and Info.plist files (an extension's NSExtensionPrincipalClass).
-        sources += input.files.filter { file in
-            (objectiveCSuffixes.contains(where: file.path.hasSuffix) || file.path.hasSuffix("Info.plist"))
-                && skipReason(file.path, config) == nil && file.size <= config.maxFileBytes
-        }
+        let sources = swiftFilesNotChecked(outcomes, candidates)
+            + unparsedSources(input, config) { objectiveCSuffixes.contains(where: $0.hasSuffix) || $0.hasSuffix("Info.plist") }
         var found = Set<String>()
         // Knuth–Morris–Pratt per name: linear in each file whatever a hostile name or file holds.
         let patterns = wanted.map { ($0, BytePattern($0)) }
@@ -385,16 +370,7 @@ public struct Scanner: Sendable {
             }
         }
         guard !wanted.isEmpty else { return found }
-        var sources: [InputFile] = []
-        for (index, outcome) in outcomes.enumerated() where candidates[index].path.hasSuffix(".swift") {
-            switch outcome.status {
-            case .withoutUIImport, .generated: sources.append(candidates[index])
-            default: break
-            }
-        }
-        sources += input.files.filter { file in
-            objectiveCSuffixes.contains(where: file.path.hasSuffix) && skipReason(file.path, config) == nil && file.size <= config.maxFileBytes
-        }
+        let sources = swiftFilesNotChecked(outcomes, candidates) + unparsedSources(input, config) { objectiveCSuffixes.contains(where: $0.hasSuffix) }
         let patterns = wanted.keys.flatMap { identifier in
             [identifier, identifier.prefix(1).lowercased() + identifier.dropFirst()].map { (identifier, BytePattern($0)) }
         }
@@ -420,15 +396,14 @@ public struct Scanner: Sendable {
     /// `[self.titleLabel setFont:…]`), as Swift assignments are recorded: a storyboard label
     /// whose font the class replaces is not judged by its document font. Read only when some
     /// Interface Builder finding could be replaced so.
-    static func objectiveCOutletAssignments(_ outcomes: [FileOutcome], input: ScanInput, config: AuditConfig) -> Set<String> {
+    static func objectiveCOutletAssignments(_ outcomes: [FileOutcome], input: ScanInput, config: ConfigTree) -> Set<String> {
         let wanted = outcomes.contains { outcome in
             if case .checked(let result, _) = outcome.status { return result.findings.contains { !$0.overriddenBy.isEmpty } }
             return false
         }
         guard wanted else { return [] }
         var found = Set<String>()
-        for file in input.files where (file.path.hasSuffix(".m") || file.path.hasSuffix(".mm"))
-            && skipReason(file.path, config) == nil && file.size <= config.maxFileBytes {
+        for file in unparsedSources(input, config, { $0.hasSuffix(".m") || $0.hasSuffix(".mm") }) {
             guard let bytes = try? file.bytes() else { continue }
             found.formUnion(objectiveCOutletAssignments(bytes))
         }
@@ -484,6 +459,23 @@ public struct Scanner: Sendable {
             }
         }
         return found
+    }
+
+    /// Swift files the scan did not check (no UI import, generated): other files' facts may
+    /// still be searched for in them.
+    static func swiftFilesNotChecked(_ outcomes: [FileOutcome], _ candidates: [InputFile]) -> [InputFile] {
+        outcomes.indices.compactMap { index in
+            switch outcomes[index].status {
+            case .withoutUIImport, .generated: candidates[index]
+            default: nil
+            }
+        }
+    }
+
+    /// The snapshot's files the scan never parses (Objective-C, Info.plist) whose path `matches`,
+    /// in scope and within the size limit.
+    static func unparsedSources(_ input: ScanInput, _ config: ConfigTree, _ matches: (String) -> Bool) -> [InputFile] {
+        input.files.filter { file in matches(file.path) && skipReason(file.path, config) == nil && file.size <= config.maxFileBytes }
     }
 
     static func isIdentifierByte(_ byte: UInt8) -> Bool {

@@ -11,16 +11,19 @@ extension SourceFile {
         guard index.hasIfConfig else { return false }
         var current = Syntax(node).parent
         while let syntax = current {
-            if let clause = syntax.as(IfConfigClauseSyntax.self) {
-                if let condition = clause.condition, Self.isDebugOnly(condition),
-                   clause.poundKeyword.tokenKind == .poundIf || clause.poundKeyword.tokenKind == .poundElseif {
-                    return true
-                }
-                if CompilationConditions.isClauseNeverShipped(clause, conditions: context.compilationConditions) { return true }
-            }
+            if let clause = syntax.as(IfConfigClauseSyntax.self), isNeverShipped(clause) { return true }
             current = syntax.parent
         }
         return false
+    }
+
+    /// A `#if DEBUG` (or `TARGET_INTERFACE_BUILDER`) clause, or one no shipping build compiles.
+    func isNeverShipped(_ clause: IfConfigClauseSyntax) -> Bool {
+        if let condition = clause.condition, Self.isDebugOnly(condition),
+           clause.poundKeyword.tokenKind == .poundIf || clause.poundKeyword.tokenKind == .poundElseif {
+            return true
+        }
+        return CompilationConditions.isClauseNeverShipped(clause, conditions: context.compilationConditions)
     }
 
     /// The flag of an enclosing `#if FLAG` (or `#if FLAG && …`) that no configuration of the
@@ -215,11 +218,7 @@ extension SourceFile {
         }
         // A preview builds a view for Xcode's canvas, and a debug-only branch (or one no
         // shipping build compiles) for the developer, not for the app.
-        let notShipped = previewRanges + index.ifConfigClauses.filter { clause in
-            let opens = clause.poundKeyword.tokenKind == .poundIf || clause.poundKeyword.tokenKind == .poundElseif
-            return (opens && clause.condition.map(Self.isDebugOnly) == true)
-                || CompilationConditions.isClauseNeverShipped(clause, conditions: context.compilationConditions)
-        }.map { $0.position.utf8Offset..<$0.endPosition.utf8Offset }
+        let notShipped = previewRanges + index.ifConfigClauses.filter(isNeverShipped).map { $0.position.utf8Offset..<$0.endPosition.utf8Offset }
         // By owner ("" for code outside every type): one fact per owner keeps the cache small.
         var uses: [String: Set<String>] = ["": []]
         func record(_ name: String, _ offsets: [Int]) {
@@ -446,8 +445,9 @@ extension SourceFile {
 
     /// `loadNibNamed`, `loadFromXib`, `loadViewFromNib`, `instantiate(withOwner:)`'s callers.
     static func loadsNib(_ name: String) -> Bool {
-        guard name.hasPrefix("load") || name == "instantiate" else { return false }
-        return name == "instantiate" || name.contains("Nib") || name.contains("Xib") || name.contains("xib") || name.contains("nib")
+        guard name.hasPrefix("load") else { return name == "instantiate" }
+        let lowered = name.lowercased()
+        return lowered.contains("nib") || lowered.contains("xib")
     }
 
     static func isRestyling(_ method: String) -> Bool {
