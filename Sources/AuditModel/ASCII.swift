@@ -13,6 +13,13 @@ public enum ASCII {
         isDigit(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
     }
 
+    /// A plain ASCII identifier: letters, digits and `_`, not starting with a digit
+    /// (`SettingsScene`, a storyboard identifier code could name as a word).
+    public static func isIdentifier(_ text: some StringProtocol) -> Bool {
+        guard let first = text.utf8.first, !isDigit(first) else { return false }
+        return text.utf8.allSatisfy { isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "_") }
+    }
+
     /// A full git commit id: 40 hexadecimal digits, either case.
     public static func isCommitSHA(_ text: String) -> Bool { text.utf8.count == 40 && text.utf8.allSatisfy(isHexDigit) }
 

@@ -190,8 +190,7 @@ struct ProjectIndex: Sendable {
         keysDigest = Digest.sha256Hex(keys.sorted().joined(separator: "\u{1}"))
         // The app's names: its projects' and its app and extension targets'.
         var names = Set<String>()
-        for (root, project) in xcodeTargets {
-            _ = root
+        for (_, project) in xcodeTargets {
             for target in project.targets where !target.isTestBundle { names.insert(target.name) }
         }
         for file in input.files where ASCII.hasSuffix(file.path, ".xcodeproj/project.pbxproj") {

@@ -137,11 +137,7 @@ public struct DocumentChecker: Sendable {
         case .reachable: return []
         case .unreachable: return [FileResult.sceneRequirement(identifier: nil, sceneClass: view.sceneClass)]
         case .byIdentifier(let identifier):
-            let isWord = identifier.utf8.first.map { !(0x30...0x39).contains($0) } == true
-                && identifier.utf8.allSatisfy { byte in
-                    (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x5F
-                }
-            return isWord ? [FileResult.sceneRequirement(identifier: identifier, sceneClass: view.sceneClass)] : []
+            return ASCII.isIdentifier(identifier) ? [FileResult.sceneRequirement(identifier: identifier, sceneClass: view.sceneClass)] : []
         }
     }
 

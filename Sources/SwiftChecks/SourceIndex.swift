@@ -1,3 +1,4 @@
+import AuditModel
 import SwiftSyntax
 
 /// `target = value` as written (SwiftParser leaves sequences unfolded: `[target, =, value…]`).
@@ -84,10 +85,7 @@ final class SourceIndex: SyntaxVisitor {
     override func visit(_ node: StringLiteralExprSyntax) -> SyntaxVisitorContinueKind {
         if node.segments.count == 1, let segment = node.segments.first?.as(StringSegmentSyntax.self) {
             let text = segment.content.text
-            if (2...64).contains(text.utf8.count), let first = text.utf8.first, !(0x30...0x39).contains(first),
-               text.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x5F }) {
-                identifierLiterals.insert(text)
-            }
+            if (2...64).contains(text.utf8.count), ASCII.isIdentifier(text) { identifierLiterals.insert(text) }
         }
         return .visitChildren
     }
