@@ -52,7 +52,7 @@ final class SourceIndex: SyntaxVisitor {
     private(set) var bindings: [String: [ExprSyntax]] = [:]
     /// Unconditional top-level imports (first path component), and all imports.
     private(set) var topLevelImports: Set<String> = []
-    private(set) var hasIfConfig = false
+    var hasIfConfig: Bool { !ifConfigClauses.isEmpty }
     /// Every `#if`/`#elseif`/`#else` clause of the file.
     private(set) var ifConfigClauses: [IfConfigClauseSyntax] = []
     /// The file holds an `#available` or `#unavailable` check.
@@ -149,7 +149,6 @@ final class SourceIndex: SyntaxVisitor {
     }
 
     override func visit(_ node: IfConfigDeclSyntax) -> SyntaxVisitorContinueKind {
-        hasIfConfig = true
         ifConfigClauses += node.clauses
         return .visitChildren
     }
