@@ -33,21 +33,27 @@ extension SourceFile {
         guard index.hasIfConfig, let conditions = context.compilationConditions else { return nil }
         var current = Syntax(node).parent
         while let syntax = current {
-            if let clause = syntax.as(IfConfigClauseSyntax.self), let condition = clause.condition,
-               clause.poundKeyword.tokenKind == .poundIf || clause.poundKeyword.tokenKind == .poundElseif {
-                var unset: String?
-                _ = condition.requiresConjunct { term in
-                    guard let name = term.as(DeclReferenceExprSyntax.self)?.baseName.text,
-                          !["DEBUG", "TARGET_INTERFACE_BUILDER", "true", "false"].contains(name),
-                          !conditions.mentioned.contains(name) else { return false }
-                    unset = name
-                    return true
-                }
-                if let unset { return unset }
+            if let clause = syntax.as(IfConfigClauseSyntax.self), let unset = Self.flagNoConfigurationSets(clause, conditions: conditions) {
+                return unset
             }
             current = syntax.parent
         }
         return nil
+    }
+
+    /// The flag `clause` (an `#if` or `#elseif`) requires that none of `conditions` sets.
+    static func flagNoConfigurationSets(_ clause: IfConfigClauseSyntax, conditions: CompilationConditions) -> String? {
+        guard let condition = clause.condition,
+              clause.poundKeyword.tokenKind == .poundIf || clause.poundKeyword.tokenKind == .poundElseif else { return nil }
+        var unset: String?
+        _ = condition.requiresConjunct { term in
+            guard let name = term.as(DeclReferenceExprSyntax.self)?.baseName.text,
+                  !["DEBUG", "TARGET_INTERFACE_BUILDER", "true", "false"].contains(name),
+                  !conditions.mentioned.contains(name) else { return false }
+            unset = name
+            return true
+        }
+        return unset
     }
 
     /// `DEBUG`, `DEBUG && os(iOS)`, `!RELEASE`: true only in debug builds. `!DEBUG` and
@@ -70,6 +76,26 @@ extension SourceFile {
         guard let (variable, name) = Self.enclosingMemberProperty(of: node), name != "body",
               !variable.modifiers.contains(where: { ["override", "dynamic"].contains($0.name.text) }) else { return nil }
         return name
+    }
+
+    /// The name of the SwiftUI builder method `node` lies in (`func header() -> some View`,
+    /// or one marked `@ViewBuilder`), when whether what it builds ever shows depends on
+    /// something calling it: a non-public method nothing in the repository names builds nothing
+    /// anyone sees. Not `makeBody` or `body(content:)` (SwiftUI calls those through their
+    /// protocols), not an override, an `@objc` method or a `public`/`open` one (other modules
+    /// call it; an internal method of a public type only its own module can), and not a UIKit builder (`-> UIView`), which delegate protocols call unnamed.
+    func memberFunctionRequiringUse(around node: some SyntaxProtocol) -> String? {
+        guard let (function, name) = Self.enclosingMemberFunction(of: node), !["makeBody", "body"].contains(name),
+              !function.modifiers.contains(where: { ["override", "public", "open", "dynamic"].contains($0.name.text) }),
+              !function.attributes.contains(where: { attribute in
+                  guard let attribute = attribute.as(AttributeSyntax.self) else { return true }
+                  return Self.frameworkReadAttributes.contains(attribute.attributeName.trimmedDescription)
+                      || attribute.attributeName.trimmedDescription == "_dynamicReplacement"
+              }) else { return nil }
+        let returned = function.signature.returnClause?.type.trimmedDescription ?? ""
+        let builds = function.attributes.contains { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "ViewBuilder" }
+            || ["some View", "any View", "AnyView", "some SwiftUI.View", "SwiftUI.AnyView"].contains(returned)
+        return builds ? name : nil
     }
 
     /// The single-binding member property `node` lies in (`var header: some View { … }`, not
@@ -219,18 +245,26 @@ extension SourceFile {
         // A preview builds a view for Xcode's canvas, and a debug-only branch (or one no
         // shipping build compiles) for the developer, not for the app.
         let notShipped = previewRanges + index.ifConfigClauses.filter(isNeverShipped).map { $0.position.utf8Offset..<$0.endPosition.utf8Offset }
+        // Code under a flag no configuration sets ships only in a build that passes it (a QA
+        // build): what only it uses is a person's call.
+        let flagged = context.compilationConditions.map { conditions in
+            index.ifConfigClauses.filter { Self.flagNoConfigurationSets($0, conditions: conditions) != nil }
+                .map { $0.position.utf8Offset..<$0.endPosition.utf8Offset }
+        } ?? []
         // By owner ("" for code outside every type): one fact per owner keeps the cache small.
-        var uses: [String: Set<String>] = ["": []]
+        var uses: [String: Set<String>] = ["": []], flaggedUses: [String: Set<String>] = [:]
         func record(_ name: String, _ offsets: [Int]) {
             guard name.first?.isUppercase == true, !Self.frameworkTypeNames.contains(name) else { return }
             for offset in offsets where !notShipped.contains(where: { $0.contains(offset) }) {
                 let by = owner(of: offset)
-                if by != name { uses[by, default: []].insert(name) }
+                guard by != name else { continue }
+                if flagged.contains(where: { $0.contains(offset) }) { flaggedUses[by, default: []].insert(name) } else { uses[by, default: []].insert(name) }
             }
         }
         for (name, offsets) in referencesOutsidePreviews { record(name, offsets) }
         for (name, offsets) in index.typeReferenceOffsets { record(name, offsets) }
         for (owner, names) in uses { facts.insert(owner + FileResult.usesMarker + names.sorted().joined(separator: " ")) }
+        for (owner, names) in flaggedUses { facts.insert(owner + FileResult.flaggedUsesMarker + names.sorted().joined(separator: " ")) }
         return facts
     }
 

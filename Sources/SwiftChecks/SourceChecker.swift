@@ -41,14 +41,23 @@ public struct FileResult: Codable, Sendable, Hashable {
                 if name.hasPrefix(Self.sceneRequirementPrefix) { return Self.isSceneShown(name, isApp: isApp, referenced: referenced) }
                 guard name.hasPrefix(Self.typeRequirementPrefix) else { return referenced.contains(name) }
                 let type = String(name.dropFirst(Self.typeRequirementPrefix.count))
-                if isApp, let typeUse, typeUse.declared.contains(type) { return typeUse.used.contains(type) }
+                if isApp, let typeUse, typeUse.declared.contains(type) { return typeUse.used.contains(type) || typeUse.usedIfFlagged.contains(type) }
                 return !isApp || referenced.contains(type)
             } && !finding.overriddenBy.contains(where: assigned.contains)
         }.map { finding in
-            guard finding.certainty == .violation, finding.reviewIf.contains(where: assigned.contains) else { return finding }
+            guard finding.certainty == .violation else { return finding }
+            let flaggedType = isApp ? typeUse.flatMap { typeUse in
+                finding.requiredUse.lazy.filter { $0.hasPrefix(Self.typeRequirementPrefix) }
+                    .map { String($0.dropFirst(Self.typeRequirementPrefix.count)) }
+                    .first(where: typeUse.usedIfFlagged.contains)
+            } : nil
+            guard flaggedType != nil || finding.reviewIf.contains(where: assigned.contains) else { return finding }
             var handed = finding
             handed.certainty = .review
             handed.severity = .note
+            if let flaggedType {
+                handed.message += " (only code under an `#if` flag no build configuration of the project sets builds `\(flaggedType)`: it ships only if a build passes the flag)"
+            }
             return handed
         }
     }
@@ -155,6 +164,8 @@ public struct FileResult: Codable, Sendable, Hashable {
     /// In `assignedMembers` (see `SourceFile.typeUseFacts`): `List@uses:Row Badge`,
     /// `@uses:Home`, `List@top`, `App@root`.
     public static let usesMarker = "@uses:"
+    /// `Owner@flagged:A B`: names used only under an `#if` flag no build configuration sets.
+    public static let flaggedUsesMarker = "@flagged:"
     public static let topTypeMarker = "@top"
     public static let rootTypeMarker = "@root"
 
@@ -165,9 +176,12 @@ public struct FileResult: Codable, Sendable, Hashable {
     public struct TypeUse: Sendable {
         public var declared: Set<String>
         public var used: Set<String>
+        /// Types in use only through code under a flag no build configuration sets: they ship
+        /// only in a build that passes it.
+        public var usedIfFlagged: Set<String> = []
     }
 
-    enum TypeUseFact { case uses(owner: String, names: [Substring]), top(String), root(String) }
+    enum TypeUseFact { case uses(owner: String, names: [Substring]), flagged(owner: String, names: [Substring]), top(String), root(String) }
 
     /// Reads `Owner@uses:A B`, `Name@top`, `Name@root` by their bytes: called for every fact of
     /// every file on each scan, warm ones included.
@@ -177,6 +191,9 @@ public struct FileResult: Codable, Sendable, Hashable {
         let rest = bytes[bytes.index(after: at)...]
         if rest.starts(with: "uses:".utf8) {
             return .uses(owner: String(entry[..<at]), names: entry[bytes.index(at, offsetBy: 6)...].split(separator: " "))
+        }
+        if rest.starts(with: "flagged:".utf8) {
+            return .flagged(owner: String(entry[..<at]), names: entry[bytes.index(at, offsetBy: 9)...].split(separator: " "))
         }
         if rest.elementsEqual("top".utf8) { return .top(String(entry[..<at])) }
         if rest.elementsEqual("root".utf8) { return .root(String(entry[..<at])) }
@@ -188,13 +205,12 @@ public struct FileResult: Codable, Sendable, Hashable {
         let bytes = entry.utf8
         guard let at = bytes.firstIndex(of: UInt8(ascii: "@")) else { return false }
         let rest = bytes[bytes.index(after: at)...]
-        return rest.starts(with: "uses:".utf8) || rest.elementsEqual("top".utf8) || rest.elementsEqual("root".utf8)
+        return rest.starts(with: "uses:".utf8) || rest.starts(with: "flagged:".utf8) || rest.elementsEqual("top".utf8)
+            || rest.elementsEqual("root".utf8)
     }
 
     public static func typeUse(_ results: [FileResult], outsideNames: Set<String>) -> TypeUse {
-        var declared = Set<String>(), used = Set<String>(), edges: [String: Set<String>] = [:]
-        var pending: [String] = []
-        func use(_ name: String) { if used.insert(name).inserted { pending.append(name) } }
+        var declared = Set<String>(), roots = Set<String>(), edges: [String: Set<String>] = [:], flaggedEdges = edges
         for result in results {
             var hasFacts = false
             for entry in result.assignedMembers {
@@ -202,26 +218,39 @@ public struct FileResult: Codable, Sendable, Hashable {
                 case .uses(let owner, let names)?:
                     hasFacts = true
                     for name in names {
-                        if owner.isEmpty { use(String(name)) } else { edges[owner, default: []].insert(String(name)) }
+                        if owner.isEmpty { roots.insert(String(name)) } else { edges[owner, default: []].insert(String(name)) }
                     }
+                case .flagged(let owner, let names)?: flaggedEdges[owner, default: []].formUnion(names.lazy.map(String.init))
                 case .top(let name)?: declared.insert(name)
-                case .root(let name)?: use(name)
+                case .root(let name)?: roots.insert(name)
                 case nil: break
                 }
             }
             // A storyboard or xib names classes it builds; they run if the document loads.
-            if !hasFacts { for name in result.referencedNames where name.first?.isUppercase == true { use(name) } }
+            if !hasFacts { for name in result.referencedNames where name.first?.isUppercase == true { roots.insert(name) } }
         }
-        for name in outsideNames { use(name) }
+        roots.formUnion(outsideNames)
         // Uses of names the frameworks share are not recorded: such a type counts as used.
-        for name in declared where SourceFile.frameworkTypeNames.contains(name) { use(name) }
-        // An extension of a type the repository does not declare (`extension UIViewController`)
-        // can run from anywhere: what it names is in use.
+        roots.formUnion(declared.lazy.filter(SourceFile.frameworkTypeNames.contains))
+        let used = reachable(from: roots, edges, declared: declared)
+        // The same walk again, with what flagged code names.
+        for (owner, names) in flaggedEdges { edges[owner, default: []].formUnion(names) }
+        let usedWithFlags = reachable(from: roots.union(flaggedEdges[""] ?? []), edges, declared: declared)
+        return TypeUse(declared: declared, used: used, usedIfFlagged: usedWithFlags.subtracting(used))
+    }
+
+    /// `roots` and every name a type among them names, transitively. An extension of a type the
+    /// repository does not declare (`extension UIViewController`) can run from anywhere: what
+    /// it names is in use.
+    private static func reachable(from roots: Set<String>, _ edges: [String: Set<String>], declared: Set<String>) -> Set<String> {
+        var used = Set<String>(), pending: [String] = []
+        func use(_ name: String) { if used.insert(name).inserted { pending.append(name) } }
+        roots.forEach(use)
         for (owner, names) in edges where !declared.contains(owner) { names.forEach(use) }
         while let owner = pending.popLast() {
             for name in edges[owner] ?? [] { use(name) }
         }
-        return TypeUse(declared: declared, used: used)
+        return used
     }
 
     /// In `assignedMembers`: `@platforms:<mask>`, the platforms a Swift file builds for, and
@@ -440,7 +469,8 @@ public struct SourceChecker: Sendable {
                                               + (unsetFlag.map { " (under `#if \($0)`, which no build configuration of the project sets: it ships only if a build passes it)" } ?? ""),
                                           certainty: onlyOnMac || onlyOnTV || unsetFlag != nil ? .review : item.certainty, platforms: platforms,
                                           snippet: lines.snippet(of: item.node), sourceLine: lines.text(ofLine: position.line))
-                finding.requiredUse = [file.memberPropertyRequiringUse(around: item.node), file.typeRequiringUse(around: item.node)]
+                finding.requiredUse = [file.memberPropertyRequiringUse(around: item.node), file.memberFunctionRequiringUse(around: item.node),
+                                       file.typeRequiringUse(around: item.node)]
                     .compactMap { $0 }
                 // No file records this name: the scan leaves the finding out and counts it unused.
                 if file.isInUnreadPrivateProperty(item.node) { finding.requiredUse.append(FileResult.unreadPrivateMarker) }

@@ -481,6 +481,39 @@ struct AppModelTests {
         #expect(unread.findings.filter { $0.ruleID == "fixed-font-size" && $0.location.file == "App/Home.swift" }.map(\.location.line) == [5, 7, 10, 13, 16])
     }
 
+    /// A screen only code under a flag no configuration sets builds (a QA menu) ships only in
+    /// a build that passes the flag: its claims go to a person, with the reason; a screen the
+    /// shipping code builds keeps them, and one only debug code builds is not shipped.
+    @Test func aViewOnlyUnsetFlagCodeBuildsGoesToReview() throws {
+        let repository = try TemporaryRepository()
+        try repository.write("Shop.xcodeproj/project.pbxproj", Self.targetsProject)
+        try repository.write("App/Home.swift", """
+            import SwiftUI
+            @main struct Shop: App { var body: some Scene { WindowGroup { Root() } } }
+            struct Root: View {
+                var body: some View {
+                    Banner()
+                    #if QA_MENU
+                    QAPanel()
+                    #endif
+                    #if DEBUG
+                    DebugPanel()
+                    #endif
+                }
+            }
+            struct Banner: View { var body: some View { Text("Sale").font(.system(size: 9)) } }
+            struct QAPanel: View { var body: some View { Text("QA").font(.system(size: 9)); QARow() } }
+            struct QARow: View { var body: some View { Text("Row").font(.system(size: 9)) } }
+            struct DebugPanel: View { var body: some View { Text("Debug").font(.system(size: 9)) } }
+            """)
+        let report = try Scanner(options: ScanOptions(config: AuditConfig()))
+            .scan(try ScanInput.directory(repository.path, maxFileBytes: 2_000_000), root: repository.path)
+        let fonts = report.findings.filter { $0.ruleID == "fixed-font-size" }
+        #expect(fonts.map(\.location.line) == [14, 15, 16])
+        #expect(fonts.map(\.certainty) == [.violation, .review, .review], "what only QA code builds, directly or through another view")
+        #expect(fonts.last?.message.contains("`QARow`") == true)
+    }
+
     /// A file takes the platforms of the targets that build it, not of the whole project; a
     /// file only a test bundle builds is a test, whatever its folder.
     @Test func aFileIsJudgedForTheTargetsThatBuildIt() throws {

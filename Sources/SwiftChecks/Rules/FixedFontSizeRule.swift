@@ -45,6 +45,14 @@ struct FixedFontSizeRule: SourceRule {
                     var body: some View { Text("Hi").font(↓.system(size: 17)) }
                 }
                 """),
+            // A builder the body calls shows what it builds.
+            RuleExample("""
+                import SwiftUI
+                struct PlanView: View {
+                    var body: some View { badge() }
+                    func badge() -> some View { Text("New").font(↓.system(size: 11)) }
+                }
+                """),
         ],
         nonTriggering: [
             // Fonts that size a symbol image, and sizes UIFontMetrics already scaled.
@@ -152,12 +160,13 @@ struct FixedFontSizeRule: SourceRule {
                     }
                 }
                 """),
-            // A private builder no body calls: what it builds never shows.
+            // Builders nothing calls, private or not: what they build never shows.
             RuleExample("""
                 import SwiftUI
                 struct PlanView: View {
                     var body: some View { Text("Plan").font(.body) }
                     @ViewBuilder private func oldHeader() -> some View { Text("Premium").font(.system(size: 13)) }
+                    func legacyBadge() -> some View { Text("New").font(.system(size: 11)) }
                 }
                 """),
         ],
