@@ -75,13 +75,56 @@ extension SourceFile {
                 accessoryWidgets.insert(widget)
             }
         }
+        let inBar = viewTypesPutInBars()
         // Most files have none of these: the file's who-builds-what map is made only when needed.
-        guard !offscreen.isEmpty || !systemSized.isEmpty || !accessoryWidgets.isEmpty else { return [] }
+        guard !offscreen.isEmpty || !systemSized.isEmpty || !accessoryWidgets.isEmpty || !inBar.isEmpty else { return [] }
         let built = viewTypesBuiltByType()
         for widget in accessoryWidgets { systemSized.formUnion(built[widget] ?? []) }
         return Set(closureOf(offscreen, built).map { $0 + FileResult.offscreenMarker })
             .union(closureOf(systemSized, built).map { $0 + FileResult.systemSizedMarker })
+            .union(closureOf(inBar, built).map { $0 + FileResult.inBarMarker })
     }
+
+    /// View types put in a navigation bar or toolbar: built inside `.toolbar { … }` or a
+    /// `ToolbarItem`, or hosted (`UIHostingController(rootView: Title())`) by a function that
+    /// sets a bar's title view or a bar button's custom view. The bar lays them out, as it does
+    /// its own titles, which keep their size: Apple asks for the Large Content Viewer there.
+    private func viewTypesPutInBars() -> Set<String> {
+        var inBar = Set<String>()
+        if !index.calls(named: SwiftUIHitRegion.barContainers).isEmpty {
+            for call in index.calls {
+                guard let name = Self.viewTypeName(call), !SourceFile.frameworkTypeNames.contains(name) else { continue }
+                // Through stacks and labels only: a `NavigationLink`'s destination or a sheet
+                // opened from a bar button is a screen of its own.
+                let containers = call.enclosingViewCalls
+                guard let bar = containers.firstIndex(where: { SwiftUIHitRegion.barContainers.contains($0.calleeName ?? "") }),
+                      containers[..<bar].allSatisfy({ Self.barContentWrappers.contains($0.calleeName ?? "") }) else { continue }
+                inBar.insert(name)
+            }
+        }
+        for hosting in index.calls(named: "UIHostingController") {
+            guard let root = hosting.argument("rootView"), let name = constructedViewName(root),
+                  let scope = Self.enclosingMemberScope(of: Syntax(hosting)),
+                  scope.tokens(viewMode: .sourceAccurate).contains(where: { ["titleView", "customView"].contains($0.text) }) else { continue }
+            inBar.insert(name)
+        }
+        return inBar
+    }
+
+    /// The function, initializer or accessor `node` lies in, or the member it initialises.
+    private static func enclosingMemberScope(of node: Syntax) -> Syntax? {
+        var current = node.parent
+        while let syntax = current {
+            switch syntax.kind {
+            case .functionDecl, .initializerDecl, .accessorDecl, .memberBlockItem: return syntax
+            case .codeBlockItem where syntax.parent?.parent?.is(SourceFileSyntax.self) == true: return syntax
+            default: current = syntax.parent
+            }
+        }
+        return nil
+    }
+
+    private static let barContentWrappers: Set<String> = ["HStack", "VStack", "ZStack", "Group", "Button", "Menu", "Label", "ControlGroup", "ViewThatFits"]
 
     /// `roots` and every type the file's declarations of them build, transitively.
     private func closureOf(_ roots: Set<String>, _ built: [String: Set<String>]) -> Set<String> {
@@ -128,4 +171,6 @@ extension FileResult {
     public static let offscreenMarker = "@offscreen"
     /// In `assignedMembers`: `View@systemSized`, a view placed where the system sizes the area.
     public static let systemSizedMarker = "@systemSized"
+    /// In `assignedMembers`: `View@inBar`, a view put in a navigation bar or toolbar.
+    public static let inBarMarker = "@inBar"
 }

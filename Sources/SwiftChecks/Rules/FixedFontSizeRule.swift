@@ -45,6 +45,17 @@ struct FixedFontSizeRule: SourceRule {
                     var body: some View { Text("Hi").font(↓.system(size: 17)) }
                 }
                 """),
+            // A screen a bar button opens is not in the bar.
+            RuleExample("""
+                import SwiftUI
+                struct Feed: View {
+                    var body: some View {
+                        List { Text("Posts") }
+                            .toolbar { ToolbarItem { NavigationLink { FeedSettings() } label: { Image(systemName: "gear") } } }
+                    }
+                }
+                struct FeedSettings: View { var body: some View { Text("Sort order").font(↓.system(size: 13)) } }
+                """),
             // A builder the body calls shows what it builds.
             RuleExample("""
                 import SwiftUI
@@ -182,6 +193,28 @@ struct FixedFontSizeRule: SourceRule {
                             }
                     }
                 }
+                """, platforms: PlatformSet(.iOS)),
+            // A view of its own put in a bar: by a toolbar item, or hosted as a UIKit bar's title view.
+            RuleExample("""
+                import SwiftUI
+                import UIKit
+                struct ThreadTitle: View {
+                    let title: String
+                    var body: some View { Text(title).font(↓.system(size: 17, weight: .semibold)) }
+                }
+                final class ThreadController: UIViewController {
+                    override func viewDidLoad() {
+                        super.viewDidLoad()
+                        let host = UIHostingController(rootView: ThreadTitle(title: "Posts"))
+                        navigationItem.titleView = host.view
+                    }
+                }
+                struct Inbox: View {
+                    var body: some View {
+                        List { Text("Mail") }.toolbar { ToolbarItem(placement: .principal) { HStack { InboxTitle() } } }
+                    }
+                }
+                struct InboxTitle: View { var body: some View { Text("Inbox").font(↓.system(size: 17, weight: .semibold)) } }
                 """, platforms: PlatformSet(.iOS)),
             // The Dynamic Island's compact and minimal regions are sized by the system, and so is the view put there.
             RuleExample("""
@@ -388,7 +421,7 @@ struct FixedFontSizeRule: SourceRule {
             // A view drawn into a picture, or placed in an area the system sizes, in another file's code.
             let owner = Syntax(call).enclosingTypeDecl?.declaredTypeName
             sink.report(call, message, certainty: sure ? nil : .review,
-                        reviewIf: owner.map { [$0 + FileResult.offscreenMarker, $0 + FileResult.systemSizedMarker] } ?? [])
+                        reviewIf: owner.map { [$0 + FileResult.offscreenMarker, $0 + FileResult.systemSizedMarker, $0 + FileResult.inBarMarker] } ?? [])
         }
     }
 
