@@ -323,6 +323,8 @@ public struct Scanner: Sendable {
                     if start > 0, Self.isIdentifierByte(bytes[start - 1]) { return end }
                     if end < bytes.count, Self.isIdentifierByte(bytes[end]) { return end }
                     if isObjectiveC, Self.isDeclarationLine(bytes, around: end) { return end }
+                    // `enum FacetView` in a Swift strings file declares a name, nested or not.
+                    if !isObjectiveC, Self.followsDeclarationKeyword(bytes, at: start) { return end }
                     seen = true
                     return bytes.count
                 }
@@ -490,6 +492,19 @@ public struct Scanner: Sendable {
         while start > floor, bytes[start - 1] != UInt8(ascii: "\n") { start -= 1 }
         while start < bytes.count, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") { start += 1 }
         return ["#import", "#include", "@class"].contains { BytePattern.matches(Array($0.utf8), in: bytes, at: start) }
+    }
+
+    /// Whether the word before `start` (past spaces) is a Swift keyword declaring a type.
+    static func followsDeclarationKeyword(_ bytes: [UInt8], at start: Int) -> Bool {
+        var end = start
+        while end > 0, bytes[end - 1] == UInt8(ascii: " ") { end -= 1 }
+        guard end < start else { return false }
+        return ["enum", "struct", "class", "actor", "protocol", "typealias"].contains { keyword in
+            let word = Array(keyword.utf8)
+            let wordStart = end - word.count
+            return wordStart >= 0 && BytePattern.matches(word, in: bytes, at: wordStart)
+                && (wordStart == 0 || !isIdentifierByte(bytes[wordStart - 1]))
+        }
     }
 
     static let objectiveCSuffixes = [".m", ".mm", ".h"]

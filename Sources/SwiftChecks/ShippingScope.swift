@@ -258,6 +258,10 @@ extension SourceFile {
             for offset in offsets where !notShipped.contains(where: { $0.contains(offset) }) {
                 let by = owner(of: offset)
                 guard by != name else { continue }
+                // `Strings.FacetView` names a type nested in `Strings` (a use of `Strings`, which
+                // is recorded itself), not a top-level `FacetView`; `ShopKit.FacetView` with
+                // `import ShopKit` names the module's.
+                if let qualifier = index.qualifiers[offset], !index.topLevelImports.contains(qualifier) { continue }
                 if flagged.contains(where: { $0.contains(offset) }) { flaggedUses[by, default: []].insert(name) } else { uses[by, default: []].insert(name) }
             }
         }

@@ -116,8 +116,19 @@ final class SourceIndex: SyntaxVisitor {
 
     override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
         references[node.baseName.text, default: []].append(node.position.utf8Offset)
+        // `Strings.FacetView`: a capitalised member of a capitalised name, a nested type or a
+        // module's type (see `SourceFile.typeUseFacts`).
+        if node.baseName.text.first?.isUppercase == true, let member = node.parent?.as(MemberAccessExprSyntax.self),
+           member.declName.id == node.id, let base = member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text,
+           base.first?.isUppercase == true {
+            qualifiers[node.position.utf8Offset] = base
+        }
         return .visitChildren
     }
+
+    /// For a capitalised name written after a capitalised one (`Strings.FacetView`), by where
+    /// it is written: the name before it.
+    private(set) var qualifiers: [Int: String] = [:]
 
     override func visit(_ node: KeyPathPropertyComponentSyntax) -> SyntaxVisitorContinueKind {
         references[node.declName.baseName.text, default: []].append(node.position.utf8Offset)

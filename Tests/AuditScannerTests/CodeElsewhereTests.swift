@@ -173,7 +173,14 @@ struct CodeElsewhereTests {
         try repository.write("App/WarningController.swift", "import SwiftUI\nfinal class WarningController: UIViewController {\n    let label = UILabel()\n    override func viewDidLoad() { label.font = .systemFont(ofSize: 9) }\n}\n")
         try repository.write("App/Legacy.swift", "import SwiftUI\nstruct Legacy: View {\n    var body: some View { EmptyState() }\n}\n#Preview { Legacy() }\n")
         try repository.write("App/EmptyState.swift", "import SwiftUI\nstruct EmptyState: View {\n" + fixed)
+        // A type nested in the app's strings shares the view's name; a module-qualified name is the view.
+        try repository.write("App/Strings.swift", "enum Strings { enum FacetView { static let title = \"Facets\" } }\n")
+        try repository.write("App/Tabs.swift", "import SwiftUI\nimport ShopKit\nstruct Tabs: View {\n    var body: some View { Text(Strings.FacetView.title); ShopKit.Badge() }\n}\n")
+        try repository.write("App/FacetView.swift", "import SwiftUI\nstruct FacetView: View {\n" + fixed)
+        try repository.write("App/Badge.swift", "import SwiftUI\nstruct Badge: View {\n" + fixed)
+        try repository.write("App/Home.swift", "import SwiftUI\nstruct Home: View {\n    var body: some View {\n        Banner()\n        Tabs()\n        #if DEBUG\n        DebugMenu()\n        #endif\n    }\n}\n")
         let report = try Self.scan(repository, platforms: PlatformSet(.iOS))
-        #expect(Set(report.findings.filter { $0.ruleID == "fixed-font-size" }.map(\.location.file)) == ["App/Banner.swift", "App/WarningController.swift"])
+        #expect(Set(report.findings.filter { $0.ruleID == "fixed-font-size" }.map(\.location.file))
+                    == ["App/Banner.swift", "App/WarningController.swift", "App/Badge.swift"])
     }
 }
