@@ -199,6 +199,10 @@ let package = Package(
             dependencies: ["ArchiveFetch", "HTTPServer"]
         ),
         .testTarget(
+            name: "AuditFixTests",
+            dependencies: ["AuditFix", "AuditModel"]
+        ),
+        .testTarget(
             name: "AuditModelTests",
             dependencies: ["AuditModel"]
         ),
