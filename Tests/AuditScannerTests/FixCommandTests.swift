@@ -1,5 +1,6 @@
 import AuditFix
 import AuditModel
+import AuditReport
 @testable import AuditScanner
 import Foundation
 import SwiftChecks
@@ -164,6 +165,54 @@ import Testing
         for path in Set(claimed.map(\.location.file)) {
             #expect(FixPlan.firstSyntaxError(try String(contentsOfFile: copy.path + "/" + path, encoding: .utf8)) == nil, "\(path)")
         }
+    }
+
+    /// SARIF's `fixes` name the same edits by line and column (code points): replayed on the
+    /// text they give what `fix` writes, non-ASCII text before an edit included.
+    @Test func sarifFixesReplayToWhatFixWrites() throws {
+        let repository = try Self.repository()
+        try repository.write("App/Menu.swift", """
+            import SwiftUI
+            struct Menu: View {
+                var body: some View { Text("Café ☕️").font(.system(size: 12)); Text("Crème").accessibilityLabel("Crème icon") }
+            }
+
+            """)
+        let report = try Scanner().scan(try ScanInput.directory(repository.path, maxFileBytes: 2_000_000), root: repository.path)
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(try SARIFReport.render(report).utf8)) as? [String: Any])
+        let results = try #require(((root["runs"] as? [[String: Any]])?.first)?["results"] as? [[String: Any]])
+        #expect(results.filter { $0["fixes"] != nil }.count == report.findings.filter { $0.correction != nil }.count)
+        let plan = FixPlan.make(report.findings) { [UInt8](try Data(contentsOf: repository.root.appendingPathComponent($0))) }
+        for change in plan.changes {
+            var lines = String(decoding: change.original, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+                .map { Array($0.unicodeScalars) }
+            var replacements: [(line: Int, start: Int, end: Int, text: String)] = []
+            for result in results {
+                for fix in result["fixes"] as? [[String: Any]] ?? [] {
+                    let description = try #require((fix["description"] as? [String: Any])?["text"] as? String)
+                    #expect(!description.isEmpty)
+                    for artifact in fix["artifactChanges"] as? [[String: Any]] ?? [] {
+                        let location = try #require(artifact["artifactLocation"] as? [String: Any])
+                        guard location["uri"] as? String == change.path, location["uriBaseId"] as? String == "%SRCROOT%" else { continue }
+                        for replacement in try #require(artifact["replacements"] as? [[String: Any]]) {
+                            let region = try #require(replacement["deletedRegion"] as? [String: Int])
+                            let text = try #require((replacement["insertedContent"] as? [String: Any])?["text"] as? String)
+                            let (line, start, end) = (try #require(region["startLine"]), try #require(region["startColumn"]), try #require(region["endColumn"]))
+                            #expect(region["endLine"] == line, "the fixes here replace within a line")
+                            replacements.append((line - 1, start - 1, end - 1, text))
+                        }
+                    }
+                }
+            }
+            #expect(!replacements.isEmpty)
+            for item in replacements.sorted(by: { ($0.line, $0.start) > ($1.line, $1.start) }) {
+                lines[item.line].replaceSubrange(item.start..<item.end, with: Array(item.text.unicodeScalars))
+            }
+            let replayed = lines.map { String(String.UnicodeScalarView($0)) }.joined(separator: "\n")
+            #expect(replayed == String(decoding: change.edited, as: UTF8.self), "\(change.path)")
+        }
+        let menu = plan.changes.first { $0.path == "App/Menu.swift" }.map { String(decoding: $0.edited, as: UTF8.self) }
+        #expect(menu?.contains(#"Text("Café ☕️").font(.caption)"#) == true && menu?.contains(#"accessibilityLabel("Crème")"#) == true, "\(menu ?? "")")
     }
 
     /// Warm scans keep corrections: the cache's lines carry them, and old reports without them still decode.
