@@ -175,12 +175,11 @@ struct FontNotAdjustingToContentSizeRule: SourceRule {
         corrections: [
             CorrectionExample("""
                 import UIKit
-                final class ProfileViewController: UIViewController {
-                    let nameLabel = UILabel()
-                    override func viewDidLoad() {
-                        super.viewDidLoad()
-                        nameLabel.font = UIFont.preferredFont(forTextStyle: .headline)
-                        nameLabel.numberOfLines = 0
+                final class OrderHeader: UIView {
+                    private let totalLabel = UILabel()
+                    func setUp() {
+                        totalLabel.font = UIFont.preferredFont(forTextStyle: .title2)
+                        addSubview(totalLabel)
                     }
                     func style(_ button: UIButton, _ notes: UITextView) {
                         button.titleLabel?.font = .preferredFont(forTextStyle: .callout)
@@ -189,13 +188,12 @@ struct FontNotAdjustingToContentSizeRule: SourceRule {
                 }
                 """, """
                 import UIKit
-                final class ProfileViewController: UIViewController {
-                    let nameLabel = UILabel()
-                    override func viewDidLoad() {
-                        super.viewDidLoad()
-                        nameLabel.font = UIFont.preferredFont(forTextStyle: .headline)
-                        nameLabel.adjustsFontForContentSizeCategory = true
-                        nameLabel.numberOfLines = 0
+                final class OrderHeader: UIView {
+                    private let totalLabel = UILabel()
+                    func setUp() {
+                        totalLabel.font = UIFont.preferredFont(forTextStyle: .title2)
+                        totalLabel.adjustsFontForContentSizeCategory = true
+                        addSubview(totalLabel)
                     }
                     func style(_ button: UIButton, _ notes: UITextView) {
                         button.titleLabel?.font = .preferredFont(forTextStyle: .callout)
@@ -205,24 +203,23 @@ struct FontNotAdjustingToContentSizeRule: SourceRule {
                     }
                 }
                 """),
+            // The view's own font, in a subclass of a text field.
             CorrectionExample("""
                 import UIKit
-                final class BodyLabel: UILabel {
-                    override init(frame: CGRect) {
-                        super.init(frame: frame)
-                        font = UIFont.preferredFont(forTextStyle: .body)
+                final class SearchField: UITextField {
+                    func applyStyle() {
+                        font = UIFont.preferredFont(forTextStyle: .callout)
+                        clearButtonMode = .whileEditing
                     }
-                    required init?(coder: NSCoder) { nil }
                 }
                 """, """
                 import UIKit
-                final class BodyLabel: UILabel {
-                    override init(frame: CGRect) {
-                        super.init(frame: frame)
-                        font = UIFont.preferredFont(forTextStyle: .body)
+                final class SearchField: UITextField {
+                    func applyStyle() {
+                        font = UIFont.preferredFont(forTextStyle: .callout)
                         adjustsFontForContentSizeCategory = true
+                        clearButtonMode = .whileEditing
                     }
-                    required init?(coder: NSCoder) { nil }
                 }
                 """),
             // Set to false on purpose; a view whose type this file does not spell; a statement sharing its line.
