@@ -388,11 +388,18 @@ struct FixedFontSizeRule: SourceRule {
                     }
                 }
                 """, platforms: PlatformSet(.iOS)),
-            // Code that may build for watchOS or tvOS, whose text styles have other default sizes.
+            // Code that may build for watchOS or tvOS, whose text styles have other default sizes,
+            // and UIKit code nothing says is iOS code.
             .suggestionOnly("""
                 import SwiftUI
                 struct Title: View {
                     var body: some View { Text("Hi").font(.system(size: 17)) }
+                }
+                """),
+            .suggestionOnly("""
+                import UIKit
+                func style(_ label: UILabel) {
+                    label.font = UIFont.systemFont(ofSize: 17)
                 }
                 """),
             // `Font.title2` needs iOS 14, which nothing says the app requires.
@@ -493,8 +500,8 @@ struct FixedFontSizeRule: SourceRule {
     private static let swiftUIStylesSinceIOS14: Set<String> = ["title2", "title3", "caption2"]
 
     /// The edit to the text style whose default size (Apple's Dynamic Type table, "Large") is the
-    /// literal size, on code only iOS/iPadOS builds (other platforms' text styles have other
-    /// sizes): `.system(size: 17)` → `.body`, `.system(size: 15, weight: .semibold)` →
+    /// literal size, on code the project, the config or an `#if os(iOS)` says only iOS/iPadOS
+    /// builds (other platforms' text styles have other sizes): `.system(size: 17)` → `.body`, `.system(size: 15, weight: .semibold)` →
     /// `.subheadline.weight(.semibold)`, `.system(size: 17, weight: .bold, design: .rounded)` →
     /// `.system(.body, design: .rounded).weight(.bold)`, and a label's
     /// `UIFont.systemFont(ofSize: 15)` → `UIFont.preferredFont(forTextStyle: .subheadline)` with
@@ -502,7 +509,8 @@ struct FixedFontSizeRule: SourceRule {
     /// (body and headline, 17 pt), the one whose default weight is the weight asked for; a weight
     /// no style has by default is kept explicitly (SwiftUI) or leaves the fix a suggestion (UIKit).
     static func correction(_ call: FunctionCallExprSyntax, size: ExprSyntax, _ file: SourceFile) -> SourceCorrection? {
-        guard file.platformsForSizes(at: call) == PlatformSet(.iOS), let points = size.numberValue,
+        // Stated, not guessed from `import UIKit` (which tvOS code has too).
+        guard file.platforms(at: call) == PlatformSet(.iOS), file.platformsAreDeclared(at: call), let points = size.numberValue,
               let name = call.calleeName else { return nil }
         let candidates = file.reference.iosTextStyles(ofDefaultSize: points).compactMap { file.reference.iosTextStyles[$0] }
         guard !candidates.isEmpty else { return nil }
