@@ -74,6 +74,15 @@ let package = Package(
             name: "ColorAssets",
             dependencies: ["AuditModel"]
         ),
+        // Mechanical fixes: findings' edits applied to a file's bytes, refused where they overlap
+        // or leave the file unparsable, the unified diff of each change (pure), and the writer
+        // that replaces a file whole.
+        .target(
+            name: "AuditFix",
+            dependencies: ["AuditModel"],
+            swiftSettings: importSyntax,
+            linkerSettings: linkSyntax
+        ),
         // I/O edge for scanning: directories, archives, the cache, Dispatch over files.
         .target(
             name: "AuditScanner",
@@ -133,7 +142,7 @@ let package = Package(
         .target(name: "GitHubClient", dependencies: ["CurlHTTP"]),
         .executableTarget(
             name: "a11y-audit",
-            dependencies: ["AuditModel", "ColorAssets", "SwiftChecks", "AuditScanner", "AuditReport", "OrgModel",
+            dependencies: ["AuditModel", "AuditFix", "ColorAssets", "SwiftChecks", "AuditScanner", "AuditReport", "OrgModel",
                            "PostgresClient", "AuditStore", "AuditPipeline", "ArchiveFetch", "Dashboard", "GitHubClient",
                            "DashboardServer", "HTTPServer", "Webhooks"],
             swiftSettings: importSyntax
@@ -146,12 +155,12 @@ let package = Package(
         ),
         .testTarget(
             name: "SwiftChecksTests",
-            dependencies: ["AuditModel", "SwiftChecks", "ColorAssets", "InterfaceBuilder"],
+            dependencies: ["AuditModel", "AuditFix", "SwiftChecks", "ColorAssets", "InterfaceBuilder"],
             swiftSettings: importSyntax
         ),
         .testTarget(
             name: "AuditScannerTests",
-            dependencies: ["AuditModel", "SwiftChecks", "AuditScanner", "AuditReport"],
+            dependencies: ["AuditModel", "AuditFix", "SwiftChecks", "AuditScanner", "AuditReport"],
             swiftSettings: importSyntax
         ),
         // Generated organisation histories written through the real tables (tests, benchmarks, simulation).
@@ -188,6 +197,10 @@ let package = Package(
         .testTarget(
             name: "ArchiveFetchTests",
             dependencies: ["ArchiveFetch", "HTTPServer"]
+        ),
+        .testTarget(
+            name: "AuditFixTests",
+            dependencies: ["AuditFix", "AuditModel"]
         ),
         .testTarget(
             name: "AuditModelTests",

@@ -92,6 +92,9 @@ public struct Finding: Codable, Sendable, Hashable {
     /// callers label, hide or group it (`BadgeRow@labelled`). The scan hands the finding to
     /// review when any file records one; not part of reports.
     public var reviewIf: [String] = []
+    /// The mechanical edit that fixes the finding, where one keeps the code compiling and its
+    /// default look unchanged (`a11y-audit fix` applies it); `nil` where `fix` stays a suggestion.
+    public var correction: Correction?
 
     public init(ruleID: String, kind: RuleKind, severity: Severity, certainty: Certainty = .violation,
                 location: SourceLocation, message: String, fix: String, citation: Citation, platforms: PlatformSet,
@@ -114,9 +117,11 @@ public struct Finding: Codable, Sendable, Hashable {
 extension Finding {
     private enum CodingKeys: String, CodingKey {
         case ruleID, kind, severity, certainty, location, message, fix, citation, platforms, fingerprint, snippet, sourceLine
+        case correction
     }
 
-    /// Reports written before certainty existed hold violations only.
+    /// Reports written before certainty existed hold violations only; those written before
+    /// corrections existed hold none.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(ruleID: try container.decode(String.self, forKey: .ruleID), kind: try container.decode(RuleKind.self, forKey: .kind),
@@ -129,6 +134,7 @@ extension Finding {
                   fingerprint: try container.decode(String.self, forKey: .fingerprint),
                   snippet: try container.decode(String.self, forKey: .snippet),
                   sourceLine: try container.decodeIfPresent(String.self, forKey: .sourceLine) ?? "")
+        correction = try container.decodeIfPresent(Correction.self, forKey: .correction)
     }
 
     /// Whether `--fail-on` and pull-request gates count it: violations always, findings that

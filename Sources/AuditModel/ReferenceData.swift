@@ -29,6 +29,9 @@ public struct ReferenceData: Sendable {
     /// iOS text-style point sizes per content size category name ("Large (default)", "AX5", …),
     /// keyed by UIKit style name (title1, caption1, …).
     public let iosTextStyleSizes: [String: [String: Double]]
+    /// iOS text styles by UIKit style name (the keys of `iosTextStyleSizes`' rows): their
+    /// SwiftUI and UIKit names and default weight, from the same table.
+    public let iosTextStyles: [String: TextStyle]
     /// macOS built-in text styles, fixed sizes (macOS has no Dynamic Type).
     public let macosTextStyleSizes: [String: Double]
     /// Padding around controls (HIG › Accessibility, Mobility): about 12 pt with a bezel, 24 pt without.
@@ -92,6 +95,21 @@ public struct ReferenceData: Sendable {
             styleSizes[category] = row
         }
 
+        var textStyles: [String: TextStyle] = [:]
+        for (style, spec) in try dictionary(ios["styles"], "dynamic-type", "ios_ipados.styles") {
+            let row = try dictionary(spec, "dynamic-type", style)
+            func name(_ key: String) throws -> String {
+                guard let text = row[key] as? String, let last = text.split(separator: ".").last else {
+                    throw ReferenceDataError.malformed(file: "dynamic-type", reason: "ios_ipados.styles.\(style).\(key) is not a dotted name")
+                }
+                return String(last)
+            }
+            guard let weight = row["weight"] as? String, !weight.isEmpty else {
+                throw ReferenceDataError.malformed(file: "dynamic-type", reason: "ios_ipados.styles.\(style).weight is not a weight name")
+            }
+            textStyles[style] = TextStyle(uiKitName: try name("uikit"), swiftUIName: try name("swiftui"), weight: weight.lowercased())
+        }
+
         var macSizes: [String: Double] = [:]
         let mac = try dictionary(try dictionary(dynamicType["macos"], "dynamic-type", "macos")["styles"], "dynamic-type", "macos.styles")
         for (style, spec) in mac {
@@ -101,7 +119,7 @@ public struct ReferenceData: Sendable {
         return ReferenceData(minimumTextSize: minimumText, defaultTextSize: defaultText,
                              buttonHitRegion: buttonHit, defaultControlSize: defaultControl,
                              minimumControlSize: minimumControl, iosTextStyleSizes: styleSizes,
-                             macosTextStyleSizes: macSizes, controlPaddingBezeled: paddingBezeled,
+                             iosTextStyles: textStyles, macosTextStyleSizes: macSizes, controlPaddingBezeled: paddingBezeled,
                              controlPaddingPlain: paddingPlain)
     }
 
@@ -133,6 +151,23 @@ public struct ReferenceData: Sendable {
             throw ReferenceDataError.malformed(file: file, reason: "\(key) is not a number")
         }
         return value.doubleValue
+    }
+}
+
+extension ReferenceData {
+    /// A text style as Apple's Dynamic Type table names it.
+    public struct TextStyle: Sendable, Hashable {
+        /// `UIFont.TextStyle`'s case: `title1`, `caption1`, `body`.
+        public let uiKitName: String
+        /// `Font`'s: `title`, `caption`, `body`.
+        public let swiftUIName: String
+        /// The default weight, as Swift spells a `Font.Weight`/`UIFont.Weight`: `regular`, `semibold`.
+        public let weight: String
+    }
+
+    /// The text styles whose default ("Large") size is `points`, by UIKit name, sorted.
+    public func iosTextStyles(ofDefaultSize points: Double) -> [String] {
+        (iosTextStyleSizes["Large (default)"] ?? [:]).filter { $0.value == points }.keys.sorted()
     }
 }
 

@@ -17,6 +17,29 @@ public struct RuleExample: Sendable, Hashable {
     }
 }
 
+/// What `a11y-audit fix` makes of some code the rule reports: `output` is the whole file after
+/// the rule's edits; `nil` where the rule reports the code but leaves the fix a suggestion (the
+/// edit would not keep it compiling, or would change its default look). The input carries no
+/// `↓` markers.
+public struct CorrectionExample: Sendable, Hashable {
+    public var input: RuleExample
+    public var output: String?
+
+    public init(_ code: String, _ output: String, platforms: PlatformSet? = nil, file: String = "Example.swift",
+                assets: [String: String] = [:]) {
+        input = RuleExample(code, platforms: platforms, file: file, assets: assets)
+        self.output = output
+    }
+
+    /// Code the rule reports without an edit.
+    public static func suggestionOnly(_ code: String, platforms: PlatformSet? = nil, file: String = "Example.swift",
+                                      assets: [String: String] = [:]) -> CorrectionExample {
+        var example = CorrectionExample(code, code, platforms: platforms, file: file, assets: assets)
+        example.output = nil
+        return example
+    }
+}
+
 /// Everything a rule says about itself; the catalog, docs/rules.md and SARIF read this.
 public struct RuleDescription: Sendable {
     public var id: String
@@ -39,13 +62,15 @@ public struct RuleDescription: Sendable {
     /// Code the rule reports but cannot settle: each `↓` marks a finding handed to a person.
     /// In a rule whose certainty is `.violation`, triggering examples must be violations.
     public var needsReview: [RuleExample]
+    /// The rule's mechanical fixes, input and output (the rule-example test applies them).
+    public var corrections: [CorrectionExample]
     /// The claim is that text does not follow the text size people choose (Dynamic Type).
     public var concernsDynamicType: Bool
 
     public init(id: String, title: String, category: RuleCategory = .source, platforms: PlatformSet = .all,
                 kind: RuleKind, severity: Severity? = nil, certainty: Certainty = .violation, rationale: String, citations: [Citation],
                 fix: String, limitations: String, triggering: [RuleExample], nonTriggering: [RuleExample],
-                needsReview: [RuleExample] = [], concernsDynamicType: Bool = false) {
+                needsReview: [RuleExample] = [], corrections: [CorrectionExample] = [], concernsDynamicType: Bool = false) {
         self.id = id
         self.title = title
         self.category = category
@@ -60,6 +85,7 @@ public struct RuleDescription: Sendable {
         self.triggering = triggering
         self.nonTriggering = nonTriggering
         self.needsReview = needsReview
+        self.corrections = corrections
         self.concernsDynamicType = concernsDynamicType
     }
 

@@ -48,6 +48,16 @@ public enum RulesReference {
                 out += "**Handed to a person (needs review)**\n\n"
                 for example in rule.needsReview { out += codeBlock(example) }
             }
+            let edited = rule.corrections.filter { $0.output != nil }
+            if !edited.isEmpty {
+                out += "**Fixed by `a11y-audit fix`** (and offered as SARIF `fixes`)\n\n"
+                for example in edited {
+                    out += codeBlock(example.input) + "becomes\n\n"
+                    out += codeBlock(RuleExample(example.output ?? "", file: example.input.file))
+                }
+                out += "**Left as a suggestion** (no edit keeps such code compiling with its default look)\n\n"
+                for example in rule.corrections where example.output == nil { out += codeBlock(example.input) }
+            }
         }
         out += "\n## What no rule can decide from source\n\n"
         out += "A clean report means none of the rules above fired, not that the app is accessible.\n\n"

@@ -39,6 +39,7 @@ public enum SARIFReport {
                 ],
             ]
             if let index = ruleIndex[finding.ruleID] { result["ruleIndex"] = index }
+            if let correction = finding.correction { result["fixes"] = [fix(correction)] }
             return result
         }
         let notifications: [[String: Any]] = report.notes.map { note in
@@ -101,6 +102,27 @@ public enum SARIFReport {
                 "kind": description.kind.rawValue,
                 "platforms": description.platforms.platforms.map(\.rawValue),
             ],
+        ]
+    }
+
+    /// A finding's correction as a SARIF `fix`: per file, its replacements. An insertion deletes
+    /// an empty region (start and end the same). Columns are code points, as the run says.
+    static func fix(_ correction: Correction) -> [String: Any] {
+        let files = Dictionary(grouping: correction.edits, by: \.file)
+        return [
+            "description": ["text": correction.summary],
+            "artifactChanges": files.keys.sorted().map { file in
+                [
+                    "artifactLocation": ["uri": uri(file), "uriBaseId": "%SRCROOT%"],
+                    "replacements": files[file, default: []].map { edit in
+                        [
+                            "deletedRegion": ["startLine": edit.start.line, "startColumn": edit.start.column,
+                                              "endLine": edit.end.line, "endColumn": edit.end.column],
+                            "insertedContent": ["text": edit.replacement],
+                        ] as [String: Any]
+                    },
+                ] as [String: Any]
+            },
         ]
     }
 

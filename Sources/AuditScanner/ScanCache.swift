@@ -123,7 +123,7 @@ struct ScanCache: Sendable {
     /// already holds (each rule's fix and citation). JSON decoding of the same data took most
     /// of a warm scan's time.
     enum Entry {
-        static let header = "a11y-audit cache 7"
+        static let header = "a11y-audit cache 8"
 
         static func encode(_ result: FileResult) -> String {
             var out = header + "\n"
@@ -132,6 +132,7 @@ struct ScanCache: Sendable {
                              String(finding.location.line), String(finding.location.column), String(finding.platforms.rawValue),
                              finding.fingerprint, finding.message, finding.snippet, finding.sourceLine, finding.requiredUse.joined(separator: "\u{1}"),
                              finding.overriddenBy.joined(separator: "\u{1}"), finding.reviewIf.joined(separator: "\u{1}")])
+                if let correction = finding.correction { out += line(correctionFields(correction)) }
             }
             for note in result.notes {
                 out += line(["N", note.kind.rawValue, note.file, note.line.map(String.init) ?? "", note.message])
@@ -177,6 +178,10 @@ struct ScanCache: Sendable {
                     if !fields[15].isEmpty {
                         result.findings[result.findings.count - 1].reviewIf = fields[15].split(separator: "\u{1}").map(String.init)
                     }
+                case "C":
+                    // The correction of the finding on the line before.
+                    guard !result.findings.isEmpty, let correction = correction(fields) else { return nil }
+                    result.findings[result.findings.count - 1].correction = correction
                 case "N":
                     guard fields.count == 5, let kind = ScanNote.Kind(rawValue: fields[1]) else { return nil }
                     result.notes.append(ScanNote(kind: kind, file: fields[2], line: Int(fields[3]), message: fields[4]))
@@ -198,6 +203,30 @@ struct ScanCache: Sendable {
                 }
             }
             return result
+        }
+
+        /// `C`, the summary, then each edit's file, start (offset, line, column), end and replacement.
+        static func correctionFields(_ correction: Correction) -> [String] {
+            var fields = ["C", correction.summary]
+            for edit in correction.edits {
+                fields.append(edit.file)
+                for point in [edit.start, edit.end] { fields += [String(point.offset), String(point.line), String(point.column)] }
+                fields.append(edit.replacement)
+            }
+            return fields
+        }
+
+        static func correction(_ fields: [String]) -> Correction? {
+            guard fields.count >= 2, (fields.count - 2) % 8 == 0 else { return nil }
+            var edits: [TextEdit] = []
+            for start in stride(from: 2, to: fields.count, by: 8) {
+                let numbers = fields[start + 1...start + 6].compactMap { Int($0) }
+                guard numbers.count == 6 else { return nil }
+                edits.append(TextEdit(file: fields[start], start: TextPoint(offset: numbers[0], line: numbers[1], column: numbers[2]),
+                                      end: TextPoint(offset: numbers[3], line: numbers[4], column: numbers[5]),
+                                      replacement: fields[start + 7]))
+            }
+            return Correction(summary: fields[1], edits: edits)
         }
 
         /// One line of tab-separated, escaped fields, ending in a line break.

@@ -58,6 +58,8 @@ public struct FileResult: Codable, Sendable, Hashable {
             if let flaggedType {
                 handed.message += " (only code under an `#if` flag no build configuration of the project sets builds `\(flaggedType)`: it ships only if a build passes the flag)"
             }
+            // What hands it to a person is a fact the rule's edit did not weigh.
+            handed.correction = nil
             return handed
         }
     }
@@ -482,6 +484,13 @@ public struct SourceChecker: Sendable {
                 }
                 finding.reviewIf += item.reviewIf
                 finding.requiredUse += item.requiredUse
+                // An edit stands for the claim the rule made; one handed to a person here is not fixed mechanically.
+                if let correction = item.correction, !onlyOnMac, !onlyOnTV, unsetFlag == nil {
+                    finding.correction = Correction(summary: correction.summary, edits: correction.edits.map { edit in
+                        TextEdit(file: path, start: lines.point(edit.range.lowerBound), end: lines.point(edit.range.upperBound),
+                                 replacement: edit.replacement)
+                    })
+                }
                 result.findings.append(finding)
             }
         }
@@ -595,6 +604,12 @@ struct LineTable {
         var end = line < starts.count ? starts[line] - 1 : bytes.count
         if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
         return String(decoding: bytes[start..<min(end, start + 400)], as: UTF8.self)
+    }
+
+    /// `offset` with its line and column.
+    func point(_ offset: Int) -> TextPoint {
+        let position = position(of: offset)
+        return TextPoint(offset: offset, line: position.line, column: position.column)
     }
 
     func position(of offset: Int) -> (line: Int, column: Int) {

@@ -7,6 +7,34 @@ public protocol SourceRule: Sendable {
     func check(_ file: SourceFile, _ sink: inout FindingSink)
 }
 
+/// A fix a rule offers for one finding, in the file's UTF-8 offsets (the checker adds lines and
+/// columns): only edits that keep the code compiling and its default look unchanged.
+public struct SourceCorrection {
+    public struct Edit {
+        let range: Range<Int>
+        let replacement: String
+    }
+    let summary: String
+    let edits: [Edit]
+
+    /// `node`'s code, without its trivia, replaced by `replacement`.
+    init(_ summary: String, replacing node: some SyntaxProtocol, with replacement: String) {
+        self.init(summary, [Edit(range: node.codeOffsets, replacement: replacement)])
+    }
+
+    init(_ summary: String, _ edits: [Edit]) {
+        self.summary = summary
+        self.edits = edits
+    }
+}
+
+extension SyntaxProtocol {
+    /// The node's UTF-8 range without its leading and trailing trivia.
+    var codeOffsets: Range<Int> {
+        positionAfterSkippingLeadingTrivia.utf8Offset..<endPositionBeforeTrailingTrivia.utf8Offset
+    }
+}
+
 /// What a rule reports: the node, a specific message, and optionally the platforms it concerns
 /// (default: the code's platforms at the node, within the rule's platforms).
 public struct FindingSink {
@@ -22,13 +50,16 @@ public struct FindingSink {
         var reviewIf: [String] = []
         /// Names some file must refer to for the finding to stand (`Finding.requiredUse`).
         var requiredUse: [String] = []
+        /// The mechanical fix, where there is one (`Finding.correction`).
+        var correction: SourceCorrection?
     }
     private(set) var items: [Item] = []
 
     public mutating func report(_ node: some SyntaxProtocol, _ message: String, platforms: PlatformSet? = nil,
-                                certainty: Certainty? = nil, reviewIf: [String] = [], requiredUse: [String] = []) {
+                                certainty: Certainty? = nil, reviewIf: [String] = [], requiredUse: [String] = [],
+                                correction: SourceCorrection? = nil) {
         items.append(Item(node: Syntax(node), message: message, platforms: platforms, position: nil, certainty: certainty,
-                          reviewIf: reviewIf, requiredUse: requiredUse))
+                          reviewIf: reviewIf, requiredUse: requiredUse, correction: correction))
     }
 
     /// Reports `node` (its code names the finding in fingerprints) but points at `anchor`, e.g. a

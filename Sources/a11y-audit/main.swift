@@ -20,6 +20,7 @@ let usage = """
 
     Usage:
       a11y-audit scan <directory | archive.tar.gz | file…> [options]
+      a11y-audit fix <directory | file…> [--dry-run] [--rule ID…]
       a11y-audit rules [--format text|markdown]
       a11y-audit version
 
@@ -40,7 +41,14 @@ let usage = """
                                  input); files are reported alone, with their repository's context
       --verbose                  show citations and skip summaries in text output
 
-    Exit status: 0 clean, 1 findings at or above --fail-on, 2 usage or input error.
+    Fix options:
+      --dry-run                  print the diff only; change nothing
+      --rule ID                  only this rule's fixes (repeat it, or give a comma-separated list)
+      --config FILE              configuration (default: .a11y-audit.json in the scanned root)
+      --platform LIST            comma-separated platforms, overriding the project's (ios,macos,…)
+
+    Exit status: 0 clean, 1 findings at or above --fail-on, 2 usage or input error; for fix,
+    0 when every fix found was applied, 1 when some were left (each named, with why).
     """
 
 func standardError(_ text: String) {
@@ -84,16 +92,7 @@ func runScan(_ arguments: [String]) throws -> ExitCode {
             }
         case "--fail-on-review": failOnReview = true
         case "--config": configPath = try value(argument)
-        case "--platform", "--platforms":
-            var set = PlatformSet()
-            for name in try value(argument).split(separator: ",") {
-                guard let platform = Platform(spelling: String(name)) else {
-                    throw UsageError(description: "unknown platform \"\(name)\"; use ios, macos, tvos, visionos, watchos")
-                }
-                set.insert(PlatformSet(platform))
-            }
-            guard !set.isEmpty else { throw UsageError(description: "--platform needs at least one platform") }
-            platforms = set
+        case "--platform", "--platforms": platforms = try platformList(try value(argument))
         case "--jobs", "-j":
             let text = try value(argument)
             guard let jobs = Int(text), jobs > 0 else { throw UsageError(description: "--jobs needs a positive number, not \"\(text)\"") }
@@ -112,32 +111,8 @@ func runScan(_ arguments: [String]) throws -> ExitCode {
     if case .files = target, writeBaselinePath != nil {
         throw UsageError(description: "--write-baseline records a whole repository's findings: give its folder, not files")
     }
-    var config: AuditConfig?
-    if let configPath {
-        guard let data = FileManager.default.contents(atPath: configPath) else { throw ScanError.notFound(configPath) }
-        do {
-            config = try AuditConfig(data: data, file: configPath, knownRules: Set(RuleCatalog.allRuleIDs))
-        } catch let error as AuditConfigError { throw ScanError.config(error) }
-    }
-    var input: ScanInput
-    let root: String
-    switch target {
-    case .directory(let path):
-        input = try ScanInput.directory(path, maxFileBytes: AuditConfig().maxFileBytes)
-        root = URL(fileURLWithPath: path).standardizedFileURL.path
-    case .archive(let path):
-        // An archive's files over `maxFileBytes` are skipped while it streams: the limit is the
-        // --config file's when there is one, else the reader takes it from the archive's own.
-        input = try ScanInput.archive(path, maxFileBytes: ScanInput.archiveEntryCap,
-                                      limits: ArchiveLimits(configuredMaxFileBytes: config?.maxFileBytes))
-        root = path
-    case .files(let selection):
-        // The whole repository is read for its context; nothing at all when no file given is
-        // of a kind the scan checks.
-        input = selection.files.isEmpty ? ScanInput(files: []) : try ScanInput.directory(selection.root, maxFileBytes: AuditConfig().maxFileBytes)
-        root = selection.root
-        options.selection = selection
-    }
+    var config = try configuration(at: configPath)
+    var (input, root) = try scanInput(target, config: config, options: &options)
     let rootIsDirectory = !input.isArchive
     // The scanned root's config is read here, not left to the scan, for its "baseline" key.
     if config == nil { config = try Scanner.loadConfig(from: input) }
@@ -167,6 +142,48 @@ func runScan(_ arguments: [String]) throws -> ExitCode {
     if chosen == .text, let outcome = report.baseline { standardError("a11y-audit: " + outcome.message) }
     if let failOn, let highest = report.highestSeverity(includingReview: failOnReview), highest >= failOn { return .findings }
     return .clean
+}
+
+/// The `--config` file's configuration; `nil` without one (the scanned root's is read later).
+func configuration(at path: String?) throws -> AuditConfig? {
+    guard let path else { return nil }
+    guard let data = FileManager.default.contents(atPath: path) else { throw ScanError.notFound(path) }
+    do {
+        return try AuditConfig(data: data, file: path, knownRules: Set(RuleCatalog.allRuleIDs))
+    } catch let error as AuditConfigError { throw ScanError.config(error) }
+}
+
+/// What a scan of `target` reads, and the root its paths are relative to; a list of files sets
+/// `options.selection`.
+func scanInput(_ target: ScanTarget, config: AuditConfig?, options: inout ScanOptions) throws -> (ScanInput, String) {
+    switch target {
+    case .directory(let path):
+        return (try ScanInput.directory(path, maxFileBytes: AuditConfig().maxFileBytes), URL(fileURLWithPath: path).standardizedFileURL.path)
+    case .archive(let path):
+        // An archive's files over `maxFileBytes` are skipped while it streams: the limit is the
+        // --config file's when there is one, else the reader takes it from the archive's own.
+        return (try ScanInput.archive(path, maxFileBytes: ScanInput.archiveEntryCap,
+                                      limits: ArchiveLimits(configuredMaxFileBytes: config?.maxFileBytes)), path)
+    case .files(let selection):
+        // The whole repository is read for its context; nothing at all when no file given is
+        // of a kind the scan checks.
+        options.selection = selection
+        let input = selection.files.isEmpty ? ScanInput(files: []) : try ScanInput.directory(selection.root, maxFileBytes: AuditConfig().maxFileBytes)
+        return (input, selection.root)
+    }
+}
+
+/// `--platform ios,macos`.
+func platformList(_ text: String) throws -> PlatformSet {
+    var set = PlatformSet()
+    for name in text.split(separator: ",") {
+        guard let platform = Platform(spelling: String(name)) else {
+            throw UsageError(description: "unknown platform \"\(name)\"; use ios, macos, tvos, visionos, watchos")
+        }
+        set.insert(PlatformSet(platform))
+    }
+    guard !set.isEmpty else { throw UsageError(description: "--platform needs at least one platform") }
+    return set
 }
 
 /// Writes `data` to `path` whole: through a temporary file renamed over it, so a reader never
@@ -204,6 +221,8 @@ func main() -> ExitCode {
         switch command {
         case "scan":
             return try runScan(arguments)
+        case "fix":
+            return try runFix(arguments)
         case "scan-child":
             // Internal: a worker's isolated checks of one snapshot (AuditPipeline.ScanChild).
             exit(ScanChild.main(arguments))

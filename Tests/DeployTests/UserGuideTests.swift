@@ -140,7 +140,7 @@ enum Docs {
             }
         }
         // The guide shows the whole path: scanning, the pipeline, the dashboard, pull-request checks.
-        for subcommand in ["scan", "rules", "migrate", "schedule", "status", "coordinator", "worker", "render", "serve", "prune"] {
+        for subcommand in ["scan", "fix", "rules", "migrate", "schedule", "status", "coordinator", "worker", "render", "serve", "prune"] {
             #expect(ran[subcommand, default: 0] > 0, "the guide and operations.md ran no \(subcommand)")
         }
     }
@@ -180,6 +180,14 @@ enum Docs {
                     #expect(text.contains(" error") || text.contains(" warning"), "\(command): no findings in the text report")
                 }
             }
+        case "fix":
+            // The guide's fixes are dry runs on the sample app: a diff, and the sample left as it was.
+            let dryRun = words.contains("--dry-run")
+            #expect(dryRun, "\(command): a fix the guide runs must be a dry run, or the commands after it see other code")
+            #expect(result.status == 0 && result.stdout.hasPrefix("--- a/") && result.stdout.contains("\n@@ -")
+                    && result.stderr.contains("would fix "), "\(command): \(result.output)")
+            let checkout = try? String(contentsOfFile: sandbox + "/Tests/Fixtures/SampleApp/Shared/CheckoutView.swift", encoding: .utf8)
+            #expect(checkout?.contains("\"Pay button\"") == true, "\(command): the dry run changed the sample app")
         case "rules":
             #expect(result.status == 0 && result.stdout.contains("fixed-font-size"), "\(command): \(result.output)")
         case "version":

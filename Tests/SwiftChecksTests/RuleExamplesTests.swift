@@ -1,3 +1,4 @@
+import AuditFix
 import AuditModel
 import ColorAssets
 import InterfaceBuilder
@@ -63,6 +64,34 @@ struct RuleExamplesTests {
         for example in description.nonTriggering {
             let found = try Self.findings(of: id, code: example.code.replacingOccurrences(of: "↓", with: ""), example: example)
             #expect(found.isEmpty, "\(id): unexpected \(found.map { "\($0.location.line):\($0.location.column) \($0.message)" }) in:\n\(example.code)")
+        }
+    }
+
+    /// A rule's fixes, as `a11y-audit fix` applies them: the expected code, parsing cleanly, and
+    /// the fixed findings gone when it is checked again; code without a fix gets no edit.
+    @Test("Correction examples give the expected code, which parses and no longer has the fixed findings", arguments: ruleIDs)
+    func corrections(id: String) throws {
+        let description = try #require(RuleCatalog.description(of: id))
+        for example in description.corrections {
+            let input = example.input
+            #expect(!input.code.contains("↓"), "\(id): correction examples carry no markers")
+            let before = try Self.findings(of: id, code: input.code, example: input)
+            #expect(!before.isEmpty, "\(id): the rule does not report this correction example:\n\(input.code)")
+            let corrected = before.filter { $0.correction != nil }
+            guard let expected = example.output else {
+                #expect(corrected.isEmpty, "\(id): expected no edit, got \(corrected.compactMap(\.correction)) in:\n\(input.code)")
+                continue
+            }
+            #expect(!corrected.isEmpty, "\(id): no finding carries an edit in:\n\(input.code)")
+            let plan = FixPlan.make(before) { _ in Array(input.code.utf8) }
+            #expect(plan.refusals.isEmpty, "\(id): \(plan.refusals.map(\.reason))")
+            let output = plan.changes.first.map { String(decoding: $0.edited, as: UTF8.self) } ?? input.code
+            #expect(output == expected, "\(id): the fix made\n\(output)\nnot\n\(expected)")
+            #expect(FixPlan.firstSyntaxError(output) == nil, "\(id): the fixed code does not parse:\n\(output)")
+            let after = try Self.findings(of: id, code: output, example: RuleExample(output, platforms: input.platforms,
+                                                                                       file: input.file, assets: input.assets))
+            #expect(after.count == before.count - corrected.count && after.allSatisfy { $0.correction == nil },
+                    "\(id): after the fix still \(after.map { "\($0.location.line):\($0.location.column) \($0.message)" })")
         }
     }
 

@@ -132,6 +132,57 @@ struct AccessibilityLabelNamesTraitRule: SourceRule {
                     view.setAccessibilityRoleDescription("button")
                 }
                 """),
+        ],
+        corrections: [
+            CorrectionExample("""
+                import SwiftUI
+                struct Player: View {
+                    var body: some View {
+                        Button(action: play) { Image(systemName: "play.fill") }
+                            .accessibilityLabel("Play button")
+                        Image("avatar").accessibilityLabel(Text("Profile Image"))
+                        Image("cat").accessibility(label: Text("Image of a cat"))
+                        Image(systemName: "play").accessibilityLabel("Button: Play")
+                    }
+                    func play() {}
+                }
+                """, """
+                import SwiftUI
+                struct Player: View {
+                    var body: some View {
+                        Button(action: play) { Image(systemName: "play.fill") }
+                            .accessibilityLabel("Play")
+                        Image("avatar").accessibilityLabel(Text("Profile"))
+                        Image("cat").accessibility(label: Text("a cat"))
+                        Image(systemName: "play").accessibilityLabel("Play")
+                    }
+                    func play() {}
+                }
+                """),
+            CorrectionExample("""
+                import UIKit
+                func configure(_ volume: UISlider, _ email: UITextField) {
+                    volume.accessibilityLabel = "Volume slider"
+                    email.accessibilityLabel = "Email text field"
+                }
+                """, """
+                import UIKit
+                func configure(_ volume: UISlider, _ email: UITextField) {
+                    volume.accessibilityLabel = "Volume"
+                    email.accessibilityLabel = "Email"
+                }
+                """),
+            // Translation sources, interpolation, a lone type word, the word inside the label.
+            .suggestionOnly("""
+                import UIKit
+                func configure(_ play: UIButton, _ row: UIView, name: String) {
+                    play.accessibilityLabel = NSLocalizedString("Play button", comment: "")
+                    play.accessibilityLabel = String(localized: "Play button")
+                    row.accessibilityLabel = "Delete \\(name) button"
+                    play.accessibilityLabel = "Button"
+                    play.accessibilityLabel = "Tap button to play"
+                }
+                """),
         ]
     )
 
@@ -179,14 +230,54 @@ struct AccessibilityLabelNamesTraitRule: SourceRule {
         for label in AccessibilityLabels.explicit(in: file) {
             if label.isTranslated(in: file) { continue }
             guard let word = Self.namedType(in: label.text) else { continue }
-            sink.report(label.node, "\(label.subject) is \"\(label.display)\", which names the element's type (\"\(word)\"); VoiceOver already announces the type from the trait, so it is heard twice")
+            sink.report(label.node, "\(label.subject) is \"\(label.display)\", which names the element's type (\"\(word)\"); VoiceOver already announces the type from the trait, so it is heard twice",
+                        correction: Self.correction(label))
         }
+    }
+
+    /// The literal without its type word (`"Play button"` → `"Play"`), for a plain one-line
+    /// literal read as written or as a key no table translates. Not for a translation's source
+    /// (`NSLocalizedString`, `String(localized:)`): translators work from that text.
+    private static func correction(_ label: LabelLiteral) -> SourceCorrection? {
+        guard !label.hasInterpolation, !label.isTranslationSource, label.literal.openingQuote.tokenKind == .stringQuote,
+              label.literal.segments.count == 1, let segment = label.literal.segments.first?.as(StringSegmentSyntax.self),
+              !segment.content.text.contains("\\"), let text = withoutTypeWord(segment.content.text) else { return nil }
+        return SourceCorrection("Drop the type word: \"\(text)\"", replacing: segment.content, with: text)
+    }
+
+    /// Separators that may set a type word off from the rest ("Button: Play", "Play - button").
+    private static let separatorCharacters: Set<Character> = [" ", ":", "-", "–", "—", ",", "|"]
+
+    /// "Play button" → "Play", "Button: Play" → "Play", "Image of a cat" → "a cat": the type word
+    /// and the separator joining it to the rest removed, the rest's case kept. `nil` where the
+    /// word is not at an edge, something other than a separator stands next to it, or nothing
+    /// would be left.
+    static func withoutTypeWord(_ text: String) -> String? {
+        let words = tokens(text)
+        guard let index = typeWordIndex(words), words.count > 1 else { return nil }
+        let removed: Range<String.Index>
+        if index == 0 {
+            let rest = words[1].text == "of" && ofWords.contains(words[0].text) ? 2 : 1
+            guard rest < words.count, words[0].range.lowerBound == text.startIndex else { return nil }
+            removed = words[0].range.lowerBound..<words[rest].range.lowerBound
+        } else if index == words.count - 1 {
+            guard words[index].range.upperBound == text.endIndex else { return nil }
+            removed = words[index - 1].range.upperBound..<words[index].range.upperBound
+        } else {
+            return nil
+        }
+        guard text[removed].allSatisfy({ $0.isLetter || $0.isNumber || separatorCharacters.contains($0) }) else { return nil }
+        var result = text
+        result.removeSubrange(removed)
+        return result.contains(where: { $0.isLetter || $0.isNumber }) && namedType(in: result) == nil ? result : nil
     }
 
     private struct Token {
         let text: String
         /// The characters between the previous token and this one.
         let separatorBefore: String
+        /// Where the word is in the label's text.
+        let range: Range<String.Index>
     }
 
     /// Letter/digit runs (the interpolation placeholder counts as a word), lower-cased, with
@@ -195,27 +286,31 @@ struct AccessibilityLabelNamesTraitRule: SourceRule {
         var result: [Token] = []
         var current = ""
         var separator = ""
-        func flush() {
+        var start = text.startIndex
+        func flush(at end: String.Index) {
             guard !current.isEmpty else { return }
-            result.append(Token(text: current.lowercased(), separatorBefore: separator))
+            result.append(Token(text: current.lowercased(), separatorBefore: separator, range: start..<end))
             current = ""
             separator = ""
         }
-        for character in text {
+        for index in text.indices {
+            let character = text[index]
             if character.isLetter || character.isNumber || character == LabelLiteral.placeholder {
+                if current.isEmpty { start = index }
                 current.append(character)
             } else {
-                flush()
+                flush(at: index)
                 separator.append(character)
             }
         }
-        flush()
+        flush(at: text.endIndex)
         // "text field", "check box" are one type name.
         var joined: [Token] = []
         for token in result {
             if let last = joined.last, token.separatorBefore == " ",
                (last.text == "text" && token.text == "field") || (last.text == "check" && token.text == "box") {
-                joined[joined.count - 1] = Token(text: last.text + " " + token.text, separatorBefore: last.separatorBefore)
+                joined[joined.count - 1] = Token(text: last.text + " " + token.text, separatorBefore: last.separatorBefore,
+                                                 range: last.range.lowerBound..<token.range.upperBound)
             } else {
                 joined.append(token)
             }
@@ -226,20 +321,24 @@ struct AccessibilityLabelNamesTraitRule: SourceRule {
     /// The type word the label names, if any.
     static func namedType(in text: String) -> String? {
         let words = tokens(text)
+        return typeWordIndex(words).map { words[$0].text }
+    }
+
+    /// Which of `words` names the element's type, if any.
+    private static func typeWordIndex(_ words: [Token]) -> Int? {
         guard let first = words.first, let last = words.last else { return nil }
         if words.count == 1 {
-            return typeWords[first.text]?.alone == true ? first.text : nil
+            return typeWords[first.text]?.alone == true ? 0 : nil
         }
         // "Button: Play", "Image - sunset", "Image of a cat".
         if typeWords[first.text] != nil {
             let next = words[1]
             let separator = AccessibilityLabels.trimmed(next.separatorBefore)
-            if [":", "-", "–", "—", ",", "|", "("].contains(where: { separator.hasPrefix($0) }) { return first.text }
-            if next.text == "of", ofWords.contains(first.text) { return first.text }
+            if [":", "-", "–", "—", ",", "|", "("].contains(where: { separator.hasPrefix($0) }) { return 0 }
+            if next.text == "of", ofWords.contains(first.text) { return 0 }
         }
         // "Play button", "Profile image", "Settings tab", but not "Add image", "Close tab".
-        if let type = typeWords[last.text], !type.actions.contains(first.text) { return last.text }
-        if let button = words.first(where: { typeWords[$0.text]?.anywhere == true }) { return button.text }
-        return nil
+        if let type = typeWords[last.text], !type.actions.contains(first.text) { return words.count - 1 }
+        return words.firstIndex { typeWords[$0.text]?.anywhere == true }
     }
 }

@@ -15,6 +15,11 @@ struct LabelLiteral {
     let isLocalizable: Bool
     /// What the literal is, for messages: "accessibility label set with `.accessibilityLabel(_:)`".
     let subject: String
+    /// The string literal itself (inside any `Text(…)` wrapping it).
+    let literal: StringLiteralExprSyntax
+    /// Written as a translation's source (`NSLocalizedString`, `String(localized:)`,
+    /// `LocalizedStringKey(…)`): its text is a key translators work from, not only what is read.
+    let isTranslationSource: Bool
 
     static let placeholder: Character = "\u{FFFC}"
 
@@ -31,13 +36,17 @@ struct LabelLiteral {
     /// `LocalizedStringKey` at this position.
     init?(_ expression: ExprSyntax, bareIsKey: Bool, subject: String) {
         var localizable = bareIsKey
+        var source = false
         var literalExpression = expression
         if let call = expression.as(FunctionCallExprSyntax.self) {
             guard let name = call.calleeName, call.calleeBaseText == nil || call.calleeBaseText == "SwiftUI",
                   let first = call.arguments.first else { return nil }
             switch (name, first.label?.text) {
-            case ("Text", nil), ("LocalizedStringKey", nil), ("String", "localized"), ("NSLocalizedString", nil):
+            case ("Text", nil):
                 localizable = true
+            case ("LocalizedStringKey", nil), ("String", "localized"), ("NSLocalizedString", nil):
+                localizable = true
+                source = true
             case ("Text", "verbatim"), ("String", nil):
                 localizable = false
             default:
@@ -62,6 +71,8 @@ struct LabelLiteral {
             }
         }
         self.node = expression
+        self.literal = literal
+        self.isTranslationSource = source
         self.text = text
         self.display = display
         self.hasInterpolation = interpolated

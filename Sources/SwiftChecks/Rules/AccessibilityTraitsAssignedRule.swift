@@ -114,6 +114,41 @@ struct AccessibilityTraitsAssignedRule: SourceRule {
                     }
                 }
                 """),
+        ],
+        corrections: [
+            CorrectionExample("""
+                import UIKit
+                final class SettingsViewController: UIViewController {
+                    @IBOutlet var titleButton: UIButton!
+                    override func viewDidLoad() {
+                        super.viewDidLoad()
+                        titleButton.accessibilityTraits = .header
+                        self.view.accessibilityTraits = [.button, UIAccessibilityTraits.selected]
+                    }
+                }
+                """, """
+                import UIKit
+                final class SettingsViewController: UIViewController {
+                    @IBOutlet var titleButton: UIButton!
+                    override func viewDidLoad() {
+                        super.viewDidLoad()
+                        titleButton.accessibilityTraits.insert(.header)
+                        self.view.accessibilityTraits.formUnion([.button, UIAccessibilityTraits.selected])
+                    }
+                }
+                """),
+            // A value that is computed or chosen: which traits to keep is a person's call.
+            .suggestionOnly("""
+                import UIKit
+                final class ChipView: UIControl {
+                    override var isSelected: Bool {
+                        didSet { accessibilityTraits = isSelected ? [.button, .selected] : .button }
+                    }
+                    func configure(cell: UITableViewCell) {
+                        cell.accessibilityTraits = UIAccessibilityTraits.button.union(.selected)
+                    }
+                }
+                """),
         ]
     )
 
@@ -128,8 +163,32 @@ struct AccessibilityTraitsAssignedRule: SourceRule {
                 `\(assignment.target.trimmedDescription) = \(assignment.valueText)` replaces every trait \(target) \
                 already has (such as `.button`, `.notEnabled` or `.selected` that UIKit manages); insert or remove \
                 the trait instead
-                """)
+                """, correction: Self.correction(assignment))
         }
+    }
+
+    /// `x.accessibilityTraits = .button` → `x.accessibilityTraits.insert(.button)`, and an array of
+    /// traits → `formUnion([…])`: for a statement of its own whose value names traits directly
+    /// (`.header`, `UIAccessibilityTraits.header`), nothing computed.
+    private static func correction(_ assignment: Assignment) -> SourceCorrection? {
+        guard assignment.node.parent?.is(CodeBlockItemSyntax.self) == true, assignment.value.count == 1 else { return nil }
+        let value = assignment.value[0]
+        let method: String
+        if let array = value.as(ArrayExprSyntax.self), !array.elements.isEmpty, array.elements.allSatisfy({ namesTrait($0.expression) }) {
+            method = "formUnion"
+        } else if namesTrait(value) {
+            method = "insert"
+        } else {
+            return nil
+        }
+        let replacement = "\(assignment.target.trimmedDescription).\(method)(\(value.trimmedDescription))"
+        return SourceCorrection("Keep the traits the view has: `\(replacement)`", replacing: assignment.node, with: replacement)
+    }
+
+    /// `.button` or `UIAccessibilityTraits.button`.
+    private static func namesTrait(_ expression: ExprSyntax) -> Bool {
+        guard let member = expression.as(MemberAccessExprSyntax.self), member.declName.argumentNames == nil else { return false }
+        return member.base == nil || member.base?.trimmedDescription == "UIAccessibilityTraits"
     }
 
     /// The value mentions `accessibilityTraits` itself, directly or through a local it was

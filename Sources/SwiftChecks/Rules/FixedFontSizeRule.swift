@@ -360,6 +360,113 @@ struct FixedFontSizeRule: SourceRule {
                 #endif
                 """),
         ],
+        corrections: [
+            CorrectionExample("""
+                import SwiftUI
+                struct Title: View {
+                    var body: some View { Text("Hi").font(.system(size: 17)) }
+                }
+                """, """
+                import SwiftUI
+                struct Title: View {
+                    var body: some View { Text("Hi").font(.body) }
+                }
+                """, platforms: PlatformSet(.iOS)),
+            // The weight is kept where the style's default weight differs; 17 pt semibold is the headline.
+            CorrectionExample("""
+                import SwiftUI
+                struct Order: View {
+                    var body: some View {
+                        Text("Total").font(.system(size: 15, weight: .semibold))
+                        Text("Paid").font(.system(size: 17, weight: .semibold))
+                        Text("Due").font(.system(size: 17, weight: .bold, design: .rounded))
+                        Text("Note").font(Font.system(size: 13, design: .serif))
+                    }
+                }
+                """, """
+                import SwiftUI
+                struct Order: View {
+                    var body: some View {
+                        Text("Total").font(.subheadline.weight(.semibold))
+                        Text("Paid").font(.headline)
+                        Text("Due").font(.system(.body, design: .rounded).weight(.bold))
+                        Text("Note").font(Font.system(.footnote, design: .serif))
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
+            // A label's font, with the line that makes it follow later text-size changes.
+            CorrectionExample("""
+                import UIKit
+                final class ProfileCell: UITableViewCell {
+                    let nameLabel = UILabel()
+                    func configure(_ field: UITextField) {
+                        nameLabel.font = UIFont.systemFont(ofSize: 15)
+                        nameLabel.numberOfLines = 0
+                        field.font = .systemFont(ofSize: 17, weight: .semibold) // the title
+                    }
+                }
+                """, """
+                import UIKit
+                final class ProfileCell: UITableViewCell {
+                    let nameLabel = UILabel()
+                    func configure(_ field: UITextField) {
+                        nameLabel.font = UIFont.preferredFont(forTextStyle: .subheadline)
+                        nameLabel.adjustsFontForContentSizeCategory = true
+                        nameLabel.numberOfLines = 0
+                        field.font = .preferredFont(forTextStyle: .headline) // the title
+                        field.adjustsFontForContentSizeCategory = true
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
+            // No text style of that default size; a custom face; a size from a variable.
+            .suggestionOnly("""
+                import SwiftUI
+                struct Badge: View {
+                    let size: CGFloat
+                    var body: some View {
+                        Text("New").font(.system(size: 14))
+                        Text("Sale").font(.custom("Avenir", fixedSize: 17))
+                        Text("Hot").font(.system(size: size))
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
+            // Code that may build for watchOS or tvOS, whose text styles have other default sizes,
+            // and UIKit code nothing says is iOS code.
+            .suggestionOnly("""
+                import SwiftUI
+                struct Title: View {
+                    var body: some View { Text("Hi").font(.system(size: 17)) }
+                }
+                """),
+            .suggestionOnly("""
+                import UIKit
+                func style(_ label: UILabel) {
+                    label.font = UIFont.systemFont(ofSize: 17)
+                }
+                """),
+            // `Font.title2` needs iOS 14, which nothing says the app requires.
+            .suggestionOnly("""
+                import SwiftUI
+                struct Title: View {
+                    var body: some View { Text("Hi").font(.system(size: 22)) }
+                }
+                """, platforms: PlatformSet(.iOS)),
+            // Not a label's font statement, a bold face no text style has, or a flag set to false on purpose.
+            .suggestionOnly("""
+                import UIKit
+                final class Header: UIView {
+                    let titleLabel = UILabel()
+                    let subtitle = UILabel()
+                    func configure() {
+                        let font = UIFont.systemFont(ofSize: 17)
+                        titleLabel.font = font
+                        titleLabel.font = .boldSystemFont(ofSize: 17)
+                        subtitle.font = .systemFont(ofSize: 15)
+                        subtitle.adjustsFontForContentSizeCategory = false
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
+        ],
         concernsDynamicType: true
     )
 
@@ -420,8 +527,83 @@ struct FixedFontSizeRule: SourceRule {
             if inBar { message += " (in a bar, whose own titles keep their size: check that the Large Content Viewer shows it instead)" }
             // A view drawn into a picture, or placed in an area the system sizes, in another file's code.
             let owner = Syntax(call).enclosingTypeDecl?.declaredTypeName
+            // Where the size is a decision of its own (a ceiling, an initial, a region or bar the
+            // system sizes), growing with the text size is not a mechanical change.
+            let correction = shrinks || large || initial || systemSized || inBar ? nil : Self.correction(call, size: size, file)
             sink.report(call, message, certainty: sure ? nil : .review,
-                        reviewIf: owner.map { [$0 + FileResult.offscreenMarker, $0 + FileResult.systemSizedMarker, $0 + FileResult.inBarMarker] } ?? [])
+                        reviewIf: owner.map { [$0 + FileResult.offscreenMarker, $0 + FileResult.systemSizedMarker, $0 + FileResult.inBarMarker] } ?? [],
+                        correction: correction)
+        }
+    }
+
+    // MARK: - The text style of the same default size
+
+    /// SwiftUI's text styles that came after iOS 13 (`Font.title2`, `.title3`, `.caption2`: iOS 14).
+    private static let swiftUIStylesSinceIOS14: Set<String> = ["title2", "title3", "caption2"]
+
+    /// The edit to the text style whose default size (Apple's Dynamic Type table, "Large") is the
+    /// literal size, on code the project, the config or an `#if os(iOS)` says only iOS/iPadOS
+    /// builds (other platforms' text styles have other sizes): `.system(size: 17)` → `.body`, `.system(size: 15, weight: .semibold)` →
+    /// `.subheadline.weight(.semibold)`, `.system(size: 17, weight: .bold, design: .rounded)` →
+    /// `.system(.body, design: .rounded).weight(.bold)`, and a label's
+    /// `UIFont.systemFont(ofSize: 15)` → `UIFont.preferredFont(forTextStyle: .subheadline)` with
+    /// `adjustsFontForContentSizeCategory` set on the next line. Where two styles share the size
+    /// (body and headline, 17 pt), the one whose default weight is the weight asked for; a weight
+    /// no style has by default is kept explicitly (SwiftUI) or leaves the fix a suggestion (UIKit).
+    static func correction(_ call: FunctionCallExprSyntax, size: ExprSyntax, _ file: SourceFile) -> SourceCorrection? {
+        // Stated, not guessed from `import UIKit` (which tvOS code has too).
+        guard file.platforms(at: call) == PlatformSet(.iOS), file.platformsAreDeclared(at: call), let points = size.numberValue,
+              let name = call.calleeName else { return nil }
+        let candidates = file.reference.iosTextStyles(ofDefaultSize: points).compactMap { file.reference.iosTextStyles[$0] }
+        guard !candidates.isEmpty else { return nil }
+        let labels = call.argumentLabels
+        let base = call.calledExpression.as(MemberAccessExprSyntax.self)?.base.map { $0.trimmedDescription + "." } ?? "."
+        // A weight or design is kept as written only when it names a case (`.bold`, `Font.Weight.bold`):
+        // a variable may be an optional, which the text-style forms do not take.
+        guard let weight = CaseArgument(call, "weight"), let design = CaseArgument(call, "design") else { return nil }
+        let asked = weight.name ?? "regular"
+        let style = candidates.first { $0.weight == asked } ?? candidates.first { $0.weight == "regular" } ?? candidates[0]
+        let keptWeight = style.weight == asked ? nil : weight.text ?? ".regular"
+        let sizeText = "\(points.points) pt"
+        switch name {
+        case "system" where call.calleeBaseText == nil || call.calleeBaseText == "Font":
+            guard [["size"], ["size", "weight"], ["size", "design"], ["size", "weight", "design"]].contains(labels),
+                  !swiftUIStylesSinceIOS14.contains(style.swiftUIName) || file.context.deploymentTargets.guarantees(.iOS, [14]) else { return nil }
+            var replacement = base + (design.text.map { "system(.\(style.swiftUIName), design: \($0))" } ?? style.swiftUIName)
+            if let keptWeight { replacement += ".weight(\(keptWeight))" }
+            return SourceCorrection("Use `\(replacement)`: the text style whose default size is \(sizeText), which follows the person's text size",
+                                    replacing: call, with: replacement)
+        case "systemFont" where call.calleeBaseText == nil || call.calleeBaseText == "UIFont":
+            guard labels == ["ofSize"] || labels == ["ofSize", "weight"], keptWeight == nil,
+                  let assignment = file.index.assignments.first(where: { $0.value.count == 1 && $0.value[0].id == ExprSyntax(call).id }),
+                  FontCorrections.setsTextViewFont(assignment, file) else { return nil }
+            let replacement = base + "preferredFont(forTextStyle: .\(style.uiKitName))"
+            var edits = [SourceCorrection.Edit(range: call.codeOffsets, replacement: replacement)]
+            switch FontCorrections.flagValue(for: assignment.targetObject, around: assignment.node, file) {
+            case nil:
+                guard let insertion = FontCorrections.flagInsertion(after: assignment) else { return nil }
+                edits.append(insertion)
+            case true?: break
+            case false?: return nil // set to false on purpose: the text would still not follow
+            }
+            return SourceCorrection("Use `\(replacement)` (\(sizeText) at the default size) and let the view follow text-size changes",
+                                    edits)
+        default:
+            return nil
+        }
+    }
+
+    /// A `weight:` or `design:` argument: absent (both `nil`), or a case as written and its name.
+    private struct CaseArgument {
+        var text: String?
+        var name: String?
+
+        /// `nil` for an argument that is not a plain case.
+        init?(_ call: FunctionCallExprSyntax, _ label: String) {
+            guard let expression = call.argument(label) else { return }
+            guard let member = expression.as(MemberAccessExprSyntax.self), member.declName.argumentNames == nil else { return nil }
+            text = expression.trimmedDescription
+            name = member.declName.baseName.text
         }
     }
 

@@ -172,11 +172,71 @@ struct FontNotAdjustingToContentSizeRule: SourceRule {
                 }
                 """),
         ],
+        corrections: [
+            CorrectionExample("""
+                import UIKit
+                final class OrderHeader: UIView {
+                    private let totalLabel = UILabel()
+                    func setUp() {
+                        totalLabel.font = UIFont.preferredFont(forTextStyle: .title2)
+                        addSubview(totalLabel)
+                    }
+                    func style(_ button: UIButton, _ notes: UITextView) {
+                        button.titleLabel?.font = .preferredFont(forTextStyle: .callout)
+                        notes.font = UIFontMetrics(forTextStyle: .body).scaledFont(for: .systemFont(ofSize: 17))
+                    }
+                }
+                """, """
+                import UIKit
+                final class OrderHeader: UIView {
+                    private let totalLabel = UILabel()
+                    func setUp() {
+                        totalLabel.font = UIFont.preferredFont(forTextStyle: .title2)
+                        totalLabel.adjustsFontForContentSizeCategory = true
+                        addSubview(totalLabel)
+                    }
+                    func style(_ button: UIButton, _ notes: UITextView) {
+                        button.titleLabel?.font = .preferredFont(forTextStyle: .callout)
+                        button.titleLabel?.adjustsFontForContentSizeCategory = true
+                        notes.font = UIFontMetrics(forTextStyle: .body).scaledFont(for: .systemFont(ofSize: 17))
+                        notes.adjustsFontForContentSizeCategory = true
+                    }
+                }
+                """),
+            // The view's own font, in a subclass of a text field.
+            CorrectionExample("""
+                import UIKit
+                final class SearchField: UITextField {
+                    func applyStyle() {
+                        font = UIFont.preferredFont(forTextStyle: .callout)
+                        clearButtonMode = .whileEditing
+                    }
+                }
+                """, """
+                import UIKit
+                final class SearchField: UITextField {
+                    func applyStyle() {
+                        font = UIFont.preferredFont(forTextStyle: .callout)
+                        adjustsFontForContentSizeCategory = true
+                        clearButtonMode = .whileEditing
+                    }
+                }
+                """),
+            // Set to false on purpose; a view whose type this file does not spell; a statement sharing its line.
+            .suggestionOnly("""
+                import UIKit
+                func style(_ field: UITextField, _ cell: ProfileCell) {
+                    field.font = UIFont.preferredFont(forTextStyle: .body)
+                    field.adjustsFontForContentSizeCategory = false
+                    cell.badge.font = .preferredFont(forTextStyle: .caption1)
+                }
+                func caption(_ label: UILabel) { label.font = .preferredFont(forTextStyle: .caption2) }
+                """),
+        ],
         concernsDynamicType: true
     )
 
-    private static let flagName = "adjustsFontForContentSizeCategory"
-    private static let textViewClasses: Set<String> = ["UILabel", "UITextField", "UITextView"]
+    private static let flagName = FontCorrections.flag
 
     func check(_ file: SourceFile, _ sink: inout FindingSink) {
         let flags = file.index.assignments.filter { $0.targetProperty == Self.flagName }.flatMap { flagTargets($0, file) }
@@ -191,17 +251,21 @@ struct FontNotAdjustingToContentSizeRule: SourceRule {
             if object.isEmpty {
                 // A bare `font = …` is a text view's own font only inside a text view subclass.
                 guard let type = assignment.node.enclosingTypeDecl,
-                      type.inheritedTypeNames?.contains(where: Self.textViewClasses.contains) == true else { continue }
+                      type.inheritedTypeNames?.contains(where: FontCorrections.textViewClasses.contains) == true else { continue }
             }
             let scope = Self.scope(of: object, at: assignment.node, file)
             let matching = flags.filter { $0.object == object && scope.accepts($0.scope) }
             if matching.contains(where: { !$0.isFalse }) { continue }
             let flagText = object.isEmpty ? Self.flagName : "\(object).\(Self.flagName)"
             let state = matching.isEmpty ? "is never set to true" : "is set to false"
+            // A flag set to false is a decision to undo by hand; a view of a type this file does not
+            // spell may have no such flag.
+            let insertion = matching.isEmpty && FontCorrections.setsTextViewFont(assignment, file)
+                ? FontCorrections.flagInsertion(after: assignment) : nil
             sink.report(assignment.node, """
                 `\(assignment.target.trimmedDescription)` gets \(source) but `\(flagText)` \(state) in \(scope.name): \
                 the text starts at the person's text size and then won't follow changes made in Settings or Control Center
-                """)
+                """, correction: insertion.map { SourceCorrection("Set `\(flagText) = true` after the font", [$0]) })
         }
     }
 
