@@ -105,7 +105,33 @@ final class WorkerFleet {
                 }
                 """.write(toFile: folder + "/Sources/Badge.swift", atomically: true, encoding: .utf8)
             let archive = try workspace.archive(folder, as: "tiny.tar.gz")
-            let config = try workspace.writeConfig((0..<Self.jobs).map { ("acme/repo-\($0)", archive) })
+            // Every tenth repository also has views without findings, enough to keep its scan
+            // child busy for a few hundred milliseconds: a kill aimed at it lands mid-job (a tiny
+            // job is over in the time it takes to read every process's title).
+            let heavyFolder = workspace.root + "/heavy"
+            try FileManager.default.createDirectory(atPath: heavyFolder + "/Sources", withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: folder + "/Sources/Badge.swift", toPath: heavyFolder + "/Sources/Badge.swift")
+            for file in 0..<5 {
+                let texts = (0..<8).map { "            Text(\"Item \($0)\")" }.joined(separator: "\n")
+                let helpers = (0..<250).map { "    func value\($0)(_ x: Int) -> Int { let y = x * \($0) + \(file); return y > 10 ? y - 1 : y + 1 }" }
+                try """
+                    import SwiftUI
+
+                    struct Row\(file): View {
+                        var body: some View {
+                            VStack {
+                    \(texts)
+                            }
+                        }
+                    \(helpers.joined(separator: "\n"))
+                    }
+                    """.write(toFile: heavyFolder + "/Sources/Row\(file).swift", atomically: true, encoding: .utf8)
+            }
+            let heavyArchive = try workspace.archive(heavyFolder, as: "heavy.tar.gz")
+            let heavy = Set((0..<Self.jobs).filter { $0 % 10 == 5 }.map { "acme/repo-\($0)" })
+            let config = try workspace.writeConfig((0..<Self.jobs).map {
+                ("acme/repo-\($0)", heavy.contains("acme/repo-\($0)") ? heavyArchive : archive)
+            })
             // A rescued job whose scan child is then killed still has attempts left.
             var object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: config))) as? [String: Any] ?? [:]
             object["limits"] = ["maxAttempts": 5]
@@ -150,21 +176,22 @@ final class WorkerFleet {
                     print("fault loop: no live worker at \(threshold) succeeded; starting one")
                 }
                 try fleet.start("w\(5 + index)")
-                // And a live worker's scan child, in the middle of its checks (its title names
-                // the repository; an idle child's does not): that job alone fails its attempt
-                // ("crashed (signal 9)") and is retried; the worker goes on. A tiny job keeps its
-                // child busy for milliseconds, so the search goes on for a moment.
-                // A child seen busy may have sent its answer by the time the signal lands (its
-                // title goes back to idle just after); that kill fails nothing, so the round tries
-                // again until one lands mid-job, for a few seconds at most: reading every process's
-                // title is slow on a loaded machine, and a drain left waiting lets workers go idle.
+                // And a live worker's scan child, in the middle of a heavy repository's checks (its
+                // title names the repository; an idle child's does not): that job alone fails its
+                // attempt ("crashed (signal 9)") and is retried; the worker goes on.
+                // A child seen busy may still have sent its answer by the time the signal lands;
+                // that kill fails nothing, so the round tries again until one lands mid-job, for a
+                // few seconds at most: a drain left waiting lets workers go idle and leave.
                 let crashedBefore = try crashedAttempts(connection)
                 let deadline = Date().addingTimeInterval(5)
                 var landed = false
                 while !landed, Date() < deadline {
                     var busy: [(Int32, [String])] = []
                     while busy.isEmpty, Date() < deadline {
-                        busy = ChildSaboteur.scanChildren().filter { $0.1.contains("--root") && $0.1.contains { $0.hasPrefix(workspace.workDirectory) } }
+                        busy = ChildSaboteur.scanChildren().filter { _, arguments in
+                            guard let root = arguments.firstIndex(of: "--root"), root + 1 < arguments.count else { return false }
+                            return heavy.contains(arguments[root + 1]) && arguments.contains { $0.hasPrefix(workspace.workDirectory) }
+                        }
                         if busy.isEmpty { usleep(1000) }
                     }
                     guard let (child, arguments) = busy.randomElement(using: &random), kill(child, SIGKILL) == 0 else { continue }
