@@ -6,10 +6,12 @@ public struct ColorCatalog: Sendable {
     public let sets: [ColorSet]
     /// Files that could not be read (colour sets, or folder Contents.json that decide names).
     public let errors: [ColorSetError]
+    /// Files read in spite of a flaw a strict reader refuses (a trailing comma), for review.
+    public let tolerated: [ColorSetError]
     /// Name -> indices into `sets`, in path order (an app and its widget often share names).
     private let index: [String: [Int]]
 
-    public static let empty = ColorCatalog(sets: [], errors: [], index: [:])
+    public static let empty = ColorCatalog(sets: [], errors: [], tolerated: [], index: [:])
 
     /// Builds the catalog from the files a scanner found under `*.xcassets` (any others are
     /// ignored). Only `<Name>.colorset/Contents.json` and the Contents.json of the folders above a
@@ -22,6 +24,7 @@ public struct ColorCatalog: Sendable {
         for file in files { byPath[file.path] = file.bytes }
 
         var errors: [ColorSetError] = []
+        var tolerated: [ColorSetError] = []
         var namespaceCache: [String: Bool] = [:]
         /// Whether the folder at `folderPath` provides a namespace; reads its Contents.json once.
         func providesNamespace(_ folderPath: String) -> Bool {
@@ -30,7 +33,10 @@ public struct ColorCatalog: Sendable {
             let contentsPath = folderPath + "/Contents.json"
             if let bytes = byPath[contentsPath] {
                 do {
-                    let root = try JSONReader.parse(bytes)
+                    let (root, trailingCommaLines) = try JSONReader.parseNotingTrailingCommas(bytes)
+                    if let line = trailingCommaLines.first {
+                        tolerated.append(ColorSetError(path: contentsPath, line: line, reason: .trailingComma))
+                    }
                     if root.members == nil {
                         errors.append(ColorSetError(path: contentsPath, line: root.line, reason: .notAnObject))
                     } else if let flag = root["properties"]?["provides-namespace"] {
@@ -57,17 +63,20 @@ public struct ColorCatalog: Sendable {
             nameParts.append(location.setName)
             let name = nameParts.joined(separator: "/")
             do {
-                let set = try ColorSetParser.parse(bytes: byPath[path] ?? [], path: path, name: name, platform: platform(path))
+                let (set, trailingCommaLine) = try ColorSetParser.parseNotingTrailingCommas(bytes: byPath[path] ?? [], path: path, name: name,
+                                                                                           platform: platform(path))
                 sets.append(set)
+                if let line = trailingCommaLine { tolerated.append(ColorSetError(path: path, line: line, reason: .trailingComma)) }
             } catch {
                 errors.append(error)
             }
         }
         errors.sort { ($0.path, $0.line ?? 0) < ($1.path, $1.line ?? 0) }
+        tolerated.sort { ($0.path, $0.line ?? 0) < ($1.path, $1.line ?? 0) }
 
         var index: [String: [Int]] = [:]
         for (position, set) in sets.enumerated() { index[set.name, default: []].append(position) }
-        return ColorCatalog(sets: sets, errors: errors, index: index)
+        return ColorCatalog(sets: sets, errors: errors, tolerated: tolerated, index: index)
     }
 
     /// The colour set code means by `name` ("Brand", "Folder/Brand"); the first by path when

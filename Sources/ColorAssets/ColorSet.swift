@@ -122,6 +122,9 @@ public struct ColorSetError: Error, Hashable, Sendable, CustomStringConvertible 
         case badComponent(name: String, value: String, detail: String)
         /// A `color` with neither `components` nor a `reference`.
         case emptyColor
+        /// A comma after the last item of a list or object: read past (the colours are checked),
+        /// though strict JSON readers refuse the file.
+        case trailingComma
     }
 
     public let path: String
@@ -154,6 +157,8 @@ public struct ColorSetError: Error, Hashable, Sendable, CustomStringConvertible 
             "the \(space.rawValue) colour has no \"\(name)\" component; \(space.rawValue) needs \((space.componentNames + ["alpha"]).joined(separator: ", "))"
         case .badComponent(let name, let value, let detail):
             "component \"\(name)\" is \(value), \(detail); write a float 0...1 (\"0.500\"), an 8-bit integer (\"128\") or 8-bit hex (\"0x80\")"
+        case .trailingComma:
+            "a comma follows the last item of a list or object; its colours were read and checked, but strict JSON readers refuse the file and Xcode may rewrite or reject it: delete the comma"
         case .emptyColor:
             "a \"color\" has neither \"components\" nor a system \"reference\"; pick a colour for this appearance in Xcode or delete the entry"
         }
@@ -171,8 +176,15 @@ public enum ColorSetParser {
     }
 
     public static func parse(bytes: [UInt8], path: String, name: String, platform: Platform?) throws(ColorSetError) -> ColorSet {
+        try parseNotingTrailingCommas(bytes: bytes, path: path, name: name, platform: platform).set
+    }
+
+    /// The set, and the line of the first comma that ends a list or an object (nil when none).
+    public static func parseNotingTrailingCommas(bytes: [UInt8], path: String, name: String,
+                                                 platform: Platform?) throws(ColorSetError) -> (set: ColorSet, trailingCommaLine: Int?) {
         let root: JSONNode
-        do { root = try JSONReader.parse(bytes) } catch {
+        let trailingCommaLines: [Int]
+        do { (root, trailingCommaLines) = try JSONReader.parseNotingTrailingCommas(bytes) } catch {
             throw ColorSetError(path: path, line: error.line, reason: .notJSON(error.message))
         }
         guard root.members != nil else { throw ColorSetError(path: path, line: root.line, reason: .notAnObject) }
@@ -182,7 +194,7 @@ public enum ColorSetParser {
         }
         var entries: [ColorSetEntry] = []
         for node in list { entries.append(try entry(node, path: path)) }
-        return resolve(name: name, path: path, platform: platform, entries: entries)
+        return (resolve(name: name, path: path, platform: platform, entries: entries), trailingCommaLines.first)
     }
 
     // MARK: Entries

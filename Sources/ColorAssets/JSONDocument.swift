@@ -75,10 +75,13 @@ struct JSONSyntaxError: Error, Sendable {
 }
 
 /// Recursive-descent reader. Nesting is limited so hostile input cannot exhaust the stack.
+/// A comma after an object's or array's last item is read past and its line noted: hand-edited
+/// and generated Contents.json files carry them, and the colours they hold are still meant.
 struct JSONReader {
     private let bytes: [UInt8]
     private var index = 0
     private var line = 1
+    private var trailingCommaLines: [Int] = []
     private static let maximumDepth = 64
 
     private init(_ bytes: [UInt8]) {
@@ -86,6 +89,11 @@ struct JSONReader {
     }
 
     static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
+        try parseNotingTrailingCommas(bytes).root
+    }
+
+    /// The value, and the lines of commas that end a list or an object (strict JSON refuses them).
+    static func parseNotingTrailingCommas(_ bytes: [UInt8]) throws(JSONSyntaxError) -> (root: JSONNode, trailingCommaLines: [Int]) {
         var reader = JSONReader(bytes)
         // A UTF-8 byte-order mark is tolerated, as Xcode and most editors do.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { reader.index = 3 }
@@ -98,7 +106,17 @@ struct JSONReader {
         if reader.index < bytes.count {
             throw reader.error("unexpected \(reader.describeCurrent()) after the end of the JSON value")
         }
-        return root
+        return (root, reader.trailingCommaLines)
+    }
+
+    /// After a comma: true (and noted) when `closer` follows, so the list or object ends there.
+    private mutating func closesAfterComma(_ closer: Unicode.Scalar) -> Bool {
+        let commaLine = line
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: closer) else { return false }
+        trailingCommaLines.append(commaLine)
+        index += 1
+        return true
     }
 
     private func error(_ message: String) -> JSONSyntaxError {
@@ -152,7 +170,11 @@ struct JSONReader {
                 members.append(JSONMember(key: key, value: value))
                 skipWhitespace()
                 guard index < bytes.count else { throw error("unexpected end of file inside an object") }
-                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                if bytes[index] == UInt8(ascii: ",") {
+                    index += 1
+                    if closesAfterComma("}") { break }
+                    continue
+                }
                 if bytes[index] == UInt8(ascii: "}") { index += 1; break }
                 throw error("expected ',' or '}' in an object, found \(describeCurrent())")
             }
@@ -170,7 +192,11 @@ struct JSONReader {
                 items.append(try parseValue(depth: depth + 1))
                 skipWhitespace()
                 guard index < bytes.count else { throw error("unexpected end of file inside an array") }
-                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                if bytes[index] == UInt8(ascii: ",") {
+                    index += 1
+                    if closesAfterComma("]") { break }
+                    continue
+                }
                 if bytes[index] == UInt8(ascii: "]") { index += 1; break }
                 throw error("expected ',' or ']' in an array, found \(describeCurrent())")
             }

@@ -251,6 +251,31 @@ func hexes(_ set: ColorSet, platform: Platform? = nil) -> [String?] {
         #expect(gamuts.clampedAppearances.contains(.light))
     }
 
+    @Test func aCommaAfterTheLastItemIsReadPastAndItsLineNoted() throws {
+        let text = """
+        {"colors": [
+          {"idiom": "universal",
+           "color": {"color-space": "srgb", "components": {"red": "0x11", "green": "0x22", "blue": "0x33", "alpha": "1.000",}}},
+        ],
+        "info": {"version": 1},
+        }
+        """
+        let (set, line) = try ColorSetParser.parseNotingTrailingCommas(bytes: Array(text.utf8), path: "A.colorset/Contents.json",
+                                                                       name: "A", platform: .iOS)
+        #expect(set.rgba(.light)?.hex == "#112233")
+        #expect(line == 3, "the first such comma, after alpha")
+        let catalog = ColorCatalog.build([(path: "Assets.xcassets/A.colorset/Contents.json", bytes: Array(text.utf8))]) { _ in .iOS }
+        #expect(catalog.errors.isEmpty && catalog.color(named: "A") != nil)
+        #expect(catalog.tolerated.map(\.line) == [3] && catalog.tolerated.first?.reason == .trailingComma)
+        // Two commas, or a comma where a value must follow, are still not JSON.
+        for broken in [#"{"colors": [1,,]}"#, #"{"colors": [,]}"#, #"{, "colors": []}"#] {
+            guard case .notJSON? = parseError(broken)?.reason else {
+                Issue.record("\(broken) should not be read")
+                continue
+            }
+        }
+    }
+
     @Test func malformedInputsGiveReasons() {
         let notJSON = parseError(#"{"colors": [ {"idiom": "universal",, } ]}"#)
         if case .notJSON? = notJSON?.reason {} else { Issue.record("expected notJSON, got \(String(describing: notJSON))") }
