@@ -10,6 +10,9 @@ struct DynamicTypeSizeCappedRule: SourceRule {
         "extraSmall", "extraLarge", "extraExtraLarge", "extraExtraExtraLarge",
     ]
 
+    /// SwiftUI views that show a picture: a cap on one limits how far an icon scales, not text.
+    static let imageViews: Set<String> = ["Image", "AsyncImage"]
+
     let description = RuleDescription(
         id: "dynamic-type-size-capped",
         title: "Dynamic Type capped below the accessibility sizes",
@@ -31,7 +34,11 @@ struct DynamicTypeSizeCappedRule: SourceRule {
             large sizes (`dynamicTypeSize.isAccessibilitySize`, `ViewThatFits`). For bars that cannot \
             grow, keep the system size and adopt the Large Content Viewer.
             """,
-        limitations: "A cap passed through a variable is not evaluated.",
+        limitations: """
+            A cap passed through a variable is not evaluated. A cap on an image (`Image(…)`, \
+            `AsyncImage`, a UIKit object named `…imageView`) is left alone: it limits how far a \
+            picture scales, which is the layout's call.
+            """,
         triggering: [
             RuleExample("""
                 import SwiftUI
@@ -59,11 +66,30 @@ struct DynamicTypeSizeCappedRule: SourceRule {
                 let b = Text("Inbox").dynamicTypeSize(.large ... .accessibility5)
                 let c = Text("Preview").dynamicTypeSize(.xxxLarge)
                 """),
+            // A cap on an image is a layout decision about a picture, not text that stops growing.
+            RuleExample("""
+                import SwiftUI
+                struct Avatar: View {
+                    var body: some View {
+                        Image(systemName: "person.crop.circle").font(.title).dynamicTypeSize(...DynamicTypeSize.xxLarge)
+                        AsyncImage(url: nil).frame(width: 40, height: 40).dynamicTypeSize(...DynamicTypeSize.large)
+                    }
+                }
+                """),
             RuleExample("""
                 import UIKit
                 func configure(_ view: UIView) {
                     view.maximumContentSizeCategory = .accessibilityExtraLarge
                     view.minimumContentSizeCategory = .large
+                }
+                """),
+            RuleExample("""
+                import UIKit
+                final class BadgeCell: UITableViewCell {
+                    let badgeImageView = UIImageView()
+                    func configure() {
+                        badgeImageView.maximumContentSizeCategory = .extraLarge
+                    }
                 }
                 """),
         ],
@@ -74,12 +100,16 @@ struct DynamicTypeSizeCappedRule: SourceRule {
         for call in file.index.calls(named: "dynamicTypeSize") where call.isMemberCallWithBase {
             guard let argument = call.firstUnlabeledArgument, let upper = Self.upperBound(of: argument),
                   Self.standardSizes.contains(upper) else { continue }
+            if let root = ModifierChain(containing: ExprSyntax(call)).root.as(FunctionCallExprSyntax.self),
+               Self.imageViews.contains(root.calleeName ?? "") { continue }
             let anchor = call.calledExpression.as(MemberAccessExprSyntax.self).map { Syntax($0.declName) } ?? Syntax(call)
             sink.report(call, at: anchor,
                         "`.dynamicTypeSize(\(argument.trimmedDescription))` stops text growing at `\(upper)`, before the accessibility sizes AX1 to AX5")
         }
         for assignment in file.index.assignments where assignment.targetProperty == "maximumContentSizeCategory" {
             guard let value = assignment.value.first?.memberName, Self.standardSizes.contains(value) else { continue }
+            let object = assignment.targetObject.lowercased()
+            if object.hasSuffix("imageview") || object.hasSuffix("image") { continue }
             sink.report(assignment.target, "`maximumContentSizeCategory = .\(value)` stops text growing before the accessibility sizes")
         }
     }
