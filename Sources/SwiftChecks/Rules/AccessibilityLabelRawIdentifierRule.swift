@@ -293,6 +293,16 @@ struct AccessibilityLabelRawIdentifierRule: SourceRule {
                     }
                 }
                 """),
+            // A debugging name on a controller's root view, which VoiceOver moves through.
+            RuleExample("""
+                import UIKit
+                final class OnboardingController: UIViewController {
+                    override func viewDidLoad() {
+                        super.viewDidLoad()
+                        view.accessibilityLabel = ↓"OnboardingRootView"
+                    }
+                }
+                """),
         ]
     )
 
@@ -323,7 +333,7 @@ struct AccessibilityLabelRawIdentifierRule: SourceRule {
                 continue
             }
             let object = Self.labelledObject(by: label.node, in: file)
-            if let object, let container = Self.container(object, in: file) {
+            if let object, let container = Self.container(object, in: file) ?? Self.controllerRootView(object, at: label.node, in: file) {
                 sink.report(label.node, message + " (if it reaches VoiceOver: it is set on a `\(container)`, a container VoiceOver does not focus unless code makes it an element)",
                             certainty: .review)
             } else if let object, let control = Self.controlAround(object, in: file, containers: containers(object)) {
@@ -454,6 +464,19 @@ struct AccessibilityLabelRawIdentifierRule: SourceRule {
             other.targetObject == object && ["isAccessibilityElement", "accessibilityTraits"].contains(other.targetProperty ?? "")
         }
         return madeElement ? nil : type
+    }
+
+    /// `view.accessibilityLabel = "…"` inside a view controller's class: the controller's root
+    /// view, a plain container unless the file makes it an element.
+    static func controllerRootView(_ object: String, at node: some SyntaxProtocol, in file: SourceFile) -> String? {
+        guard object == "view", (file.index.bindings[object] ?? []).isEmpty,
+              let type = Syntax(node).enclosingTypeDecl?.as(ClassDeclSyntax.self),
+              let superclass = type.inheritanceClause?.inheritedTypes.first?.type.trimmedDescription,
+              superclass.hasSuffix("Controller") else { return nil }
+        let madeElement = file.index.assignments.contains { other in
+            other.targetObject == object && ["isAccessibilityElement", "accessibilityTraits"].contains(other.targetProperty ?? "")
+        }
+        return madeElement ? nil : "\(superclass)`'s root `UIView"
     }
 
     /// Words that mark a token as a UI identifier rather than prose.
