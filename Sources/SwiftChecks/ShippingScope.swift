@@ -478,7 +478,49 @@ extension SourceFile {
         for assignment in index.assignments where Self.restylingProperties.contains(assignment.targetProperty ?? "") {
             record(assignment.node, assignment.targetObject.split(separator: "."), FileResult.restyledMarker)
         }
+        // An attributed string built elsewhere (`label.attributedText = model.formattedTitle`)
+        // may carry a font or not: what the label shows is not settled here.
+        for assignment in index.assignments where assignment.targetProperty == "attributedText" && Self.attributedFontUnknown(assignment) {
+            record(assignment.node, assignment.targetObject.split(separator: "."), FileResult.restyledMarker)
+        }
         return facts
+    }
+
+    /// An `attributedText` value whose font this file does not show: neither a `.font` in it
+    /// (`carriesFont`), nor a plain string that keeps the label's font (`nil`,
+    /// `NSAttributedString(string: title)`, or a local built so with no `.font` added in its
+    /// function).
+    static func attributedFontUnknown(_ assignment: Assignment) -> Bool {
+        guard !carriesFont(assignment), assignment.value.count == 1, let value = assignment.value.first else { return false }
+        if value.is(NilLiteralExprSyntax.self) || keepsFont(value) { return false }
+        guard let name = value.as(DeclReferenceExprSyntax.self)?.baseName.text else { return true }
+        // A local whose initializer keeps the label's font, unless its function adds one later.
+        var current = Syntax(assignment.node).parent
+        while let node = current {
+            if let list = node.as(CodeBlockItemListSyntax.self) {
+                for item in list {
+                    guard let variable = item.item.as(VariableDeclSyntax.self),
+                          let binding = variable.bindings.first(where: { $0.pattern.trimmedDescription == name }) else { continue }
+                    guard let initializer = binding.initializer?.value, keepsFont(initializer) else { return true }
+                    return list.contains { $0.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .identifier("font") } }
+                }
+            }
+            if node.is(FunctionDeclSyntax.self) || node.is(InitializerDeclSyntax.self) || node.is(AccessorDeclSyntax.self)
+                || node.is(ClosureExprSyntax.self) { return true }
+            current = node.parent
+        }
+        return true
+    }
+
+    /// `NSAttributedString(string: title)`, `NSMutableAttributedString(string:attributes: [...])`,
+    /// `AttributedString(title)`: text with no font of its own, which keeps the label's.
+    private static func keepsFont(_ value: ExprSyntax) -> Bool {
+        guard let call = value.as(FunctionCallExprSyntax.self),
+              ["NSAttributedString", "NSMutableAttributedString", "AttributedString"].contains(call.calleeName ?? ""),
+              call.trailingClosure == nil else { return false }
+        // Attributes written out here name no font (`carriesFont` looked): they keep it too.
+        guard let first = call.arguments.first, [nil, "string"].contains(first.label?.text) else { return false }
+        return call.arguments.dropFirst().allSatisfy { $0.label?.text == "attributes" && $0.expression.is(DictionaryExprSyntax.self) }
     }
 
     /// `loadNibNamed`, `loadFromXib`, `loadViewFromNib`, `instantiate(withOwner:)`'s callers.

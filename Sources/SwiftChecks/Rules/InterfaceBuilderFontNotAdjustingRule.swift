@@ -235,6 +235,34 @@ struct InterfaceBuilderFontNotAdjustingRule: DocumentRule {
             ]),
         ],
         needsReview: [
+            // The owning view replaces the text with an attributed string built elsewhere, which
+            // may carry its own font: only the code that builds it can say.
+            RuleExample(InterfaceBuilderExample.iOS("""
+                <view contentMode="scaleToFill" customClass="PriceRowView" id="prv-vw-001">
+                    <rect key="frame" x="0.0" y="0.0" width="393" height="44"/>
+                    <subviews>
+                        ↓<label opaque="NO" userInteractionEnabled="NO" contentMode="left" text="Price" textAlignment="natural" lineBreakMode="tailTruncation" baselineAdjustment="alignBaselines" translatesAutoresizingMaskIntoConstraints="NO" id="prv-lb-001">
+                            <rect key="frame" x="16" y="12" width="361" height="20"/>
+                            <fontDescription key="fontDescription" style="UICTFontTextStyleBody"/>
+                            <nil key="textColor"/>
+                            <nil key="highlightedColor"/>
+                        </label>
+                    </subviews>
+                    <connections>
+                        <outlet property="priceLabel" destination="prv-lb-001" id="prv-ot-001"/>
+                    </connections>
+                </view>
+                """), platforms: PlatformSet(.iOS), file: "PriceRowView.xib", assets: [
+                "PriceRowView.swift": """
+                    import UIKit
+                    final class PriceRowView: UIView {
+                        @IBOutlet private var priceLabel: UILabel!
+                        func configure(with offer: Offer) {
+                            priceLabel.attributedText = offer.formattedPrice
+                        }
+                    }
+                    """,
+            ]),
             // An Apple TV storyboard: Apple publishes one size per text style on tvOS.
             RuleExample(InterfaceBuilderExample.tvOS("""
                 ↓<label opaque="NO" userInteractionEnabled="NO" contentMode="left" text="Up Next" textAlignment="natural" lineBreakMode="tailTruncation" baselineAdjustment="alignBaselines" translatesAutoresizingMaskIntoConstraints="NO" id="tvl-lb-001">
