@@ -428,6 +428,11 @@ extension SourceFile {
             }
             guard let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base else { continue }
             let method = member.declName.baseName.text
+            // `sortButton.setTitle(…, for: .normal)`: what the button shows, and so its size, is code's.
+            if Self.contentSetters.contains(method) {
+                record(call, Assignment.objectName(base).split(separator: "."), "title")
+                continue
+            }
             // Only style-like helpers, a background image and size constraints: every call of
             // every method would make these facts the bulk of each file's cache entry and of the
             // settling after the scan (and naming each call's object costs a walk of its base).
@@ -548,6 +553,9 @@ extension SourceFile {
     ]
 
     /// Assignments through an outlet that change a button's drawn size.
+    /// UIKit's button methods that set what a button shows.
+    static let contentSetters: Set<String> = ["setTitle", "setAttributedTitle", "setImage"]
+
     static let restylingProperties: Set<String> = ["configuration", "contentEdgeInsets", "frame", "bounds"]
 
     /// `EntryCell<:FieldCell` for `class EntryCell: FieldCell`: what FieldCell's code does

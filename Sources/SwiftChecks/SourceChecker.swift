@@ -391,7 +391,7 @@ public struct FileResult: Codable, Sendable, Hashable {
     /// The assignments an Interface Builder finding can be overridden by (see `Finding.overriddenBy`).
     static let overridableProperties: Set<String> = [
         "font", "adjustsFontForContentSizeCategory", "accessibilityLabel", "isAccessibilityElement",
-        "accessibilityTraits", "attributedText",
+        "accessibilityTraits", "attributedText", "title", "attributedTitle", "image",
         "leftBarButtonItem", "rightBarButtonItem", "leftBarButtonItems", "rightBarButtonItems",
     ]
 }

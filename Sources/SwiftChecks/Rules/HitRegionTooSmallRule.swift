@@ -437,6 +437,39 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
                     }
                     """,
             ]),
+            // The document leaves the button untitled (a sort arrow) and code gives it its title,
+            // so the text and not the frame decides its size.
+            RuleExample(InterfaceBuilderExample.macOS("""
+                <customView customClass="ColumnHeaderView" id="hdr-vw-008">
+                    <rect key="frame" x="0.0" y="0.0" width="200" height="24"/>
+                    <subviews>
+                        ↓<button translatesAutoresizingMaskIntoConstraints="NO" id="srt-bt-008">
+                            <rect key="frame" x="8" y="6" width="12" height="12"/>
+                            <buttonCell key="cell" type="inline" bezelStyle="inline" image="NSDescendingSortIndicator" imagePosition="trailing" alignment="left" inset="2" id="srt-cl-008">
+                                <behavior key="behavior" pushIn="YES" lightByBackground="YES" lightByGray="YES"/>
+                                <font key="font" metaFont="system"/>
+                            </buttonCell>
+                            <connections>
+                                <action selector="toggleSort:" target="hdr-vw-008" id="srt-ac-008"/>
+                            </connections>
+                        </button>
+                    </subviews>
+                    <connections>
+                        <outlet property="sortButton" destination="srt-bt-008" id="srt-ot-008"/>
+                    </connections>
+                </customView>
+                """), file: "ColumnHeaderView.xib", assets: [
+                "ColumnHeaderView.swift": """
+                    import AppKit
+                    final class ColumnHeaderView: NSView {
+                        @IBOutlet var sortButton: NSButton!
+                        func show(column name: String) {
+                            sortButton.title = name
+                        }
+                        @IBAction func toggleSort(_ sender: Any?) {}
+                    }
+                    """,
+            ]),
             // A frame Xcode left stale: the aspect-ratio constraint makes the button square.
             RuleExample(InterfaceBuilderExample.macOS("""
                 ↓<button translatesAutoresizingMaskIntoConstraints="NO" id="rmv-bt-006">
@@ -833,7 +866,9 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
             }
             sink.report(view, "\(InterfaceBuilderHitRegion.name(view)) is \(ControlSizeThreshold.size(width: view.width, height: view.height)), below \(ControlSizeThreshold.thresholds(missed))\(what); \(why)",
                         platforms: PlatformSet(missed.map(\.0)), certainty: unsure ? .review : nil,
-                        reviewedIf: [FileResult.restyledMarker],
+                        // A button the document leaves untitled whose title or image code
+                        // sets: its content, and so its size, comes from code.
+                        reviewedIf: [FileResult.restyledMarker] + ((view.title ?? "").isEmpty && view.kind == "button" ? ["title", "attributedTitle", "image"] : []),
                         reviewedIfFacts: around.hitTestFacts + InterfaceBuilderHitRegion.rowSelectionFacts(view, in: file.document)
                             // A xib its owner loads into itself and stretches to its host: the
                             // frames are the canvas's, not the screen's.
