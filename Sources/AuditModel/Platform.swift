@@ -79,4 +79,28 @@ public struct PlatformSet: OptionSet, Hashable, Codable, Sendable, CustomStringC
     public var description: String {
         self == .all ? "all platforms" : platforms.map(\.displayName).joined(separator: ", ")
     }
+
+    /// Written as names (`["ios", "macos"]`), as the config and SARIF spell them; read as names
+    /// or as the bit mask reports of earlier versions wrote.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(platforms.map(\.rawValue))
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let mask = try? container.decode(UInt8.self) {
+            self.init(rawValue: mask & PlatformSet.all.rawValue)
+            return
+        }
+        let names = try container.decode([String].self)
+        var set = PlatformSet(rawValue: 0)
+        for name in names {
+            guard let platform = Platform(rawValue: name) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "unknown platform \"\(name)\"; expected one of \(Platform.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            set.insert(PlatformSet(platform))
+        }
+        self = set
+    }
 }

@@ -1,6 +1,7 @@
 import AuditModel
 import Dispatch
 import Foundation
+import Synchronization
 import SwiftChecks
 
 public struct ScanOptions: Sendable {
@@ -694,30 +695,28 @@ public struct Scanner: Sendable {
 }
 
 /// Fixed-size result storage shared by Dispatch workers; each slot is written once.
-private final class ResultSlots: @unchecked Sendable {
-    private let lock = NSLock()
-    private var next = 0
-    private var slots: [FileOutcome?]
+private final class ResultSlots: Sendable {
+    private struct State {
+        var next = 0
+        var slots: [FileOutcome?]
+    }
+    private let state: Mutex<State>
 
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    init(count: Int) { state = Mutex(State(slots: Array(repeating: nil, count: count))) }
 
     func claimNext() -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard next < slots.count else { return nil }
-        next += 1
-        return next - 1
+        state.withLock { state in
+            guard state.next < state.slots.count else { return nil }
+            state.next += 1
+            return state.next - 1
+        }
     }
 
     func store(_ outcome: FileOutcome, at index: Int) {
-        lock.lock()
-        slots[index] = outcome
-        lock.unlock()
+        state.withLock { $0.slots[index] = outcome }
     }
 
     var results: [FileOutcome] {
-        lock.lock()
-        defer { lock.unlock() }
-        return slots.map { $0 ?? FileOutcome(status: .unreadable) }
+        state.withLock { $0.slots.map { $0 ?? FileOutcome(status: .unreadable) } }
     }
 }

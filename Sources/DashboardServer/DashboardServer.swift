@@ -74,7 +74,7 @@ public final class DashboardServer: Sendable {
     private let site: StaticSite
     private let pool: ConnectionPool?
     private let health: HealthProbe?
-    private let server: HTTPServerBox
+    private let server: HTTPServer
 
     /// Serves at once on `server.host`/`server.port` (port 0 picks a free one).
     public init(options: DashboardOptions, server serverOptions: HTTPServerOptions = HTTPServerOptions()) throws {
@@ -82,22 +82,15 @@ public final class DashboardServer: Sendable {
         site = try StaticSite(directory: options.siteDirectory)
         pool = options.database.map { ConnectionPool(settings: $0, capacity: serverOptions.threads) }
         health = options.database.map { HealthProbe(settings: $0) }
-        let box = HTTPServerBox()
-        server = box
         let router = Router(options: options, site: site, pool: pool, health: health)
-        box.server = try HTTPServer(options: serverOptions, admission: { router.admit($0) }) { request in router.handle(request) }
+        server = try HTTPServer(options: serverOptions, admission: { router.admit($0) }) { request in router.handle(request) }
     }
 
-    public var port: UInt16 { server.server?.port ?? 0 }
+    public var port: UInt16 { server.port }
     /// `http://host:port` followed by the base path.
-    public var baseURL: String { (server.server?.baseURL ?? "") + options.basePath }
+    public var baseURL: String { server.baseURL + options.basePath }
 
-    public func stop() { server.server?.stop() }
-}
-
-/// Set once during init, before any request can arrive.
-private final class HTTPServerBox: @unchecked Sendable {
-    var server: HTTPServer?
+    public func stop() { server.stop() }
 }
 
 /// Routes one request. Immutable apart from its thread-safe parts, so every pool thread shares it.

@@ -3,6 +3,7 @@ import AuditStore
 import Dashboard
 import HistorySimulation
 import Foundation
+import Synchronization
 import PostgresClient
 
 // Pipeline benchmarks against the PostgreSQL server DATABASE_URL names (each run creates and
@@ -132,11 +133,10 @@ enum PipelineBench {
     }
 }
 
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    func add() { lock.lock(); count += 1; lock.unlock() }
-    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
+final class Counter: Sendable {
+    private let count = Atomic<Int>(0)
+    func add() { count.add(1, ordering: .relaxed) }
+    var value: Int { count.load(ordering: .relaxed) }
 }
 
 /// Each connection is used by exactly one thread of `concurrentPerform`.

@@ -3,6 +3,7 @@ import AuditPipeline
 import AuditStore
 import Dashboard
 import Foundation
+import Synchronization
 import GitHubClient
 import OrgModel
 import PostgresClient
@@ -77,17 +78,21 @@ struct Flags {
 
 /// First SIGTERM or SIGINT: `graceful` (stop taking work, finish what is in hand); a second
 /// one, or `grace` seconds later: `immediate`.
-final class ShutdownSignals: @unchecked Sendable {
-    private let lock = NSLock()
-    private var received = 0
-    private var sources: [DispatchSourceSignal] = []
+final class ShutdownSignals: Sendable {
+    /// Shared with the handlers, which run before `init` returns `self`.
+    private final class Count: Sendable {
+        let value = Atomic<Int>(0)
+    }
+    /// Kept so the sources live as long as this object; only `init` touches them.
+    private let sources: Mutex<[any DispatchSourceSignal]>
 
     init(grace: Double, graceful: @escaping @Sendable () -> Void, immediate: @escaping @Sendable () -> Void) {
-        for number in [SIGTERM, SIGINT] {
+        let received = Count()
+        let made: [any DispatchSourceSignal] = [SIGTERM, SIGINT].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [self] in
-                lock.lock(); received += 1; let count = received; lock.unlock()
+            source.setEventHandler {
+                let count = received.value.add(1, ordering: .relaxed).newValue
                 if count == 1 {
                     standardError("a11y-audit: stopping after the jobs in hand (again to stop now; \(Int(grace)) s at most)")
                     graceful()
@@ -97,8 +102,9 @@ final class ShutdownSignals: @unchecked Sendable {
                 }
             }
             source.resume()
-            sources.append(source)
+            return source
         }
+        sources = Mutex(made)
     }
 }
 

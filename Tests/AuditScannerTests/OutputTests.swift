@@ -62,6 +62,20 @@ struct OutputTests {
         #expect(decoded.notes == report.notes)
     }
 
+    @Test func jsonNamesEachFindingsPlatformsAndStillReadsAnOldBitMask() throws {
+        let (_, report) = try sampleReport()
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(try JSONReport.render(report).utf8)) as? [String: Any])
+        let findings = try #require(root["findings"] as? [[String: Any]])
+        try #require(!findings.isEmpty)
+        for finding in findings {
+            let names = try #require(finding["platforms"] as? [String], "platforms as names: \(finding["platforms"] ?? "nil")")
+            #expect(!names.isEmpty && names.allSatisfy { Platform(rawValue: $0) != nil }, "\(names)")
+        }
+        #expect(try JSONDecoder().decode(PlatformSet.self, from: Data("3".utf8)) == PlatformSet([.iOS, .macOS]))
+        #expect(try JSONDecoder().decode(PlatformSet.self, from: Data(#"["watchos", "ios"]"#.utf8)) == PlatformSet([.iOS, .watchOS]))
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(PlatformSet.self, from: Data(#"["android"]"#.utf8)) }
+    }
+
     @Test func textGroupsByFileWithCaret() throws {
         let (_, report) = try sampleReport()
         let text = TextReport.render(report)
