@@ -234,6 +234,9 @@ public struct InterfaceBuilderView: Sendable {
     /// For the custom view of a navigation bar item: the item's place (`leftBarButtonItem`,
     /// `rightBarButtonItems`), which code can fill with another item.
     public var barButtonItemKey: String? = nil
+    /// The view of an AppKit toolbar item (`<toolbarItem><button key="view">`): the toolbar
+    /// lays it out and sizes it, and with labels shown the label is part of what can be clicked.
+    public var isToolbarItemView = false
     /// The custom class of the view controller whose scene holds the view.
     public var sceneClass: String? = nil
     /// Index into the document's elements of that view controller.
@@ -417,6 +420,9 @@ private struct ViewCollector {
                 attributes: attributes, cellAttributes: cellAttributes, hasAction: hasAction,
                 hasGestureRecognizers: hasGestureRecognizers, outlets: outlets[id] ?? []))
             views[views.count - 1].actionSelectors = actionSelectors
+            if element["key"] == "view", let item = element.parent, elements[item].name == "toolbarItem" {
+                views[views.count - 1].isToolbarItemView = true
+            }
             if element["key"] == "customView", let item = element.parent, elements[item].name == "barButtonItem" {
                 views[views.count - 1].barButtonItemKey = elements[item]["key"] ?? elements[item].parent.flatMap { elements[$0]["key"] }
             }

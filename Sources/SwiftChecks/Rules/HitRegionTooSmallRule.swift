@@ -70,6 +70,18 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
                     }
                 }
                 """, platforms: PlatformSet(.iOS)),
+            // On the Mac a borderless button is as large as its label.
+            RuleExample("""
+                import SwiftUI
+                struct ListControls: View {
+                    var body: some View {
+                        Button(action: {}) {
+                            Image(systemName: "minus")↓.frame(width: 14, height: 14)
+                        }
+                        .buttonStyle(.borderless)
+                    }
+                }
+                """, platforms: PlatformSet(.macOS)),
             RuleExample("""
                 import SwiftUI
                 struct Chip: View {
@@ -379,6 +391,21 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
             ]),
         ],
         needsReview: [
+            // The Mac's default button style draws a bezel around the label: the label's frame is
+            // not what can be clicked, unless a view around it (in another file) sets a plain style.
+            RuleExample("""
+                import SwiftUI
+                struct WorkspaceControls: View {
+                    var body: some View {
+                        HStack {
+                            Button(action: {}) {
+                                Image(systemName: "plus")↓.frame(height: 16)
+                            }
+                            Spacer()
+                        }
+                    }
+                }
+                """, platforms: PlatformSet(.macOS)),
             // Short of visionOS's 60 pt only: the space around it may complete the target area.
             RuleExample("""
                 import SwiftUI
@@ -437,6 +464,30 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
                     }
                     """,
             ]),
+            // A window toolbar item's view: the toolbar sizes it and may make its label clickable.
+            RuleExample("""
+                <?xml version="1.0" encoding="UTF-8"?>
+                <document type="com.apple.InterfaceBuilder3.Cocoa.XIB" version="3.0" toolsVersion="22505" targetRuntime="MacOSX.Cocoa" useAutolayout="YES">
+                    <objects>
+                        <toolbar implicitIdentifier="0C1D2E3F" autosavesConfiguration="NO" displayMode="iconAndLabel" sizeMode="regular" id="tbr-tb-009">
+                            <allowedToolbarItems>
+                                <toolbarItem implicitItemIdentifier="5A6B7C8D" label="Add Marker" paletteLabel="Add Marker" sizingBehavior="auto" id="tbr-it-009">
+                                    ↓<button key="view" verticalHuggingPriority="750" id="tbr-bt-009">
+                                        <rect key="frame" x="27" y="14" width="14" height="16"/>
+                                        <buttonCell key="cell" type="bevel" title="Add Marker" bezelStyle="rounded" image="bookmark" catalog="system" imagePosition="only" alignment="center" inset="2" id="tbr-cl-009">
+                                            <behavior key="behavior" pushIn="YES" lightByBackground="YES" lightByGray="YES"/>
+                                            <font key="font" metaFont="system"/>
+                                        </buttonCell>
+                                    </button>
+                                    <connections>
+                                        <action selector="addMarker:" target="-1" id="tbr-ac-009"/>
+                                    </connections>
+                                </toolbarItem>
+                            </allowedToolbarItems>
+                        </toolbar>
+                    </objects>
+                </document>
+                """, file: "LogWindow.xib"),
             // The document leaves the button untitled (a sort arrow) and code gives it its title,
             // so the text and not the frame decides its size.
             RuleExample(InterfaceBuilderExample.macOS("""
@@ -805,7 +856,16 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
             let shortAtLeast = missed.contains { _, threshold in
                 (region.atLeast.width && (region.width ?? .infinity) < threshold) || (region.atLeast.height && (region.height ?? .infinity) < threshold)
             }
-            if region.systemPadded {
+            if region.defaultStyledButton, missed.contains(where: { $0.0 == .macOS }) {
+                // The Mac's bezel, not the label's frame, is what can be clicked; other platforms
+                // draw the default style borderless, so the frame is their hit region.
+                if missed.allSatisfy({ $0.0 == .macOS }) {
+                    unsure = true
+                    why = "on macOS a button with the default style is drawn as a bordered push button whose bezel pads the label, unless a view around it (perhaps in another file) sets a borderless or plain style: measure the drawn button"
+                } else {
+                    missed.removeAll { $0.0 == .macOS }
+                }
+            } else if region.systemPadded {
                 unsure = true
                 why = "the button style pads the label by an amount the system sets: measure the drawn button"
             } else if region.inBar {
@@ -853,6 +913,8 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
                 why = ControlSizeThreshold.wideNearMissReason
             } else if missed.allSatisfy({ $0.0 == .visionOS }) {
                 why = ControlSizeThreshold.visionOSSpacingReason
+            } else if view.isToolbarItemView {
+                why = "it is a toolbar item's view, which the toolbar lays out and sizes (with labels shown, the label can be clicked too): measure it in the running app"
             } else if view.frameContradictsConstraints {
                 why = "its frame disagrees with its size constraints, so Auto Layout sizes it otherwise: measure it as laid out"
             } else if !view.isInteractionEnabled {

@@ -29,11 +29,16 @@ enum ControlSizeThreshold {
         (width.map { $0 < threshold } ?? false) || (height.map { $0 < threshold } ?? false)
     }
 
-    /// "30x30 pt"; a dimension the layout decides is "flexible"; one only a minimum bounds is
-    /// "at least 18".
+    /// "30x30 pt"; "16 pt high (its width set by the layout)" where one side is the layout's;
+    /// a side only a minimum bounds is "at least 18".
     static func size(width: Double?, height: Double?, atLeast: (width: Bool, height: Bool) = (false, false)) -> String {
         guard atLeast.width || atLeast.height else {
-            return "\(width.map(\.points) ?? "flexible")x\(height.map(\.points) ?? "flexible") pt"
+            switch (width, height) {
+            case (let width?, let height?): return "\(width.points)x\(height.points) pt"
+            case (let width?, nil): return "an area \(width.points) pt wide (its height set by the layout)"
+            case (nil, let height?): return "an area \(height.points) pt high (its width set by the layout)"
+            case (nil, nil): return "a size the layout sets"
+            }
         }
         func side(_ value: Double?, _ minimum: Bool, _ noun: String, _ adjective: String) -> String {
             guard let value else { return "flexible \(noun)" }
@@ -96,6 +101,10 @@ struct SwiftUIHitRegion {
     /// Text(…).frame(…) }`): where the system draws the control (a macOS menu), it may not be
     /// the tappable area.
     let sizesLabelOnly: Bool
+    /// A `Button` whose label the frame sizes, with no style set around it in this file: on
+    /// macOS the default style is a bordered push button, whose bezel pads the label to the
+    /// control's standard height.
+    let defaultStyledButton: Bool
 
     static let controls: Set<String> = ["Button", "Toggle", "Link", "Menu", "NavigationLink"]
 
@@ -143,15 +152,17 @@ struct SwiftUIHitRegion {
             // sized to nothing, made transparent or hidden (`isActive:` drives it).
             if size.width == 0 || size.height == 0 || chain.has("hidden") || chain.modifiers.contains(where: Self.isInvisible) { continue }
             let padding = sizesLabelOnly ? controlCall.map(labelPadding) ?? LabelPadding.none : LabelPadding.none
-            var padded = false, style: String?
+            var padded = false, style: String?, unstyled = false
             switch padding {
             case .system: padded = true
             case .customStyle(let name): style = name
+            case .unstyled: unstyled = controlCall?.calleeName == "Button"
             case .none: break
             }
             result.append(SwiftUIHitRegion(frame: frame, control: control, width: size.width, height: size.height,
                                            atLeast: (size.widthAtLeast, size.heightAtLeast), fillsWidth: size.fillsWidth,
-                                           systemPadded: padded, customStyle: style, sizesLabelOnly: sizesLabelOnly))
+                                           systemPadded: padded, customStyle: style, sizesLabelOnly: sizesLabelOnly,
+                                           defaultStyledButton: unstyled))
             if let controlCall, controlCall.enclosingViewCalls.contains(where: { barContainers.contains($0.calleeName ?? "") }) {
                 result[result.count - 1].inBar = true
             }
@@ -175,7 +186,9 @@ struct SwiftUIHitRegion {
     static let unpaddedStyles: Set<String> = ["plain", "borderless", "automatic", "PlainButtonStyle", "BorderlessButtonStyle",
                                                "DefaultButtonStyle"]
 
-    enum LabelPadding { case none, system, customStyle(String) }
+    /// `unstyled`: no `.buttonStyle` or `.controlSize` in the file's code around the control,
+    /// so the platform's default style draws it (bordered on macOS, which pads the label).
+    enum LabelPadding { case none, unstyled, system, customStyle(String) }
 
     /// What the nearest `.buttonStyle` on the control or a container around it does to the
     /// label: a system style that pads it (or a `.controlSize` sizing it), or the app's own
@@ -192,7 +205,7 @@ struct SwiftUIHitRegion {
                 return unpaddedStyles.contains(name) ? .none : .customStyle(name)
             }
         }
-        return .none
+        return .unstyled
     }
 
     /// The control whose label closure holds nothing but this chain.
