@@ -85,6 +85,15 @@ struct AccessibilityLabelNamesTraitRule: SourceRule {
                 """),
         ],
         nonTriggering: [
+            // A test identifier put in the label: accessibility-label-raw-identifier reports it.
+            RuleExample("""
+                import SwiftUI
+                struct PinControl: View {
+                    var body: some View {
+                        Image(systemName: "pin").onTapGesture { }.accessibilityLabel("pin-unpin-button")
+                    }
+                }
+                """),
             RuleExample("""
                 import SwiftUI
                 struct Player: View {
@@ -230,6 +239,9 @@ struct AccessibilityLabelNamesTraitRule: SourceRule {
         for label in AccessibilityLabels.explicit(in: file) {
             if label.isTranslated(in: file) { continue }
             guard let word = Self.namedType(in: label.text) else { continue }
+            // "pin-unpin-button" is an identifier read aloud, which
+            // accessibility-label-raw-identifier reports; whether a trait repeats it is beside the point.
+            if !label.hasInterpolation, AccessibilityLabelRawIdentifierRule.identifierShape(label.text) != nil { continue }
             sink.report(label.node, "\(label.subject) is \"\(label.display)\", which names the element's type (\"\(word)\"); VoiceOver already announces the type from the trait, so it is heard twice",
                         correction: Self.correction(label))
         }

@@ -50,6 +50,15 @@ struct ImageAssetNameSpokenRule: SourceRule {
             code are not reported.
             """,
         triggering: [
+            // An acronym run into a word that names the asset, not what it shows.
+            RuleExample("""
+                import SwiftUI
+                struct LocationBadge: View {
+                    var body: some View {
+                        HStack { ↓Image("GPSIcon"); Text("Tracking") }
+                    }
+                }
+                """),
             RuleExample("""
                 import SwiftUI
                 struct Cart: View {
@@ -230,6 +239,15 @@ struct ImageAssetNameSpokenRule: SourceRule {
                 """),
         ],
         needsReview: [
+            // An acronym and a word, as people write the thing ("QR code"): words, but never translated.
+            RuleExample("""
+                import SwiftUI
+                struct ProfileCard: View {
+                    var body: some View {
+                        VStack { ↓Image("QRCode").resizable().frame(width: 120, height: 120); Text("Scan to follow") }
+                    }
+                }
+                """),
             // A short acronym alone is spelled out ("G P U"): words, but never translated.
             RuleExample("""
                 import SwiftUI
@@ -395,14 +413,31 @@ struct ImageAssetNameSpokenRule: SourceRule {
 
     /// Letters and single spaces only, capitals only at a word's start: `bookmark`, `Open Loop`;
     /// a short acronym alone, which VoiceOver spells (`GPU`, `NFC`); not camel case or
-    /// run-together acronyms (`settingsIcon`, `VPNDownload`) or separators (`ic_close`,
+    /// camel case or an acronym with an asset word (`settingsIcon`, `GPSIcon`) or separators (`ic_close`,
     /// `Font-Smaller-24`).
     static func readsAsWords(_ name: String) -> Bool {
         if (2...5).contains(name.count), name.allSatisfy({ $0.isASCII && $0.isUppercase }) { return true }
+        if readsAsAcronymAndWord(name) { return true }
         guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0 == " " }), !name.contains("  ") else { return false }
         let characters = Array(name)
         return !zip(characters, characters.dropFirst()).contains { $0.isLetter && $1.isUppercase }
     }
+
+    /// A short acronym and one capitalised word, as people write the thing (`QRCode`, `NFCTag`),
+    /// which VoiceOver reads as such ("Q R code"): not a word asset names add (`GPSIcon`).
+    static func readsAsAcronymAndWord(_ name: String) -> Bool {
+        let characters = Array(name)
+        guard characters.allSatisfy({ $0.isASCII && $0.isLetter }),
+              let firstLower = characters.firstIndex(where: { $0.isLowercase }), (3...5).contains(firstLower),
+              characters[firstLower...].allSatisfy({ $0.isLowercase }) else { return false }
+        let word = String(characters[(firstLower - 1)...]).lowercased()
+        return word.count >= 3 && !assetWords.contains(word)
+    }
+
+    /// Words that say what an asset is rather than what it shows.
+    private static let assetWords: Set<String> = [
+        "icon", "image", "img", "button", "btn", "logo", "asset", "placeholder", "background", "bg", "thumb", "thumbnail",
+    ]
 
     /// The function or computed property whose declared type is `Image` (or `Image?`) and that
     /// returns `expression`, directly or from a branch: its callers show the image.
