@@ -45,6 +45,19 @@ struct FixedFontSizeRule: SourceRule {
                     var body: some View { Text("Hi").font(↓.system(size: 17)) }
                 }
                 """),
+            // The helper returns words, so the text is read.
+            RuleExample("""
+                import SwiftUI
+                struct RankRow: View {
+                    let rank: Int
+                    var body: some View {
+                        Text(place(for: rank)).font(↓.system(size: 14))
+                    }
+                    func place(for rank: Int) -> String {
+                        rank == 1 ? "First" : "🥈"
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
             // A screen a bar button opens is not in the bar.
             RuleExample("""
                 import SwiftUI
@@ -157,6 +170,23 @@ struct FixedFontSizeRule: SourceRule {
                     }
                 }
                 """),
+            // A rank medal: every string the helper returns is an emoji.
+            RuleExample("""
+                import SwiftUI
+                struct RankRow: View {
+                    let rank: Int
+                    var body: some View {
+                        Text(medal(for: rank)).font(.system(size: 14))
+                    }
+                    func medal(for rank: Int) -> String {
+                        switch rank {
+                        case 1: return "🥇"
+                        case 2: return "🥈"
+                        default: return "🥉"
+                        }
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
             // Clear 1 pt text that only names an icon button: nobody reads it.
             RuleExample("""
                 import SwiftUI
@@ -500,7 +530,7 @@ struct FixedFontSizeRule: SourceRule {
             if let literal = text?.arguments.first.flatMap({ [nil, "verbatim"].contains($0.label?.text) ? $0.expression.stringLiteralValue : nil }),
                !literal.isEmpty, !literal.contains(where: { $0.isLetter || $0.isNumber }) { continue }
             // An emoji shown as a picture (`Text(item.emoji)` in a picker grid) is not read as text.
-            if let content = text?.arguments.first?.expression, Self.namesEmoji(content) { continue }
+            if let content = text?.arguments.first?.expression, Self.namesEmoji(content) || Self.yieldsOnlyGlyphs(content, in: file) { continue }
             // Text nobody sees (clear, fully transparent, hidden): a name for a button's label, not text read.
             if let text, Self.isInvisible(ModifierChain(containing: ExprSyntax(text))) { continue }
             // Text shrunk to fit a fixed frame (`.minimumScaleFactor`) from a size above every
@@ -630,6 +660,37 @@ struct FixedFontSizeRule: SourceRule {
         if let member = expression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "first" { return true }
         if let optional = expression.as(OptionalChainingExprSyntax.self) { return isInitial(optional.expression) }
         return false
+    }
+
+    /// `Text(medal(for: rank))` where every string `medal` can return is a glyph ("🥇", "·", ""):
+    /// a picture or a mark, not text anyone reads.
+    static func yieldsOnlyGlyphs(_ expression: ExprSyntax, in file: SourceFile) -> Bool {
+        guard let call = expression.as(FunctionCallExprSyntax.self), call.calledExpression.is(DeclReferenceExprSyntax.self),
+              let name = call.calleeName, let declarations = file.index.declarations[name], declarations.count == 1,
+              let function = declarations[0].as(FunctionDeclSyntax.self), let body = function.body else { return false }
+        let collector = ResultCollector(viewMode: .sourceAccurate)
+        collector.walk(body)
+        // Every string in it is a glyph, and every `return` hands one back (or the body is a
+        // `switch` of them, returned implicitly).
+        return !collector.literals.isEmpty && collector.literals.allSatisfy { literal in
+            literal.segments.allSatisfy { segment in
+                guard let text = segment.as(StringSegmentSyntax.self)?.content.text else { return false }
+                return !text.contains { $0.isLetter || $0.isNumber }
+            }
+        } && collector.returns.allSatisfy { $0.expression?.is(StringLiteralExprSyntax.self) == true }
+    }
+
+    private final class ResultCollector: SyntaxVisitor {
+        var returns: [ReturnStmtSyntax] = []
+        var literals: [StringLiteralExprSyntax] = []
+        override func visit(_ node: ReturnStmtSyntax) -> SyntaxVisitorContinueKind {
+            returns.append(node)
+            return .visitChildren
+        }
+        override func visit(_ node: StringLiteralExprSyntax) -> SyntaxVisitorContinueKind {
+            literals.append(node)
+            return .skipChildren
+        }
     }
 
     /// `emoji`, `item.emoji`, `category.emojiSymbol`: the text is an emoji by its name.
