@@ -119,6 +119,8 @@ let package = Package(
         // TLS always verified; backoff and URL redaction shared by every HTTP client here.
         // Header fields in order, looked up without case: one type for the client and the server.
         .target(name: "HTTPFields"),
+        // One argument grammar for every subcommand (flags, `--flag=value`, help, did-you-mean).
+        .target(name: "CommandLineOptions"),
         .target(name: "CurlHTTP", dependencies: ["CCurl", "HTTPFields"]),
         // The dashboard's server: the rendered site (validators, gzip, no traversal), /healthz,
         // /metrics, the JSON API and admin endpoints, over HTTPServer and PostgreSQL.
@@ -144,7 +146,7 @@ let package = Package(
             name: "a11y-audit",
             dependencies: ["AuditModel", "AuditFix", "ColorAssets", "SwiftChecks", "AuditScanner", "AuditReport", "OrgModel",
                            "PostgresClient", "AuditStore", "AuditPipeline", "ArchiveFetch", "Dashboard", "GitHubClient",
-                           "DashboardServer", "HTTPServer", "Webhooks"],
+                           "DashboardServer", "HTTPServer", "Webhooks", "CommandLineOptions"],
             swiftSettings: importSyntax
         ),
         .executableTarget(
@@ -205,6 +207,10 @@ let package = Package(
         .testTarget(
             name: "AuditModelTests",
             dependencies: ["AuditModel"]
+        ),
+        .testTarget(
+            name: "CommandLineOptionsTests",
+            dependencies: ["CommandLineOptions"]
         ),
         .testTarget(
             name: "InterfaceBuilderTests",

@@ -1,40 +1,36 @@
 import AuditFix
 import AuditScanner
+import CommandLineOptions
 import Foundation
 import SwiftChecks
 
 /// `a11y-audit fix`: scans as `scan` does, applies the corrections its findings carry (each
 /// file whole, checked to parse), prints the diff on standard output and what was left on
 /// standard error.
+let fixCommand = CommandSpec("fix", options: [
+    .flag("--dry-run", "-n"), .value("--rule", "--rules", repeatable: true), .value("--config"), .value("--platform", "--platforms"),
+], maximumPositional: .max, help: CommandHelp.text(for: "fix"))
+
 func runFix(_ arguments: [String]) throws -> ExitCode {
     var targets: [String] = []
     var dryRun = false
     var rules: Set<String>?
     var configPath: String?
     var options = ScanOptions()
-    var iterator = arguments.makeIterator()
-    func value(_ flag: String) throws -> String {
-        guard let next = iterator.next() else { throw UsageError(description: "\(flag) needs a value") }
-        return next
-    }
-    let known = Set(RuleCatalog.allRuleIDs)
-    while let argument = iterator.next() {
-        switch argument {
-        case "--dry-run", "-n": dryRun = true
-        case "--rule", "--rules":
-            for id in try value(argument).split(separator: ",").map(String.init) {
-                guard known.contains(id) else {
-                    throw UsageError(description: "unknown rule \"\(id)\"; `a11y-audit rules` lists the catalog")
-                }
-                rules = (rules ?? []).union([id])
-            }
-        case "--config": configPath = try value(argument)
-        case "--platform", "--platforms": options.platforms = try platformList(try value(argument))
-        default:
-            guard !argument.hasPrefix("-") else { throw UsageError(description: "unknown option \"\(argument)\"") }
-            targets.append(argument)
+    let parsed = try fixCommand.parse(arguments)
+    if parsed.helpRequested { throw HelpRequested(text: fixCommand.help) }
+    targets = parsed.positional
+    dryRun = parsed.has("--dry-run")
+    let known = RuleCatalog.allRuleIDs
+    for id in parsed.all("--rule").flatMap({ $0.split(separator: ",").map(String.init) }) {
+        guard known.contains(id) else {
+            let guess = Suggestion.closest(to: id, among: known).map { "; did you mean \"\($0)\"?" } ?? ""
+            throw UsageError(description: "unknown rule \"\(id)\"\(guess) (`a11y-audit rules` lists the catalog)")
         }
+        rules = (rules ?? []).union([id])
     }
+    configPath = parsed.value("--config")
+    if let list = parsed.value("--platform") { options.platforms = try platformList(list) }
     guard !targets.isEmpty else { throw UsageError(description: "fix needs a directory or files to fix") }
     let target = try ScanTarget.choose(positional: targets, pathsFrom: nil)
     if case .archive(let path) = target {

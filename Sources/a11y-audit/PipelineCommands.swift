@@ -1,6 +1,7 @@
 import ArchiveFetch
 import AuditPipeline
 import AuditStore
+import CommandLineOptions
 import Dashboard
 import Foundation
 import Synchronization
@@ -25,37 +26,25 @@ let pipelineUsage = """
       a11y-audit render [--out DIR] [--org ORG]     (the dashboard as static pages; default site/)
     """
 
-/// Flags of one subcommand: `--name value` pairs and bare switches, nothing else.
+/// Flags of one subcommand: `--name value` (or `--name=value`) pairs and bare switches, read
+/// by the one grammar every command shares (`CommandSpec`); `--help` prints the command's help.
 struct Flags {
-    private var values: [String: String] = [:]
-    private var switches: Set<String> = []
-    var positional: [String] = []
+    private let parsed: ParsedArguments
+    var positional: [String] { parsed.positional }
 
-    init(_ arguments: [String], valued: Set<String>, switches allowedSwitches: Set<String>, positional maximum: Int = 0) throws {
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            if valued.contains(argument) {
-                guard index + 1 < arguments.count else { throw UsageError(description: "\(argument) needs a value") }
-                values[argument] = arguments[index + 1]
-                index += 2
-            } else if allowedSwitches.contains(argument) {
-                switches.insert(argument)
-                index += 1
-            } else if !argument.hasPrefix("-"), positional.count < maximum {
-                positional.append(argument)
-                index += 1
-            } else {
-                throw UsageError(description: "unexpected argument \"\(argument)\"")
-            }
-        }
+    init(_ command: String, _ arguments: [String], valued: Set<String>, switches allowedSwitches: Set<String>,
+         positional maximum: Int = 0) throws {
+        let spec = CommandSpec(command, options: valued.sorted().map { OptionSpec.value($0) } + allowedSwitches.sorted().map { OptionSpec.flag($0) },
+                               maximumPositional: maximum, help: CommandHelp.text(for: command))
+        parsed = try spec.parse(arguments)
+        if parsed.helpRequested { throw HelpRequested(text: spec.help) }
     }
 
-    func value(_ flag: String) -> String? { values[flag] }
-    func has(_ flag: String) -> Bool { switches.contains(flag) }
+    func value(_ flag: String) -> String? { parsed.value(flag) }
+    func has(_ flag: String) -> Bool { parsed.has(flag) }
 
     func number(_ flag: String, default fallback: Double, minimum: Double = 0) throws -> Double {
-        guard let text = values[flag] else { return fallback }
+        guard let text = parsed.value(flag) else { return fallback }
         guard let number = Double(text), number.isFinite, number >= minimum else {
             throw UsageError(description: "\(flag) needs a number of at least \(minimum), got \"\(text)\"")
         }
@@ -63,7 +52,7 @@ struct Flags {
     }
 
     func integer(_ flag: String, default fallback: Int, minimum: Int = 1) throws -> Int {
-        guard let text = values[flag] else { return fallback }
+        guard let text = parsed.value(flag) else { return fallback }
         guard let number = Int(text), number >= minimum else {
             throw UsageError(description: "\(flag) needs a whole number of at least \(minimum), got \"\(text)\"")
         }
@@ -71,7 +60,7 @@ struct Flags {
     }
 
     func required(_ flag: String) throws -> String {
-        guard let value = values[flag] else { throw UsageError(description: "\(flag) is required") }
+        guard let value = parsed.value(flag) else { throw UsageError(description: "\(flag) is required") }
         return value
     }
 }
@@ -113,7 +102,7 @@ func connect() throws -> PostgresConnection {
 }
 
 func runMigrate(_ arguments: [String]) throws -> ExitCode {
-    let flags = try Flags(arguments, valued: ["--migrations"], switches: [])
+    let flags = try Flags("migrate", arguments, valued: ["--migrations"], switches: [])
     let directory = flags.value("--migrations") ?? Migrations.defaultDirectory()
     let migrations = try Migrations.load(from: directory)
     let applied = try Migrator(connection: try connect()).migrate(migrations)
@@ -126,7 +115,7 @@ func runMigrate(_ arguments: [String]) throws -> ExitCode {
 }
 
 func runSchedule(_ arguments: [String]) throws -> ExitCode {
-    let flags = try Flags(arguments, valued: ["--config", "--date"], switches: ["--now", "--manual"])
+    let flags = try Flags("schedule", arguments, valued: ["--config", "--date"], switches: ["--now", "--manual"])
     let config = try flags.required("--config")
     guard flags.has("--now") != (flags.value("--date") != nil) else {
         throw UsageError(description: "schedule needs exactly one of --now or --date YYYY-MM-DD")
@@ -147,7 +136,7 @@ func runSchedule(_ arguments: [String]) throws -> ExitCode {
 }
 
 func runCoordinator(_ arguments: [String]) throws -> ExitCode {
-    let flags = try Flags(arguments, valued: ["--config", "--tick"], switches: [])
+    let flags = try Flags("coordinator", arguments, valued: ["--config", "--tick"], switches: [])
     let coordinator = Coordinator(configPath: try flags.required("--config"), database: ConnectionSettings.fromEnvironment(),
                                   discover: { try GitHubDiscovery().repositories(for: $0) })
     let tick = try flags.number("--tick", default: 30, minimum: 1)
@@ -158,7 +147,7 @@ func runCoordinator(_ arguments: [String]) throws -> ExitCode {
 }
 
 func runWorker(_ arguments: [String]) throws -> ExitCode {
-    let flags = try Flags(arguments, valued: ["--concurrency", "--lease", "--poll", "--grace", "--name", "--work-dir", "--scan-jobs",
+    let flags = try Flags("worker", arguments, valued: ["--concurrency", "--lease", "--poll", "--grace", "--name", "--work-dir", "--scan-jobs",
                                                "--max-archive-bytes", "--max-running-jobs", "--public-url", "--github-api", "--retry-backoff",
                                                "--job-seconds", "--job-memory-mb"],
                           switches: ["--once", "--until-idle", "--no-cache", "--no-isolation"])
@@ -212,7 +201,7 @@ func runWorker(_ arguments: [String]) throws -> ExitCode {
 }
 
 func runStatus(_ arguments: [String]) throws -> ExitCode {
-    let flags = try Flags(arguments, valued: ["--run"], switches: [])
+    let flags = try Flags("status", arguments, valued: ["--run"], switches: [])
     // A mistyped --run is an error, not a quiet report of the latest run instead.
     let runID = flags.value("--run") == nil ? nil : try flags.integer("--run", default: 0)
     let connection = try connect()
@@ -222,7 +211,7 @@ func runStatus(_ arguments: [String]) throws -> ExitCode {
 }
 
 func runCancel(_ arguments: [String]) throws -> ExitCode {
-    let flags = try Flags(arguments, valued: [], switches: [], positional: 1)
+    let flags = try Flags("cancel", arguments, valued: [], switches: [], positional: 1)
     guard let text = flags.positional.first else { throw UsageError(description: "cancel needs a job id") }
     guard let id = Int(text), id > 0 else { throw UsageError(description: "cancel needs a job id (a whole number from 1), got \"\(text)\"") }
     switch try JobQueue(connection: try connect()).cancel(jobID: id) {
@@ -234,7 +223,7 @@ func runCancel(_ arguments: [String]) throws -> ExitCode {
 }
 
 func runPrune(_ arguments: [String]) throws -> ExitCode {
-    let flags = try Flags(arguments, valued: ["--config"], switches: [])
+    let flags = try Flags("prune", arguments, valued: ["--config"], switches: [])
     let config = try OrgConfig.load(path: try flags.required("--config"))
     let removed = try OrgStore(connection: try connect()).applyRetention(org: config.org)
     print("removed \(removed) runs older than \(config.retentionDays ?? 400) days")
@@ -242,7 +231,7 @@ func runPrune(_ arguments: [String]) throws -> ExitCode {
 }
 
 func runRender(_ arguments: [String]) throws -> ExitCode {
-    let flags = try Flags(arguments, valued: ["--out", "--org"], switches: [])
+    let flags = try Flags("render", arguments, valued: ["--out", "--org"], switches: [])
     let output = flags.value("--out") ?? "site"
     let started = Date()
     let renderer = try SiteRenderer(connection: try connect(), org: flags.value("--org"), output: output)

@@ -30,7 +30,7 @@ let serveUsage = """
 let webhookMaxBodyBytes = 4 << 20
 
 func runServe(_ arguments: [String]) throws -> ExitCode {
-    let flags = try Flags(arguments, valued: ["--site", "--host", "--port", "--threads", "--base-path", "--read-token",
+    let flags = try Flags("serve", arguments, valued: ["--site", "--host", "--port", "--threads", "--base-path", "--read-token",
                                               "--basic-auth", "--admin-token", "--config", "--max-connections",
                                               "--max-connections-per-ip"], switches: ["--render"])
     let environment = ProcessInfo.processInfo.environment

@@ -3,6 +3,7 @@ import AuditReport
 import ColorAssets
 import AuditPipeline
 import AuditScanner
+import CommandLineOptions
 import Foundation
 import SwiftChecks
 
@@ -23,6 +24,7 @@ let usage = """
       a11y-audit fix <directory | file…> [--dry-run] [--rule ID…]
       a11y-audit rules [--format text|markdown]
       a11y-audit version
+      a11y-audit help [COMMAND]        (or COMMAND --help: that command's options)
 
     Scan options:
       --format FORMAT            text, json, sarif, xcode, github, gitlab, junit or markdown
@@ -55,6 +57,12 @@ func standardError(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
 }
 
+let scanCommand = CommandSpec("scan", options: [
+    .value("--format"), .value("--output", "-o"), .value("--fail-on"), .flag("--fail-on-review"), .value("--config"),
+    .value("--platform", "--platforms"), .value("--jobs", "-j"), .value("--cache"), .value("--baseline"),
+    .value("--write-baseline"), .value("--paths-from"), .flag("--verbose", "-v"),
+], maximumPositional: .max, help: CommandHelp.text(for: "scan"))
+
 func runScan(_ arguments: [String]) throws -> ExitCode {
     var targets: [String] = []
     var pathsFrom: String?
@@ -68,45 +76,36 @@ func runScan(_ arguments: [String]) throws -> ExitCode {
     var verbose = false
     var baselinePath: String?
     var writeBaselinePath: String?
-    var iterator = arguments.makeIterator()
-    func value(_ flag: String) throws -> String {
-        guard let next = iterator.next() else { throw UsageError(description: "\(flag) needs a value") }
-        return next
+    let parsed = try scanCommand.parse(arguments)
+    if parsed.helpRequested { throw HelpRequested(text: scanCommand.help) }
+    targets = parsed.positional
+    if let name = parsed.value("--format") {
+        guard let chosen = ReportFormat(rawValue: name) else {
+            throw UsageError(description: "--format must be \(ReportFormat.spelledOut), not \"\(name)\"")
+        }
+        format = chosen
     }
-    while let argument = iterator.next() {
-        switch argument {
-        case "--format":
-            let name = try value(argument)
-            guard let chosen = ReportFormat(rawValue: name) else {
-                throw UsageError(description: "--format must be \(ReportFormat.spelledOut), not \"\(name)\"")
+    output = parsed.value("--output")
+    if let level = parsed.value("--fail-on") {
+        if level == "none" { failOn = nil } else {
+            guard let severity = Severity(rawValue: level) else {
+                throw UsageError(description: "--fail-on must be error, warning, note or none, not \"\(level)\"")
             }
-            format = chosen
-        case "--output", "-o": output = try value(argument)
-        case "--fail-on":
-            let level = try value(argument)
-            if level == "none" { failOn = nil } else {
-                guard let severity = Severity(rawValue: level) else {
-                    throw UsageError(description: "--fail-on must be error, warning, note or none, not \"\(level)\"")
-                }
-                failOn = severity
-            }
-        case "--fail-on-review": failOnReview = true
-        case "--config": configPath = try value(argument)
-        case "--platform", "--platforms": platforms = try platformList(try value(argument))
-        case "--jobs", "-j":
-            let text = try value(argument)
-            guard let jobs = Int(text), jobs > 0 else { throw UsageError(description: "--jobs needs a positive number, not \"\(text)\"") }
-            options.jobs = jobs
-        case "--cache": options.cacheDirectory = try value(argument)
-        case "--baseline": baselinePath = try value(argument)
-        case "--write-baseline": writeBaselinePath = try value(argument)
-        case "--paths-from": pathsFrom = try value(argument)
-        case "--verbose", "-v": verbose = true
-        default:
-            guard !argument.hasPrefix("-") else { throw UsageError(description: "unknown option \"\(argument)\"") }
-            targets.append(argument)
+            failOn = severity
         }
     }
+    failOnReview = parsed.has("--fail-on-review")
+    configPath = parsed.value("--config")
+    if let list = parsed.value("--platform") { platforms = try platformList(list) }
+    if let text = parsed.value("--jobs") {
+        guard let jobs = Int(text), jobs > 0 else { throw UsageError(description: "--jobs needs a positive number, not \"\(text)\"") }
+        options.jobs = jobs
+    }
+    if let directory = parsed.value("--cache") { options.cacheDirectory = directory }
+    baselinePath = parsed.value("--baseline")
+    writeBaselinePath = parsed.value("--write-baseline")
+    pathsFrom = parsed.value("--paths-from")
+    verbose = parsed.has("--verbose")
     let target = try ScanTarget.choose(positional: targets, pathsFrom: pathsFrom)
     if case .files = target, writeBaselinePath != nil {
         throw UsageError(description: "--write-baseline records a whole repository's findings: give its folder, not files")
@@ -213,6 +212,15 @@ func main() -> ExitCode {
         return .usage
     }
     arguments.removeFirst()
+    // `a11y-audit help scan` is `a11y-audit scan --help`.
+    if ["help", "--help", "-h"].contains(command), let topic = arguments.first {
+        guard CommandHelp.commands.contains(topic) else {
+            standardError("a11y-audit: " + CommandLineError.unknownCommand(topic, suggestion: Suggestion.closest(to: topic, among: CommandHelp.commands)).description)
+            return .usage
+        }
+        print(CommandHelp.text(for: topic))
+        return .clean
+    }
     do {
         // The bundled reference tables are checked before any rule needs them, so a broken
         // installation is an error message, not a crash in the middle of a scan.
@@ -227,11 +235,10 @@ func main() -> ExitCode {
             // Internal: a worker's isolated checks of one snapshot (AuditPipeline.ScanChild).
             exit(ScanChild.main(arguments))
         case "rules":
-            let markdown = arguments == ["--format", "markdown"]
-            guard arguments.isEmpty || markdown || arguments == ["--format", "text"] else {
-                throw UsageError(description: "rules takes only --format text|markdown")
-            }
-            print(markdown ? RulesReference.markdown() : RulesReference.text(), terminator: "")
+            let flags = try Flags("rules", arguments, valued: ["--format"], switches: [])
+            let format = flags.value("--format") ?? "text"
+            guard ["text", "markdown"].contains(format) else { throw UsageError(description: "--format must be text or markdown, not \"\(format)\"") }
+            print(format == "markdown" ? RulesReference.markdown() : RulesReference.text(), terminator: "")
             return .clean
         case "migrate": return try runMigrate(arguments)
         case "schedule": return try runSchedule(arguments)
@@ -243,16 +250,25 @@ func main() -> ExitCode {
         case "render": return try runRender(arguments)
         case "serve": return try runServe(arguments)
         case "version", "--version":
+            _ = try Flags("version", arguments, valued: [], switches: [])
             print("a11y-audit \(Scanner.toolVersion)")
             return .clean
         case "help", "--help", "-h":
-            print(usage + "\n" + pipelineUsage + "\n" + serveUsage)
+            print(CommandHelp.full)
             return .clean
         default:
-            throw UsageError(description: "unknown command \"\(command)\"")
+            throw CommandLineError.unknownCommand(command, suggestion: Suggestion.closest(to: command, among: CommandHelp.commands))
         }
+    } catch let help as HelpRequested {
+        print(help.text)
+        return .clean
+    } catch let error as CommandLineError {
+        standardError("a11y-audit: \(error.description)")
+        return .usage
     } catch let error as UsageError {
-        standardError("a11y-audit: \(error.description)\n\n\(usage)")
+        // One line, and where the command's options are.
+        let topic = CommandHelp.commands.contains(command) ? command + " " : ""
+        standardError("a11y-audit: \(error.description)\nsee 'a11y-audit \(topic)--help'")
         return .usage
     } catch {
         standardError("a11y-audit: \(error)")

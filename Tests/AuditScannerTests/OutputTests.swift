@@ -151,6 +151,48 @@ struct CommandLineTests {
         #expect(badArchive.status == 2 && badArchive.stderr.contains("not a readable archive"))
     }
 
+    @Test func everyCommandPrintsItsOwnHelpAndMistakesPointThere() throws {
+        // Each command's help: the same from `COMMAND --help`, `-h` and `help COMMAND`, exit 0.
+        for command in ["scan", "fix", "rules", "migrate", "schedule", "coordinator", "worker", "status", "cancel", "prune", "render", "serve"] {
+            let help = try runProcess(Paths.executable, [command, "--help"])
+            #expect(help.status == 0 && help.stdout.hasPrefix("Usage: a11y-audit \(command)"), "\(command): \(help.stdout.prefix(200)) \(help.stderr)")
+            #expect(try runProcess(Paths.executable, ["help", command]).stdout == help.stdout)
+            #expect(try runProcess(Paths.executable, [command, "-h"]).stdout == help.stdout)
+        }
+        let scanHelp = try runProcess(Paths.executable, ["scan", "--help"]).stdout
+        #expect(scanHelp.contains("Scan options:") && scanHelp.contains("--write-baseline") && !scanHelp.contains("--dry-run"))
+        let workerHelp = try runProcess(Paths.executable, ["worker", "--help"]).stdout
+        #expect(workerHelp.contains("--retry-backoff") && workerHelp.contains("--job-memory-mb") && !workerHelp.contains("--write-baseline"))
+
+        // A mistake: one line saying what, a guess when one is close, and where to read more.
+        let typo = try runProcess(Paths.executable, ["scan", ".", "--fromat", "json"])
+        #expect(typo.status == 2)
+        #expect(typo.stderr == "a11y-audit: unknown option \"--fromat\"; did you mean \"--format\"?\nsee 'a11y-audit scan --help'\n", "\(typo.stderr)")
+        let command = try runProcess(Paths.executable, ["scna", "."])
+        #expect(command.status == 2 && command.stderr.contains("did you mean \"scan\"?") && command.stderr.contains("see 'a11y-audit --help'"))
+        let worker = try runProcess(Paths.executable, ["worker", "--leese", "2"])
+        #expect(worker.status == 2 && worker.stderr.contains("did you mean \"--lease\"?") && worker.stderr.contains("see 'a11y-audit worker --help'"))
+        let rule = try runProcess(Paths.executable, ["fix", ".", "--rule", "fixed-font-szie", "--dry-run"])
+        #expect(rule.status == 2 && rule.stderr.contains("did you mean \"fixed-font-size\"?"), "\(rule.stderr)")
+        let value = try runProcess(Paths.executable, ["scan", ".", "--format", "xml"])
+        #expect(value.stderr.hasSuffix("see 'a11y-audit scan --help'\n") && value.stderr.split(separator: "\n").count == 2, "\(value.stderr)")
+    }
+
+    @Test func flagsTakeTheirValueAfterAnEqualsSign() throws {
+        let repository = try TemporaryRepository()
+        try repository.write("View.swift", ScannerTests.uiFile)
+        let spaced = try runProcess(Paths.executable, ["scan", repository.path, "--format", "json", "--fail-on", "none"])
+        let inline = try runProcess(Paths.executable, ["scan", repository.path, "--format=json", "--fail-on=none"])
+        #expect(spaced.status == 0 && inline.status == 0)
+        func findings(_ text: String) throws -> NSArray? {
+            (try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])?["findings"] as? NSArray
+        }
+        #expect(inline.stdout.contains("\"fixed-font-size\""))
+        #expect(try findings(inline.stdout) == findings(spaced.stdout))
+        let switchWithValue = try runProcess(Paths.executable, ["scan", repository.path, "--verbose=yes"])
+        #expect(switchWithValue.status == 2 && switchWithValue.stderr.contains("--verbose takes no value"))
+    }
+
     @Test func writesSarifToAFileAndPlatformOverride() throws {
         let repository = try TemporaryRepository()
         try repository.write("View.swift", ScannerTests.uiFile)

@@ -148,8 +148,9 @@ struct HelpFlags {
                 flags[current, default: []].formUnion(Self.flags(in: trimmed))
             }
         }
-        // `help` itself prints this text.
+        // `help` itself prints this text, and every command takes `--help`.
         flags["help", default: []] = []
+        for command in flags.keys { flags[command, default: []].insert("--help") }
     }
 
     static func flags(in text: String) -> Set<String> {
