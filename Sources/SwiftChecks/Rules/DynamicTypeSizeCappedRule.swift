@@ -52,6 +52,20 @@ struct DynamicTypeSizeCappedRule: SourceRule {
                 import SwiftUI
                 let capped = Text("Inbox").↓dynamicTypeSize(.xSmall ... .xxxLarge)
                 """),
+            // Text inside the file's helper, and another file's view that may hold text.
+            RuleExample("""
+                import SwiftUI
+                struct TabStrip: View {
+                    let titles: [String]
+                    var body: some View {
+                        HStack { tabs }.↓dynamicTypeSize(...DynamicTypeSize.xxLarge)
+                        VStack { Image(systemName: "star"); RatingSummary() }.↓dynamicTypeSize(...DynamicTypeSize.large)
+                    }
+                    private var tabs: some View {
+                        ForEach(titles, id: \\.self) { title in Button(action: {}) { Text(title) } }
+                    }
+                }
+                """),
             RuleExample("""
                 import UIKit
                 func configure(_ view: UIView) {
@@ -83,6 +97,39 @@ struct DynamicTypeSizeCappedRule: SourceRule {
                     view.minimumContentSizeCategory = .large
                 }
                 """),
+            // A row of emoji reactions and an icon bar built by the file's own helper: no text
+            // stops growing.
+            RuleExample("""
+                import SwiftUI
+                struct ReactionBar: View {
+                    let reactionEmojis = ["👍", "❤️", "😂"]
+                    var body: some View {
+                        HStack {
+                            ForEach(reactionEmojis, id: \\.self) { reaction in
+                                Button {
+                                    UIImpactFeedbackGenerator(style: .light).impactOccurred()
+                                } label: {
+                                    Text(reaction).padding(4)
+                                }
+                            }
+                        }
+                        .font(.title)
+                        .dynamicTypeSize(...DynamicTypeSize.xxxLarge)
+                    }
+                }
+                struct SectionBar: View {
+                    var body: some View {
+                        ZStack { sections() }.dynamicTypeSize(...DynamicTypeSize.xxxLarge)
+                    }
+                    private func sections() -> some View {
+                        HStack {
+                            ForEach(["clock", "face.smiling"], id: \\.self) { icon in
+                                Button(action: {}) { Image(systemName: icon) }
+                            }
+                        }
+                    }
+                }
+                """),
             RuleExample("""
                 import UIKit
                 final class BadgeCell: UITableViewCell {
@@ -100,8 +147,13 @@ struct DynamicTypeSizeCappedRule: SourceRule {
         for call in file.index.calls(named: "dynamicTypeSize") where call.isMemberCallWithBase {
             guard let argument = call.firstUnlabeledArgument, let upper = Self.upperBound(of: argument),
                   Self.standardSizes.contains(upper) else { continue }
-            if let root = ModifierChain(containing: ExprSyntax(call)).root.as(FunctionCallExprSyntax.self),
-               Self.imageViews.contains(root.calleeName ?? "") { continue }
+            if let root = ModifierChain(containing: ExprSyntax(call)).root.as(FunctionCallExprSyntax.self) {
+                if Self.imageViews.contains(root.calleeName ?? "") { continue }
+                // A bar of emoji or icon buttons holds no text that stops growing.
+                let scanner = CappedContentScanner(file: file)
+                scanner.scan(Syntax(root), depth: 0)
+                if !scanner.readable && !scanner.unknown { continue }
+            }
             let anchor = call.calledExpression.as(MemberAccessExprSyntax.self).map { Syntax($0.declName) } ?? Syntax(call)
             sink.report(call, at: anchor,
                         "`.dynamicTypeSize(\(argument.trimmedDescription))` stops text growing at `\(upper)`, before the accessibility sizes AX1 to AX5")
@@ -129,5 +181,124 @@ struct DynamicTypeSizeCappedRule: SourceRule {
             return infix.rightOperand.memberName
         }
         return nil
+    }
+}
+
+/// What a capped view shows: whether it holds text people read (`Text("Inbox")`, `Text(title)`,
+/// `Button("Save")`), or views this file cannot see into (another file's view, a closure
+/// parameter), or only pictures: images, shapes, emoji (`Text(reaction.emoji)`, a `ForEach`
+/// over `…Emojis`). The file's own helpers (`sections(in: frame)`) are read too.
+final class CappedContentScanner: SyntaxVisitor {
+    private let file: SourceFile
+    private var depth = 0
+    private var visited: Set<String> = []
+    private(set) var readable = false
+    private(set) var unknown = false
+
+    static let textViews: Set<String> = ["Text", "Label", "TextField", "SecureField", "TextEditor"]
+    static let titledControls: Set<String> = ["Button", "Toggle", "Link", "Picker", "Menu", "NavigationLink"]
+    /// SwiftUI views that show no text of their own.
+    static let pictureViews: Set<String> = [
+        "Image", "AsyncImage", "Circle", "Rectangle", "RoundedRectangle", "Capsule", "Ellipse", "Color", "Spacer", "Divider",
+        "HStack", "VStack", "ZStack", "LazyHStack", "LazyVStack", "LazyHGrid", "LazyVGrid", "Grid", "GridRow", "ForEach", "Group",
+        "ScrollView", "GeometryReader", "Button", "ProgressView", "EmptyView", "ViewThatFits", "CGRect", "CGFloat", "CGSize",
+    ]
+
+    init(file: SourceFile) {
+        self.file = file
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    func scan(_ node: Syntax, depth: Int) {
+        self.depth = depth
+        walk(node)
+    }
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        if readable || unknown { return .skipChildren }
+        guard let reference = node.calledExpression.as(DeclReferenceExprSyntax.self) else { return .visitChildren }
+        let name = reference.baseName.text
+        if Self.textViews.contains(name) {
+            if isReadable(node) { readable = true }
+            return .skipChildren
+        }
+        if Self.titledControls.contains(name), let title = node.arguments.first, title.label == nil,
+           title.expression.is(StringLiteralExprSyntax.self) || !title.expression.is(ClosureExprSyntax.self) {
+            readable = true
+            return .skipChildren
+        }
+        if name == "Button" {
+            // Only the label shows; the action's code (`UIImpactFeedbackGenerator(…)`) does not.
+            let label = node.additionalTrailingClosures.first { $0.label.text == "label" }.map { Syntax($0.closure) }
+                ?? node.argument("label").map(Syntax.init)
+                ?? (node.argument("action") != nil ? node.trailingClosure.map(Syntax.init) : nil)
+            if let label { walk(label) } else { unknown = true }
+            return .skipChildren
+        }
+        if Self.pictureViews.contains(name) { return .visitChildren }
+        // The file's own helper: read its body, a few calls deep.
+        if let declarations = file.index.declarations[name], declarations.count == 1,
+           let function = declarations[0].as(FunctionDeclSyntax.self), let body = function.body, depth < 3, visited.insert(name).inserted {
+            let outer = depth
+            depth += 1
+            walk(body)
+            depth = outer
+            return .visitChildren
+        }
+        // Another view (`ReactionBubble()`), which may hold text; a lowercase call is a value
+        // (`offset(for:)`, `min`) unless it is a closure handed in (`content(frame)`).
+        if name.first?.isUppercase == true || file.index.declarations[name] == nil && !Self.valueFunctions.contains(name) {
+            unknown = true
+        }
+        return .visitChildren
+    }
+
+    /// A view builder's line naming another view (`header`, `self.footer`): the file's computed
+    /// property is read; anything else may hold text.
+    override func visit(_ node: CodeBlockItemSyntax) -> SyntaxVisitorContinueKind {
+        guard let expression = node.item.as(ExprSyntax.self) else { return .visitChildren }
+        let name = expression.as(DeclReferenceExprSyntax.self)?.baseName.text
+            ?? expression.as(MemberAccessExprSyntax.self).flatMap { $0.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" ? $0.declName.baseName.text : nil }
+        guard let name else { return .visitChildren }
+        if let declarations = file.index.declarations[name], declarations.count == 1,
+           let accessor = declarations[0].as(PatternBindingSyntax.self)?.accessorBlock,
+           depth < 3, visited.insert(name).inserted {
+            let outer = depth
+            depth += 1
+            walk(accessor)
+            depth = outer
+        } else {
+            unknown = true
+        }
+        return .skipChildren
+    }
+
+    /// Functions a view builder calls for values, not views.
+    static let valueFunctions: Set<String> = ["min", "max", "abs", "withAnimation", "round", "floor", "ceil"]
+
+    /// A `Text`'s content: words, unless a glyph or an emoji by name or by the collection its
+    /// `ForEach` walks.
+    private func isReadable(_ text: FunctionCallExprSyntax) -> Bool {
+        guard let argument = text.arguments.first(where: { $0.label == nil || $0.label?.text == "verbatim" })?.expression else { return true }
+        if let literal = argument.as(StringLiteralExprSyntax.self) {
+            return literal.segments.contains { segment in
+                guard let content = segment.as(StringSegmentSyntax.self)?.content.text else { return true }
+                return content.contains { $0.isLetter || $0.isNumber }
+            }
+        }
+        let spelled = argument.trimmedDescription
+        if spelled.lowercased().contains("emoji") { return false }
+        // `ForEach(baseReactionEmojis) { reaction in Text(reaction.rawValue) }`.
+        let head = String(spelled.prefix { $0.isLetter || $0.isNumber || $0 == "_" })
+        var current = Syntax(text).parent
+        while let node = current {
+            if let closure = node.as(ClosureExprSyntax.self), let call = closure.parent?.as(FunctionCallExprSyntax.self)
+                ?? closure.parent?.parent?.parent?.as(FunctionCallExprSyntax.self), call.calleeName == "ForEach",
+               closure.signature?.parameterClause?.trimmedDescription.contains(head) == true {
+                return !(call.arguments.first?.expression.trimmedDescription.lowercased().contains("emoji") ?? false)
+            }
+            current = node.parent
+        }
+        return true
     }
 }

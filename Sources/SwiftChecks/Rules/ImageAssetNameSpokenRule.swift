@@ -50,6 +50,20 @@ struct ImageAssetNameSpokenRule: SourceRule {
             code are not reported.
             """,
         triggering: [
+            // A segment with only an image: the asset name is all VoiceOver has.
+            RuleExample("""
+                import SwiftUI
+                struct LayoutPicker: View {
+                    @State private var layout = 0
+                    var body: some View {
+                        Picker("Layout", selection: $layout) {
+                            ↓Image("grid_icon").tag(0)
+                            ↓Image("list_icon").tag(1)
+                        }
+                        .pickerStyle(.segmented)
+                    }
+                }
+                """),
             // An acronym run into a word that names the asset, not what it shows.
             RuleExample("""
                 import SwiftUI
@@ -130,6 +144,24 @@ struct ImageAssetNameSpokenRule: SourceRule {
                 """),
         ],
         nonTriggering: [
+            // A picker's option: the menu item's title is its text, the image its icon.
+            RuleExample("""
+                import SwiftUI
+                struct DownloadFolderPicker: View {
+                    @State private var folder = "downloads"
+                    let folders = ["downloads", "custom"]
+                    var body: some View {
+                        Picker("", selection: $folder) {
+                            ForEach(folders, id: \\.self) { name in
+                                HStack {
+                                    Image("preferences-folder-icon")
+                                    Text(name)
+                                }
+                            }
+                        }
+                    }
+                }
+                """),
             // A private property its own file never reads is never shown, whatever other files
             // call their own `replyButton`.
             RuleExample("""
@@ -331,9 +363,14 @@ struct ImageAssetNameSpokenRule: SourceRule {
 
             var control: String?
             var cleared = false
+            var row: FunctionCallExprSyntax?
             for container in AccessibilityLabels.accessibilityContainers(of: call) {
                 let containerName = container.calleeName ?? ""
                 if Self.titledIconContainers.contains(containerName) { cleared = true; break }
+                // A picker's option (`Picker { HStack { Image(…); Text(name) } }`) becomes a menu
+                // item or segment titled by its text, with the image as its icon.
+                if containerName == "Picker", Self.isInContent(call, of: container), let row, Self.hasText(row) { cleared = true; break }
+                row = row ?? container
                 let containerChain = ModifierChain(containing: ExprSyntax(container))
                 if Self.clears(containerChain) || containerChain.groupsChildren { cleared = true; break }
                 if control == nil, AccessibilityLabels.labelledControls.contains(containerName),
@@ -401,6 +438,14 @@ struct ImageAssetNameSpokenRule: SourceRule {
             current = node.parent
         }
         return false
+    }
+
+    /// Whether `node` lies in the call's trailing closure or `content:` argument (a picker's
+    /// options, not its label).
+    static func isInContent(_ node: some SyntaxProtocol, of call: FunctionCallExprSyntax) -> Bool {
+        let offset = node.position.utf8Offset
+        let parts = [call.trailingClosure.map(Syntax.init), call.argument("content").map(Syntax.init)].compactMap { $0 }
+        return parts.contains { ($0.position.utf8Offset..<$0.endPosition.utf8Offset).contains(offset) }
     }
 
     /// The button's label holds a `Text`, which titles the menu item.
