@@ -24,7 +24,7 @@ public enum ReportFormat: String, CaseIterable, Sendable {
 
     public func render(_ report: ScanReport, options: ReportOptions = ReportOptions()) throws -> String {
         switch self {
-        case .text: TextReport.render(report, verbose: options.verbose)
+        case .text: TextReport.render(report, verbose: options.verbose, color: options.color)
         case .json: try JSONReport.render(report)
         case .sarif: try SARIFReport.render(report)
         case .xcode: XcodeReport.render(report)
@@ -59,10 +59,13 @@ public struct ReportOptions: Sendable {
     /// CI annotations and code-quality reports name files from the repository's top, as the
     /// checkout does, whatever folder was scanned.
     public var repositoryPath: String
+    /// ANSI colours in text output (a terminal that wants them; see `ColorChoice`).
+    public var color: Bool
 
-    public init(verbose: Bool = false, repositoryPath: String = "") {
+    public init(verbose: Bool = false, repositoryPath: String = "", color: Bool = false) {
         self.verbose = verbose
         self.repositoryPath = repositoryPath
+        self.color = color
     }
 }
 
@@ -117,5 +120,19 @@ enum ReportText {
     static func joined(_ prefix: String, _ relative: String) -> String {
         guard !prefix.isEmpty else { return relative }
         return prefix.hasSuffix("/") ? prefix + relative : prefix + "/" + relative
+    }
+}
+
+/// `--color never|always|auto`. Auto colours a terminal unless `NO_COLOR` is set (no-color.org)
+/// or `TERM` is `dumb`; a file or a pipe never gets escape codes.
+public enum ColorChoice: String, CaseIterable, Sendable {
+    case never, always, auto
+
+    public func colors(outputIsTerminal: Bool, environment: [String: String]) -> Bool {
+        switch self {
+        case .never: false
+        case .always: true
+        case .auto: outputIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+        }
     }
 }

@@ -8,6 +8,9 @@ import SwiftChecks
 /// and parse errors as tool execution notifications.
 public enum SARIFReport {
     public static let schema = "https://json.schemastore.org/sarif-2.1.0.json"
+    static let informationURL = "https://github.com/a11y-audit/a11y-audit"
+    /// docs/rules.md, generated from the catalog; each rule is a `## rule-id` section of it.
+    static let rulesReferenceURL = informationURL + "/blob/main/docs/rules.md"
     public static let fingerprintKey = "a11yAuditFingerprint/v1"
 
     public static func render(_ report: ScanReport, rules: [RuleDescription] = RuleCatalog.descriptions) throws -> String {
@@ -58,7 +61,7 @@ public enum SARIFReport {
         let driver: [String: Any] = [
             "name": "a11y-audit",
             "semanticVersion": report.toolVersion,
-            "informationUri": "https://github.com/a11y-audit/a11y-audit",
+            "informationUri": informationURL,
             "rules": rules.map(rule),
         ]
         var run: [String: Any] = [
@@ -96,9 +99,12 @@ public enum SARIFReport {
             "shortDescription": ["text": description.title],
             "fullDescription": ["text": description.rationale],
             "help": ["text": "\(description.fix)\n\n\(citations.joined(separator: "\n"))", "markdown": markdown],
+            // The rule's section of the generated reference (GitHub anchors a heading by its text).
+            "helpUri": rulesReferenceURL + "#" + description.id,
             "defaultConfiguration": ["level": level(description.severity)],
             "properties": [
-                "tags": ["accessibility", description.category.rawValue, description.kind.rawValue],
+                "tags": ["accessibility", description.category.rawValue, description.kind.rawValue]
+                    + description.platforms.platforms.map(\.rawValue),
                 "kind": description.kind.rawValue,
                 "platforms": description.platforms.platforms.map(\.rawValue),
             ],

@@ -3,15 +3,16 @@ import AuditScanner
 
 /// Human-readable output: findings grouped by file, each with its source line and a caret.
 public enum TextReport {
-    public static func render(_ report: ScanReport, verbose: Bool = false) -> String {
+    public static func render(_ report: ScanReport, verbose: Bool = false, color: Bool = false) -> String {
         var out = ""
+        let style = Style(enabled: color)
         let violations = report.findings.filter { $0.certainty == .violation }
         let review = report.findings.filter { $0.certainty == .review }
-        render(violations, verbose: verbose, into: &out)
+        render(violations, verbose: verbose, style: style, into: &out)
         if !review.isEmpty {
             // Claims a person must decide, apart from the violations so they are never mistaken for them.
-            out += (out.isEmpty ? "" : "\n") + "Needs review (\(review.count)): the code cannot settle these; a person must look.\n\n"
-            render(review, verbose: verbose, into: &out)
+            out += (out.isEmpty ? "" : "\n") + style.bold("Needs review (\(review.count)): the code cannot settle these; a person must look.") + "\n\n"
+            render(review, verbose: verbose, style: style, into: &out)
         }
         let notes = report.notes.filter { verbose || $0.kind != .summary }
         if !notes.isEmpty {
@@ -25,23 +26,24 @@ public enum TextReport {
         return out
     }
 
-    private static func render(_ findings: [Finding], verbose: Bool, into out: inout String) {
+    private static func render(_ findings: [Finding], verbose: Bool, style: Style, into out: inout String) {
         var currentFile: String?
         for finding in findings {
             if finding.location.file != currentFile {
                 currentFile = finding.location.file
-                out += (out.isEmpty || out.hasSuffix("\n\n") ? "" : "\n") + finding.location.file + "\n"
+                out += (out.isEmpty || out.hasSuffix("\n\n") ? "" : "\n") + style.bold(finding.location.file) + "\n"
             }
             let where_ = "\(finding.location.line):\(finding.location.column)"
             let label = finding.certainty == .review ? "review" : finding.severity.rawValue
-            out += "  \(where_)  \(label)  [\(finding.ruleID)] \(finding.message)"
+            out += "  \(where_)  \(style.label(label, finding))  \(style.dim("[\(finding.ruleID)]")) \(finding.message)"
             out += " (\(finding.kind.rawValue); \(finding.platforms))\n"
             if !finding.sourceLine.isEmpty {
                 let line = finding.sourceLine.replacingOccurrences(of: "\t", with: " ")
                 out += "    | \(line)\n"
-                out += "    | " + String(repeating: " ", count: max(0, finding.location.column - 1)) + "^\n"
+                out += "    | " + String(repeating: " ", count: max(0, finding.location.column - 1)) + style.caret("^") + "\n"
             }
             out += "    fix: \(finding.fix)\n"
+            if let correction = finding.correction { out += "    " + style.dim("fixable: \(correction.summary) (`a11y-audit fix`)") + "\n" }
             if verbose { out += "    why: \(finding.citation.source): \"\(finding.citation.quote)\"\n" }
         }
     }
@@ -61,6 +63,8 @@ public enum TextReport {
     public static func summary(_ report: ScanReport) -> String {
         let stats = report.statistics
         var found = counts(report)
+        let fixable = report.findings.filter { $0.correction != nil }.count
+        if fixable > 0 { found += " (\(fixable) fixable with `a11y-audit fix`)" }
         if let baseline = report.baseline { found += " (\(baseline.matched) more in the baseline)" }
         var skipped: [String] = []
         if stats.skippedWithoutUIImport > 0 { skipped.append("\(stats.skippedWithoutUIImport) without UI imports") }
@@ -85,5 +89,25 @@ public enum TextReport {
                 + "(\(stats.swiftFiles) Swift, \(stats.interfaceBuilderFiles) Interface Builder; \(stats.filesParsed) parsed\(cache)\(skippedText))"
         }
         return "\(found) in \(stats.filesChecked) of \(stats.swiftFiles) Swift files (\(stats.filesParsed) parsed\(cache)\(skippedText))"
+    }
+}
+
+/// ANSI styling for a terminal; every method returns its text unchanged when colours are off.
+private struct Style {
+    let enabled: Bool
+
+    private func wrap(_ text: String, _ code: String) -> String { enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+    func bold(_ text: String) -> String { wrap(text, "1") }
+    func dim(_ text: String) -> String { wrap(text, "2") }
+    func caret(_ text: String) -> String { wrap(text, "32") }
+
+    /// Red errors, yellow warnings, cyan notes, magenta for what needs review.
+    func label(_ text: String, _ finding: Finding) -> String {
+        if finding.certainty == .review { return wrap(text, "35") }
+        switch finding.severity {
+        case .error: return wrap(text, "1;31")
+        case .warning: return wrap(text, "33")
+        case .note: return wrap(text, "36")
+        }
     }
 }

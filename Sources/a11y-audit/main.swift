@@ -42,6 +42,7 @@ let usage = """
       --paths-from FILE          also scan the files FILE lists, one a line (- reads standard
                                  input); files are reported alone, with their repository's context
       --verbose                  show citations and skip summaries in text output
+      --color never|always|auto  colour text output (default auto: on a terminal, unless NO_COLOR is set)
 
     Fix options:
       --dry-run                  print the diff only; change nothing
@@ -60,7 +61,7 @@ func standardError(_ text: String) {
 let scanCommand = CommandSpec("scan", options: [
     .value("--format"), .value("--output", "-o"), .value("--fail-on"), .flag("--fail-on-review"), .value("--config"),
     .value("--platform", "--platforms"), .value("--jobs", "-j"), .value("--cache"), .value("--baseline"),
-    .value("--write-baseline"), .value("--paths-from"), .flag("--verbose", "-v"),
+    .value("--write-baseline"), .value("--paths-from"), .flag("--verbose", "-v"), .value("--color"),
 ], maximumPositional: .max, help: CommandHelp.text(for: "scan"))
 
 func runScan(_ arguments: [String]) throws -> ExitCode {
@@ -106,6 +107,13 @@ func runScan(_ arguments: [String]) throws -> ExitCode {
     writeBaselinePath = parsed.value("--write-baseline")
     pathsFrom = parsed.value("--paths-from")
     verbose = parsed.has("--verbose")
+    let colorChoice: ColorChoice
+    if let when = parsed.value("--color") {
+        guard let choice = ColorChoice(rawValue: when) else { throw UsageError(description: "--color must be never, always or auto, not \"\(when)\"") }
+        colorChoice = choice
+    } else {
+        colorChoice = .auto
+    }
     let target = try ScanTarget.choose(positional: targets, pathsFrom: pathsFrom)
     if case .files = target, writeBaselinePath != nil {
         throw UsageError(description: "--write-baseline records a whole repository's findings: give its folder, not files")
@@ -130,7 +138,9 @@ func runScan(_ arguments: [String]) throws -> ExitCode {
 
     let chosen = format ?? ReportFormat.automatic(environment: ProcessInfo.processInfo.environment)
     let repositoryPath = rootIsDirectory ? ScanInput.repositoryPath(of: root) : ""
-    let rendered = try chosen.render(report, options: ReportOptions(verbose: verbose, repositoryPath: repositoryPath))
+    let colors = colorChoice.colors(outputIsTerminal: output == nil && isatty(STDOUT_FILENO) == 1,
+                                    environment: ProcessInfo.processInfo.environment)
+    let rendered = try chosen.render(report, options: ReportOptions(verbose: verbose, repositoryPath: repositoryPath, color: colors))
     if let output {
         try writeWhole(Data(rendered.utf8), to: output, what: "the report")
         standardError(TextReport.summary(report))

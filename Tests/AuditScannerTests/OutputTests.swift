@@ -16,6 +16,8 @@ struct OutputTests {
 
     @Test func sarifHasTheStructureCodeScanningRequires() throws {
         let (_, report) = try sampleReport()
+        let rulesReference = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../docs/rules.md").standardizedFileURL, encoding: .utf8)
         let text = try SARIFReport.render(report)
         let root = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         #expect(root["version"] as? String == "2.1.0")
@@ -33,6 +35,15 @@ struct OutputTests {
             #expect((rule["help"] as? [String: Any])?["text"] is String)
             let level = (rule["defaultConfiguration"] as? [String: Any])?["level"] as? String
             #expect(["error", "warning", "note"].contains(level ?? ""))
+            // Help links to the rule's own section of the generated reference, which has it.
+            let id = try #require(rule["id"] as? String)
+            let helpURI = try #require(rule["helpUri"] as? String)
+            #expect(helpURI.hasPrefix("https://") && helpURI.hasSuffix("/docs/rules.md#\(id)"))
+            #expect(rulesReference.contains("\n## \(id)\n"), "docs/rules.md has a section for \(id)")
+            let description = try #require(RuleCatalog.descriptions.first { $0.id == id })
+            let tags = try #require((rule["properties"] as? [String: Any])?["tags"] as? [String])
+            #expect(Set(tags).isSuperset(of: ["accessibility", description.kind.rawValue, description.category.rawValue]
+                + description.platforms.platforms.map(\.rawValue)), "\(id): \(tags)")
         }
         let results = try #require(run["results"] as? [[String: Any]])
         #expect(results.count == report.findings.count && !results.isEmpty)
@@ -74,6 +85,31 @@ struct OutputTests {
         #expect(try JSONDecoder().decode(PlatformSet.self, from: Data("3".utf8)) == PlatformSet([.iOS, .macOS]))
         #expect(try JSONDecoder().decode(PlatformSet.self, from: Data(#"["watchos", "ios"]"#.utf8)) == PlatformSet([.iOS, .watchOS]))
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(PlatformSet.self, from: Data(#"["android"]"#.utf8)) }
+    }
+
+    @Test func textIsColouredOnlyWhenAskedOrOnATerminalAndCountsWhatFixCanDo() throws {
+        let repository = try TemporaryRepository()
+        try repository.write("App/Title View.swift", ScannerTests.uiFile)
+        // Stated as iOS only, so the fixed size has a text style to become.
+        try repository.write(".a11y-audit.json", #"{"platforms": ["ios"]}"#)
+        let always = try runProcess(Paths.executable, ["scan", repository.path, "--color", "always", "--fail-on", "none"])
+        #expect(always.status == 0)
+        #expect(always.stdout.contains("\u{1B}[33mwarning\u{1B}[0m") && always.stdout.contains("\u{1B}[1mApp/Title View.swift\u{1B}[0m"))
+        let plain = try runProcess(Paths.executable, ["scan", repository.path, "--color=never", "--fail-on", "none"])
+        #expect(!plain.stdout.contains("\u{1B}[") && plain.stdout.contains("  warning  [fixed-font-size]"))
+        // Auto: a pipe (as here) gets none; NO_COLOR is respected even when forced to look.
+        let piped = try runProcess(Paths.executable, ["scan", repository.path, "--fail-on", "none"])
+        #expect(piped.stdout == plain.stdout)
+        #expect(ColorChoice.auto.colors(outputIsTerminal: true, environment: [:]))
+        #expect(!ColorChoice.auto.colors(outputIsTerminal: true, environment: ["NO_COLOR": "1"]))
+        #expect(!ColorChoice.auto.colors(outputIsTerminal: true, environment: ["TERM": "dumb"]))
+        #expect(!ColorChoice.auto.colors(outputIsTerminal: false, environment: [:]))
+        #expect(ColorChoice.always.colors(outputIsTerminal: false, environment: ["NO_COLOR": "1"]))
+        let bad = try runProcess(Paths.executable, ["scan", repository.path, "--color", "sometimes"])
+        #expect(bad.status == 2 && bad.stderr.contains("--color must be never, always or auto"))
+        // What `fix` would do, per finding and in the summary.
+        #expect(plain.stdout.contains("    fixable: "))
+        #expect(plain.stdout.contains("(1 fixable with `a11y-audit fix`)"), "\(plain.stdout)")
     }
 
     @Test func textGroupsByFileWithCaret() throws {
