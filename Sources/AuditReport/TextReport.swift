@@ -60,11 +60,15 @@ public enum TextReport {
         return counts.isEmpty ? "no findings" : counts.joined(separator: ", ")
     }
 
+    /// The counts, where they were found, and how many `a11y-audit fix` can make.
     public static func summary(_ report: ScanReport) -> String {
+        let fixable = report.findings.filter { $0.correction != nil }.count
+        return checkedSummary(report) + (fixable > 0 ? "; \(fixable) fixable with `a11y-audit fix`" : "")
+    }
+
+    private static func checkedSummary(_ report: ScanReport) -> String {
         let stats = report.statistics
         var found = counts(report)
-        let fixable = report.findings.filter { $0.correction != nil }.count
-        if fixable > 0 { found += " (\(fixable) fixable with `a11y-audit fix`)" }
         if let baseline = report.baseline { found += " (\(baseline.matched) more in the baseline)" }
         var skipped: [String] = []
         if stats.skippedWithoutUIImport > 0 { skipped.append("\(stats.skippedWithoutUIImport) without UI imports") }

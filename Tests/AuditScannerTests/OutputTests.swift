@@ -109,7 +109,7 @@ struct OutputTests {
         #expect(bad.status == 2 && bad.stderr.contains("--color must be never, always or auto"))
         // What `fix` would do, per finding and in the summary.
         #expect(plain.stdout.contains("    fixable: "))
-        #expect(plain.stdout.contains("(1 fixable with `a11y-audit fix`)"), "\(plain.stdout)")
+        #expect(plain.stdout.hasSuffix(" parsed); 1 fixable with `a11y-audit fix`\n"), "\(plain.stdout)")
     }
 
     @Test func textGroupsByFileWithCaret() throws {
