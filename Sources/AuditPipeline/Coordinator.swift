@@ -2,18 +2,18 @@ import AuditStore
 import Foundation
 import OrgModel
 import PostgresClient
+import Synchronization
 
 /// Schedules nightly runs from the org config: `a11y-audit coordinator` (a daemon) and
 /// `a11y-audit schedule --now` (once, for cron or systemd timers). Scheduling is idempotent in the
 /// database, so several coordinators can run for availability without double work.
-public final class Coordinator: @unchecked Sendable {
+public final class Coordinator: Sendable {
     public let configPath: String
     public let database: ConnectionSettings
     let log: WorkerLog
     /// Discovered repositories (GitHub organisation listing), merged with the config's own.
     let discover: (@Sendable (OrgConfig) throws -> [OrgConfig.Repository])?
-    private let stopFlag = NSLock()
-    private var stopped = false
+    private let stopped = Atomic<Bool>(false)
 
     public init(configPath: String, database: ConnectionSettings, log: WorkerLog = WorkerLog(),
                 discover: (@Sendable (OrgConfig) throws -> [OrgConfig.Repository])? = nil) {
@@ -23,8 +23,8 @@ public final class Coordinator: @unchecked Sendable {
         self.discover = discover
     }
 
-    public func stop() { stopFlag.lock(); stopped = true; stopFlag.unlock() }
-    private var isStopped: Bool { stopFlag.lock(); defer { stopFlag.unlock() }; return stopped }
+    public func stop() { stopped.store(true, ordering: .releasing) }
+    private var isStopped: Bool { stopped.load(ordering: .acquiring) }
 
     /// Saves the config's teams and repositories, then schedules the run of `date` (default: today
     /// in the schedule's time zone).

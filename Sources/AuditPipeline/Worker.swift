@@ -74,7 +74,7 @@ public struct WorkerSummary: Sendable, Equatable {
 /// Claims jobs, fetches and audits their archives, and writes the results: `a11y-audit worker`.
 /// Each slot is a thread with its own connection; one more connection renews the leases of
 /// every job this process holds and rescues jobs whose workers died.
-public final class Worker: @unchecked Sendable {
+public final class Worker: Sendable {
     let options: WorkerOptions
     let source: any ArchiveSource
     let log: WorkerLog

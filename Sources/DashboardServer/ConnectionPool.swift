@@ -4,6 +4,9 @@ import PostgresClient
 /// A few PostgreSQL connections shared by the server's request threads: a request takes one
 /// (or opens one), uses it alone, and gives it back. A connection found broken is dropped and
 /// the request retried once on a fresh one, so a database restart costs no failed page.
+/// `@unchecked` because a `PostgresConnection` is not `Sendable` (libpq's handle is used by one
+/// thread at a time, which `lock` ensures); a `Mutex` would have to hand connections out as
+/// `sending`, and the request's closure keeps them in its region.
 final class ConnectionPool: @unchecked Sendable {
     let settings: ConnectionSettings
     let capacity: Int
