@@ -70,6 +70,19 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
                     }
                 }
                 """, platforms: PlatformSet(.iOS)),
+            // Disabled only while a condition holds: it can be pressed at other times.
+            RuleExample("""
+                import SwiftUI
+                struct Sender: View {
+                    let busy: Bool
+                    var body: some View {
+                        Button(action: {}) {
+                            Image(systemName: "paperplane")↓.frame(width: 24, height: 24)
+                        }
+                        .disabled(busy)
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
             // On the Mac a borderless button is as large as its label.
             RuleExample("""
                 import SwiftUI
@@ -177,6 +190,18 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
             ]),
         ],
         nonTriggering: [
+            // Always disabled: a placeholder nobody can press.
+            RuleExample("""
+                import SwiftUI
+                struct UnlockOptions: View {
+                    var body: some View {
+                        Button(action: {}) {
+                            Image(systemName: "ant").resizable().frame(width: 32, height: 32)
+                        }
+                        .disabled(true)
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
             // A button that nothing wires does nothing when tapped: a read-receipt icon drawn as
             // a button, one with interaction off, one whose outlet code only restyles.
             RuleExample(InterfaceBuilderExample.iOS("""

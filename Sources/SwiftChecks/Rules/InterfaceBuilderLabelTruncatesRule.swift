@@ -45,6 +45,19 @@ struct InterfaceBuilderLabelTruncatesRule: DocumentRule {
                 """), platforms: PlatformSet(.iOS), file: "Main.storyboard"),
         ],
         nonTriggering: [
+            // A separator dot between two labels, in a fixed 20x20 box.
+            RuleExample(InterfaceBuilderExample.iOS("""
+                <label opaque="NO" userInteractionEnabled="NO" contentMode="left" text="•" textAlignment="center" lineBreakMode="tailTruncation" baselineAdjustment="alignBaselines" adjustsFontForContentSizeCategory="YES" translatesAutoresizingMaskIntoConstraints="NO" id="sep-lb-001">
+                    <rect key="frame" x="120" y="12" width="20" height="20"/>
+                    <constraints>
+                        <constraint firstAttribute="height" constant="20" id="sep-hc-001"/>
+                        <constraint firstAttribute="width" constant="20" id="sep-wc-001"/>
+                    </constraints>
+                    <fontDescription key="fontDescription" style="UICTFontTextStyleFootnote"/>
+                    <nil key="textColor"/>
+                    <nil key="highlightedColor"/>
+                </label>
+                """), platforms: PlatformSet(.iOS), file: "RouteRow.xib"),
             RuleExample(InterfaceBuilderExample.iOS("""
                 <label opaque="NO" userInteractionEnabled="NO" contentMode="left" text="Delivered to the front door" textAlignment="natural" lineBreakMode="tailTruncation" numberOfLines="0" baselineAdjustment="alignBaselines" adjustsFontForContentSizeCategory="YES" translatesAutoresizingMaskIntoConstraints="NO" id="sts-lb-001">
                     <rect key="frame" x="16" y="16" width="300" height="21"/>
@@ -90,6 +103,8 @@ struct InterfaceBuilderLabelTruncatesRule: DocumentRule {
             // Only text that grows can outgrow its height: a fixed point size never does (the
             // fixed font is what ib-fixed-font reports).
             guard let height = view.fixedHeight, let style = view.font?.textStyle else { continue }
+            // A "•" or "|" between two labels is a separator glyph: cut off, it loses nothing.
+            if let title = view.title, !title.isEmpty, !title.contains(where: { $0.isLetter || $0.isNumber }) { continue }
             var growth = ""
             if let size = file.reference.iosTextStyleSizes["AX5"]?[style] {
                 growth = "; its \(style) text is \(size.points) pt at the largest accessibility size (AX5)"

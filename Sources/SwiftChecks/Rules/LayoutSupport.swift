@@ -148,6 +148,10 @@ struct SwiftUIHitRegion {
             }
             guard let control, size.width != nil || size.height != nil else { continue }
             if let controlCall, isSystemDrawnItem(controlCall) { continue }
+            // `.disabled(true)`: a placeholder nobody can press, whatever its size.
+            if let controlCall, ModifierChain(containing: ExprSyntax(controlCall)).modifiers.contains(where: { modifier in
+                modifier.calleeName == "disabled" && modifier.arguments.first?.expression.as(BooleanLiteralExprSyntax.self)?.literal.tokenKind == .keyword(.true)
+            }) { continue }
             // Nothing anyone can see or reach: a programmatic `NavigationLink { EmptyView() }`
             // sized to nothing, made transparent or hidden (`isActive:` drives it).
             if size.width == 0 || size.height == 0 || chain.has("hidden") || chain.modifiers.contains(where: Self.isInvisible) { continue }
