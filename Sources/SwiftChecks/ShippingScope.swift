@@ -216,6 +216,8 @@ extension SourceFile {
     func typeUseFacts() -> Set<String> {
         var spans: [(start: Int, end: Int, owner: String)] = []
         var facts = Set<String>()
+        // Types declared inside each top-level type: inside it, their names mean them.
+        var nestedNames: [String: Set<String>] = [:]
         for item in tree.statements {
             let decl = item.item
             let owner: String?
@@ -231,7 +233,12 @@ extension SourceFile {
             } else {
                 owner = nil
             }
-            if let owner { spans.append((item.position.utf8Offset, item.endPosition.utf8Offset, owner)) }
+            if let owner {
+                spans.append((item.position.utf8Offset, item.endPosition.utf8Offset, owner))
+                let nested = NestedTypeNames(viewMode: .sourceAccurate)
+                nested.walk(decl.asProtocol(DeclGroupSyntax.self)?.memberBlock ?? MemberBlockSyntax(members: []))
+                if !nested.names.isEmpty { nestedNames[owner, default: []].formUnion(nested.names) }
+            }
         }
         func owner(of offset: Int) -> String {
             // Spans are in source order and do not overlap.
@@ -258,6 +265,9 @@ extension SourceFile {
             for offset in offsets where !notShipped.contains(where: { $0.contains(offset) }) {
                 let by = owner(of: offset)
                 guard by != name else { continue }
+                // `HeaderView()` inside a view that declares its own `struct HeaderView` builds
+                // that one, not the top-level `HeaderView` of another file.
+                if nestedNames[by]?.contains(name) == true { continue }
                 // `Strings.FacetView` names a type nested in `Strings` (a use of `Strings`, which
                 // is recorded itself), not a top-level `FacetView`; `ShopKit.FacetView` with
                 // `import ShopKit` names the module's.
@@ -695,8 +705,11 @@ extension SourceFile {
     /// not a type the system finds by itself (`@main`, `@objc` names, app, scene and extension
     /// delegates, widgets), and not code in an extension (the extended type may live anywhere).
     func typeRequiringUse(around node: some SyntaxProtocol) -> String? {
-        guard let type = Syntax(node).enclosingTypeDecl, type.kind != .extensionDecl,
-              let group = type.asProtocol(DeclGroupSyntax.self) else { return nil }
+        guard var type = Syntax(node).enclosingTypeDecl, type.kind != .extensionDecl else { return nil }
+        // A nested type runs when its top-level type does (uses are counted per top-level
+        // type, and a nested `HeaderView` is not the top-level `HeaderView` of another file).
+        while let outer = type.enclosingTypeDecl, outer.kind != .extensionDecl { type = outer }
+        guard let group = type.asProtocol(DeclGroupSyntax.self) else { return nil }
         guard Self.requiresUse(group) else { return nil }
         return FileResult.typeRequirementPrefix + type.declaredTypeName
     }
@@ -755,4 +768,16 @@ extension SourceFile {
         }
         return names
     }
+}
+
+/// The names of the types declared inside a type's members, at any depth.
+private final class NestedTypeNames: SyntaxVisitor {
+    var names: Set<String> = []
+    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind { names.insert(node.name.text); return .visitChildren }
+    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind { names.insert(node.name.text); return .visitChildren }
+    override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind { names.insert(node.name.text); return .visitChildren }
+    override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind { names.insert(node.name.text); return .visitChildren }
+    override func visit(_ node: TypeAliasDeclSyntax) -> SyntaxVisitorContinueKind { names.insert(node.name.text); return .skipChildren }
+    // Code in bodies declares local types rarely, and a view's body is expression code.
+    override func visit(_ node: CodeBlockSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
 }

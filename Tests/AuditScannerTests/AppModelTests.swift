@@ -209,6 +209,37 @@ struct AppModelTests {
         #expect(screens.contains("App/Home.swift:10") && screens.contains("App/BadgeLabel.swift:6"))
     }
 
+    /// `HeaderView()` inside a view that declares its own nested `HeaderView` builds the nested
+    /// one: a top-level `HeaderView` nothing else names is still unused (Tella's shape).
+    @Test func aNestedTypeOfTheSameNameIsNotAUseOfTheTopLevelOne() throws {
+        let repository = try TemporaryRepository()
+        try repository.write("App/Main.swift", "import SwiftUI\n@main struct Shop: App {\n    var body: some Scene { WindowGroup { ServerList() } }\n}\n")
+        try repository.write("App/ServerList.swift", """
+            import SwiftUI
+            struct ServerList: View {
+                var body: some View { VStack { HeaderView(); Text("Servers") } }
+                struct HeaderView: View {
+                    var body: some View { Text("Pick a server").font(.system(size: 11)) }
+                }
+            }
+            """)
+        try repository.write("App/Widgets/HeaderView.swift", """
+            import SwiftUI
+            struct HeaderView: View {
+                var body: some View { Text("Unused header").font(.system(size: 10)) }
+            }
+            """)
+        let scan = { try Scanner(options: ScanOptions(config: AuditConfig()))
+            .scan(try ScanInput.directory(repository.path, maxFileBytes: 2_000_000), root: repository.path) }
+        let flagged = Set(try scan().findings.filter { $0.ruleID == "fixed-font-size" }.map(\.location.file))
+        #expect(flagged == ["App/ServerList.swift"], "\(flagged)")
+        // Once something outside names the top-level one, it is used again.
+        try repository.write("App/Settings.swift", "import SwiftUI\nstruct Settings: View {\n    var body: some View { HeaderView() }\n}\n")
+        try repository.write("App/Main.swift", "import SwiftUI\n@main struct Shop: App {\n    var body: some Scene { WindowGroup { ServerList(); Settings() } }\n}\n")
+        let again = Set(try scan().findings.filter { $0.ruleID == "fixed-font-size" }.map(\.location.file))
+        #expect(again == ["App/ServerList.swift", "App/Widgets/HeaderView.swift"], "\(again)")
+    }
+
     /// A storyboard label whose outlet or class code restyles is judged by the Swift rules, not
     /// by what the document says; a label nothing restyles keeps its finding. The per-file cache
     /// keeps the verdicts: a warm scan gives the same findings.
