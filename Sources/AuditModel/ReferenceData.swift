@@ -173,7 +173,12 @@ extension ReferenceData {
 
 extension Double {
     /// "11" rather than "11.0" in messages.
+    /// "44", "20.5", "31.66" (not "31.66666666666667"): at most two decimals, cut rather than
+    /// rounded so a size just short of a threshold never reads as meeting it.
     public var points: String {
-        isFinite && rounded() == self && abs(self) < 1e15 ? String(Int(self)) : String(self)
+        guard isFinite, abs(self) < 1e13 else { return String(self) }
+        if rounded() == self { return String(Int(self)) }
+        let cut = ((abs(self) * 100 + 1e-6).rounded(.down) / 100) * (self < 0 ? -1 : 1)
+        return cut.rounded() == cut ? String(Int(cut)) : String(cut)
     }
 }
