@@ -216,8 +216,6 @@ extension SourceFile {
     func typeUseFacts() -> Set<String> {
         var spans: [(start: Int, end: Int, owner: String)] = []
         var facts = Set<String>()
-        // Types declared inside each top-level type: inside it, their names mean them.
-        var nestedNames: [String: Set<String>] = [:]
         for item in tree.statements {
             let decl = item.item
             let owner: String?
@@ -233,12 +231,7 @@ extension SourceFile {
             } else {
                 owner = nil
             }
-            if let owner {
-                spans.append((item.position.utf8Offset, item.endPosition.utf8Offset, owner))
-                let nested = NestedTypeNames(viewMode: .sourceAccurate)
-                nested.walk(decl.asProtocol(DeclGroupSyntax.self)?.memberBlock ?? MemberBlockSyntax(members: []))
-                if !nested.names.isEmpty { nestedNames[owner, default: []].formUnion(nested.names) }
-            }
+            if let owner { spans.append((item.position.utf8Offset, item.endPosition.utf8Offset, owner)) }
         }
         func owner(of offset: Int) -> String {
             // Spans are in source order and do not overlap.
@@ -248,6 +241,11 @@ extension SourceFile {
                 if spans[middle].end <= offset { low = middle + 1 } else { high = middle }
             }
             return low < spans.count && spans[low].start <= offset ? spans[low].owner : ""
+        }
+        // Structs and classes declared inside each top-level type: inside it, their names mean them.
+        var nestedNames: [String: Set<String>] = [:]
+        for type in index.typeDeclarations where type.enclosingTypeDecl != nil {
+            nestedNames[owner(of: type.position.utf8Offset), default: []].insert(type.declaredTypeName)
         }
         // A preview builds a view for Xcode's canvas, and a debug-only branch (or one no
         // shipping build compiles) for the developer, not for the app.
@@ -770,14 +768,3 @@ extension SourceFile {
     }
 }
 
-/// The names of the types declared inside a type's members, at any depth.
-private final class NestedTypeNames: SyntaxVisitor {
-    var names: Set<String> = []
-    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind { names.insert(node.name.text); return .visitChildren }
-    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind { names.insert(node.name.text); return .visitChildren }
-    override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind { names.insert(node.name.text); return .visitChildren }
-    override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind { names.insert(node.name.text); return .visitChildren }
-    override func visit(_ node: TypeAliasDeclSyntax) -> SyntaxVisitorContinueKind { names.insert(node.name.text); return .skipChildren }
-    // Code in bodies declares local types rarely, and a view's body is expression code.
-    override func visit(_ node: CodeBlockSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
-}

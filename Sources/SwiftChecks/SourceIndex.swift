@@ -195,6 +195,14 @@ final class SourceIndex: SyntaxVisitor {
         return .visitChildren
     }
 
+    /// The file's one declaration of `name` when it is a function with a body (a helper a view
+    /// calls): nil when there is none, several, or it is not a function.
+    func soleFunction(named name: String) -> FunctionDeclSyntax? {
+        guard let nodes = declarations[name], nodes.count == 1, let function = nodes[0].as(FunctionDeclSyntax.self),
+              function.body != nil else { return nil }
+        return function
+    }
+
     /// The declarations of `name` inside `scope` (the whole file when `nil`).
     func declarations(_ name: String, in scope: Syntax?) -> [Syntax] {
         guard let nodes = declarations[name] else { return [] }

@@ -460,10 +460,7 @@ struct AccessibilityLabelRawIdentifierRule: SourceRule {
     static func container(_ object: String, in file: SourceFile) -> String? {
         let types = (file.index.bindings[object] ?? []).map { $0.as(FunctionCallExprSyntax.self)?.calleeName ?? "" }
         guard let type = types.first, !types.isEmpty, types.allSatisfy({ $0 == type }), containerTypes.contains(type) else { return nil }
-        let madeElement = file.index.assignments.contains { other in
-            other.targetObject == object && ["isAccessibilityElement", "accessibilityTraits"].contains(other.targetProperty ?? "")
-        }
-        return madeElement ? nil : type
+        return isMadeElement(object, in: file) ? nil : type
     }
 
     /// `view.accessibilityLabel = "…"` inside a view controller's class: the controller's root
@@ -473,10 +470,14 @@ struct AccessibilityLabelRawIdentifierRule: SourceRule {
               let type = Syntax(node).enclosingTypeDecl?.as(ClassDeclSyntax.self),
               let superclass = type.inheritanceClause?.inheritedTypes.first?.type.trimmedDescription,
               superclass.hasSuffix("Controller") else { return nil }
-        let madeElement = file.index.assignments.contains { other in
+        return isMadeElement(object, in: file) ? nil : "\(superclass)`'s root `UIView"
+    }
+
+    /// Whether the file makes `object` an accessibility element (`isAccessibilityElement`, traits).
+    static func isMadeElement(_ object: String, in file: SourceFile) -> Bool {
+        file.index.assignments.contains { other in
             other.targetObject == object && ["isAccessibilityElement", "accessibilityTraits"].contains(other.targetProperty ?? "")
         }
-        return madeElement ? nil : "\(superclass)`'s root `UIView"
     }
 
     /// Words that mark a token as a UI identifier rather than prose.

@@ -151,7 +151,7 @@ struct DynamicTypeSizeCappedRule: SourceRule {
                 if Self.imageViews.contains(root.calleeName ?? "") { continue }
                 // A bar of emoji or icon buttons holds no text that stops growing.
                 let scanner = CappedContentScanner(file: file)
-                scanner.scan(Syntax(root), depth: 0)
+                scanner.walk(root)
                 if !scanner.readable && !scanner.unknown { continue }
             }
             let anchor = call.calledExpression.as(MemberAccessExprSyntax.self).map { Syntax($0.declName) } ?? Syntax(call)
@@ -197,11 +197,11 @@ final class CappedContentScanner: SyntaxVisitor {
 
     static let textViews: Set<String> = ["Text", "Label", "TextField", "SecureField", "TextEditor"]
     static let titledControls: Set<String> = ["Button", "Toggle", "Link", "Picker", "Menu", "NavigationLink"]
-    /// SwiftUI views that show no text of their own.
+    /// SwiftUI views that show no text of their own, and the geometry values layouts build.
     static let pictureViews: Set<String> = [
         "Image", "AsyncImage", "Circle", "Rectangle", "RoundedRectangle", "Capsule", "Ellipse", "Color", "Spacer", "Divider",
         "HStack", "VStack", "ZStack", "LazyHStack", "LazyVStack", "LazyHGrid", "LazyVGrid", "Grid", "GridRow", "ForEach", "Group",
-        "ScrollView", "GeometryReader", "Button", "ProgressView", "EmptyView", "ViewThatFits", "CGRect", "CGFloat", "CGSize",
+        "ScrollView", "GeometryReader", "ProgressView", "EmptyView", "ViewThatFits", "CGRect", "CGFloat", "CGSize",
     ]
 
     init(file: SourceFile) {
@@ -209,9 +209,14 @@ final class CappedContentScanner: SyntaxVisitor {
         super.init(viewMode: .sourceAccurate)
     }
 
-    func scan(_ node: Syntax, depth: Int) {
-        self.depth = depth
+    /// Reads a helper's body or a computed property's accessor in place of its use, a few
+    /// levels deep and each once; false when it is not read.
+    private func read(_ node: some SyntaxProtocol, named name: String) -> Bool {
+        guard depth < 3, visited.insert(name).inserted else { return false }
+        depth += 1
         walk(node)
+        depth -= 1
+        return true
     }
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
@@ -237,14 +242,7 @@ final class CappedContentScanner: SyntaxVisitor {
         }
         if Self.pictureViews.contains(name) { return .visitChildren }
         // The file's own helper: read its body, a few calls deep.
-        if let declarations = file.index.declarations[name], declarations.count == 1,
-           let function = declarations[0].as(FunctionDeclSyntax.self), let body = function.body, depth < 3, visited.insert(name).inserted {
-            let outer = depth
-            depth += 1
-            walk(body)
-            depth = outer
-            return .visitChildren
-        }
+        if let body = file.index.soleFunction(named: name)?.body, read(body, named: name) { return .visitChildren }
         // Another view (`ReactionBubble()`), which may hold text; a lowercase call is a value
         // (`offset(for:)`, `min`) unless it is a closure handed in (`content(frame)`).
         if name.first?.isUppercase == true || file.index.declarations[name] == nil && !Self.valueFunctions.contains(name) {
@@ -260,15 +258,11 @@ final class CappedContentScanner: SyntaxVisitor {
         let name = expression.as(DeclReferenceExprSyntax.self)?.baseName.text
             ?? expression.as(MemberAccessExprSyntax.self).flatMap { $0.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" ? $0.declName.baseName.text : nil }
         guard let name else { return .visitChildren }
-        if let declarations = file.index.declarations[name], declarations.count == 1,
-           let accessor = declarations[0].as(PatternBindingSyntax.self)?.accessorBlock,
-           depth < 3, visited.insert(name).inserted {
-            let outer = depth
-            depth += 1
-            walk(accessor)
-            depth = outer
-        } else {
+        let declarations = file.index.declarations[name] ?? []
+        guard declarations.count == 1, let accessor = declarations[0].as(PatternBindingSyntax.self)?.accessorBlock,
+              read(accessor, named: name) else {
             unknown = true
+            return .skipChildren
         }
         return .skipChildren
     }

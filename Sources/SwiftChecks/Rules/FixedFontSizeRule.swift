@@ -666,8 +666,7 @@ struct FixedFontSizeRule: SourceRule {
     /// a picture or a mark, not text anyone reads.
     static func yieldsOnlyGlyphs(_ expression: ExprSyntax, in file: SourceFile) -> Bool {
         guard let call = expression.as(FunctionCallExprSyntax.self), call.calledExpression.is(DeclReferenceExprSyntax.self),
-              let name = call.calleeName, let declarations = file.index.declarations[name], declarations.count == 1,
-              let function = declarations[0].as(FunctionDeclSyntax.self), let body = function.body else { return false }
+              let name = call.calleeName, let body = file.index.soleFunction(named: name)?.body else { return false }
         let collector = ResultCollector(viewMode: .sourceAccurate)
         collector.walk(body)
         // Every string in it is a glyph, and every `return` hands one back (or the body is a
