@@ -140,10 +140,14 @@ enum ScaleBench {
             """, [.text(s.org), .int(repositories.count)], purpose: "add a night").first?.int("id")
         let queue = JobQueue(connection: connection)
         var random = SystemRandomNumberGenerator()
-        func audit(_ repository: Int) throws -> Int {
+        // The whole night is queued first, as the coordinator queues it: the run finishes (and is
+        // rolled up) with its last job, not with the first.
+        for repository in repositories {
             _ = try queue.enqueue(JobRequest(runID: run, repositoryID: repository, kind: .nightly, commitRef: "main", archiveURL: "file:///sim"))
+        }
+        func audit(_: Int) throws -> Int {
             guard let job = try queue.claim(worker: "bench") else { throw BenchFailure("no job to claim") }
-            let results = try auditAgain(repository: repository, jobID: job.id, churn: 0.02, connection, using: &random)
+            let results = try auditAgain(repository: job.repositoryID, jobID: job.id, churn: 0.02, connection, using: &random)
             _ = try queue.complete(job) {
                 try HistoryWriter(connection: $0).write(JobResults(findings: results, filesScanned: 40, filesParsed: 1, cacheHits: 39), for: job)
             }

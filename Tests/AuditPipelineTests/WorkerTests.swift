@@ -164,6 +164,7 @@ func value(_ connection: PostgresConnection, _ sql: String, _ parameters: [Postg
             #expect((summary.int("findings_fixed") ?? 0) >= 1)
             let secondOpen = Int(try value(connection, "SELECT count(*) FROM findings WHERE fixed_in_run IS NULL") ?? "") ?? 0
             #expect(secondOpen == firstOpen - (summary.int("findings_fixed") ?? 0) + (summary.int("findings_new") ?? 0))
+            try RollupConsistency.check(connection)
         }
     }
 

@@ -100,6 +100,7 @@ struct TestFailure: Error, CustomStringConvertible {
                 SELECT open_error, open_warning, open_note FROM job_summaries ORDER BY run_id
                 """, purpose: "read").map { [$0.int("open_error") ?? -1, $0.int("open_warning") ?? -1, $0.int("open_note") ?? -1] }
             #expect(bySeverity == [[1, 1, 0], [2, 1, 0], [2, 0, 0]])
+            try RollupConsistency.check(connection)
         }
     }
 
@@ -113,6 +114,7 @@ struct TestFailure: Error, CustomStringConvertible {
             #expect(night3.applied?.new == 1)
             let row = try #require(try connection.query("SELECT first_seen_run, fixed_in_run FROM findings", purpose: "read").first)
             #expect(row.int("first_seen_run") == night3.runID && row.int("fixed_in_run") == nil)
+            try RollupConsistency.check(connection)
         }
     }
 
@@ -130,6 +132,7 @@ struct TestFailure: Error, CustomStringConvertible {
             let open = try connection.query("SELECT count(*) AS n FROM findings WHERE fixed_in_run IS NULL", purpose: "read").first?.int("n")
             #expect(open == 2, "the late older run must not mark the newer run's finding fixed")
             #expect(try runState(connection, older) == "succeeded")
+            try RollupConsistency.check(connection)
         }
     }
 
@@ -151,6 +154,7 @@ struct TestFailure: Error, CustomStringConvertible {
             let summaries = try connection.query("SELECT count(*) AS n, sum(findings_open) AS open FROM job_summaries", purpose: "read").first
             #expect(summaries?.int("n") == 1 && summaries?.int("open") == 2)
             #expect(try connection.query("SELECT sum(open_count) AS n FROM job_summary_counts", purpose: "read").first?.int("n") == 2)
+            try RollupConsistency.check(connection)
             // Writing the same job's summary twice is refused by the database itself.
             #expect(throws: DatabaseError.self) {
                 try connection.transaction(purpose: "double write") { try HistoryWriter(connection: $0).write(results([a]), for: second) }

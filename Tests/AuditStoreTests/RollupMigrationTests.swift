@@ -110,6 +110,7 @@ import Testing
             #expect(trend.map(\.open) == Dictionary(grouping: expected, by: { $0[0] }).sorted { Int($0.key) ?? 0 < Int($1.key) ?? 0 }
                 .map { $0.value.reduce(0) { $0 + (Int($1[3]) ?? 0) } })
             #expect(trend.count == 8)
+            try RollupConsistency.check(connection)
         }
     }
 }

@@ -32,6 +32,8 @@ import Testing
             try #require(generated.status == 0, "\(generated.output)")
             #expect(generated.output.contains("generated 24 repositories x 5 nights"))
             #expect(generated.output.contains("job_summary_counts"))
+            // What it generated is what the write path would have left: roll-ups and all.
+            try RollupConsistency.check(database.connect())
             // A second generation into the same database is refused, not doubled.
             let again = try run(Self.root + "/deploy/sim/run.sh", ["--repos", "24"], database: database, environment: ["A11Y_AUDIT": binary])
             #expect(again.status == 2 && again.output.contains("already has repositories"))
@@ -59,6 +61,8 @@ import Testing
             try #require(night.status == 0, "\(night.output)")
             #expect(night.output.contains("One more night of 24 repositories"))
             #expect(night.output.contains("| findings |"))
+            // A night through the real write path on top of the generated history keeps them true.
+            try RollupConsistency.check(database.connect())
         }
     }
 }
