@@ -1,5 +1,6 @@
 import Foundation
 import PostgresClient
+import Synchronization
 
 /// A few PostgreSQL connections shared by the server's request threads: a request takes one
 /// (or opens one), uses it alone, and gives it back. A connection found broken is dropped and
@@ -59,59 +60,71 @@ final class ConnectionPool: @unchecked Sendable {
 }
 
 /// A ping of the database with a deadline. At most one probe runs at a time: a probe stuck on a hung
-/// server is waited for by later checks (each up to its own deadline), not multiplied.
-final class HealthProbe: @unchecked Sendable {
+/// server is waited for by later checks (each up to its own deadline), not multiplied. Probes run
+/// on one thread of their own, which alone holds the kept connection (a local of that thread, so
+/// the compiler sees it never crosses threads).
+final class HealthProbe: Sendable {
     enum Result: Equatable, Sendable {
         case healthy
         case unhealthy(String)
     }
 
+    private struct State {
+        /// The probe under way; checks that come while it runs wait for it.
+        var inFlight: DispatchGroup?
+        var last: Result = .unhealthy("not checked yet")
+        var started = false
+    }
+
     private let settings: ConnectionSettings
-    // Guarded by `lock`.
-    private var inFlight: DispatchGroup?
-    private var last: Result = .unhealthy("not checked yet")
-    private var connection: PostgresConnection?
-    private let lock = NSLock()
+    private let state = Mutex(State())
+    /// One signal per probe asked of the probe thread; one more from deinit lets it end.
+    private let requests = DispatchSemaphore(value: 0)
 
     init(settings: ConnectionSettings) {
         self.settings = ConnectionPool.withConnectTimeout(settings)
     }
 
+    deinit { requests.signal() }
+
     func check(timeout: TimeInterval) -> Result {
-        lock.lock()
-        let group: DispatchGroup
-        if let running = inFlight {
-            group = running
-        } else {
-            group = DispatchGroup()
+        let (group, isNew, startThread) = state.withLock { state -> (DispatchGroup, Bool, Bool) in
+            if let running = state.inFlight { return (running, false, false) }
+            let group = DispatchGroup()
             group.enter()
-            inFlight = group
-            Thread.detachNewThread { [self] in
-                // Only the probe thread touches the kept connection, and one probe runs at a time.
-                lock.lock()
-                let previous = connection
-                connection = nil
-                lock.unlock()
-                let (result, kept) = probe(previous)
-                lock.lock()
-                let changed = result != last
-                last = result
-                connection = kept
-                inFlight = nil
-                lock.unlock()
-                // /healthz answers anyone, so the reason goes to the operator's log instead, once
-                // per change rather than once per probe.
-                if changed, case .unhealthy(let reason) = result { logHealth(reason) }
-                group.leave()
-            }
+            state.inFlight = group
+            defer { state.started = true }
+            return (group, true, !state.started)
         }
-        lock.unlock()
+        if startThread { startProbeThread() }
+        if isNew { requests.signal() }
         guard group.wait(timeout: .now() + timeout) == .success else {
             return .unhealthy("the database did not answer a ping within \(timeout) s")
         }
-        lock.lock()
-        defer { lock.unlock() }
-        return last
+        return state.withLock { $0.last }
+    }
+
+    private func startProbeThread() {
+        let requests = self.requests
+        Thread.detachNewThread { [weak self] in
+            var connection: PostgresConnection?
+            while true {
+                requests.wait()
+                guard let self else { return }
+                let (result, kept) = self.probe(connection)
+                connection = kept
+                let (changed, group) = self.state.withLock { state -> (Bool, DispatchGroup?) in
+                    let changed = result != state.last
+                    state.last = result
+                    defer { state.inFlight = nil }
+                    return (changed, state.inFlight)
+                }
+                // /healthz answers anyone, so the reason goes to the operator's log instead, once
+                // per change rather than once per probe.
+                if changed, case .unhealthy(let reason) = result { self.logHealth(reason) }
+                group?.leave()
+            }
+        }
     }
 
     private func probe(_ previous: PostgresConnection?) -> (Result, PostgresConnection?) {

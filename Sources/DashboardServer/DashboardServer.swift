@@ -3,6 +3,7 @@ import AuditStore
 import Foundation
 import HTTPServer
 import PostgresClient
+import Synchronization
 
 public enum DashboardConfigError: Error, CustomStringConvertible, Equatable {
     case badBasePath(String)
@@ -380,20 +381,17 @@ struct ErrorPage {
 
 func escapeHTML(_ text: String) -> String { HTMLText.escape(text) }
 
-private let logLock = NSLock()
+/// Whole lines only: two request threads logging at once must not interleave.
+private let logLock = Mutex(())
 
 /// One line per event, like the worker's; never a header, a token or a password.
 func logInfo(_ fields: String) {
     let line = "time=\(ISO8601DateFormatter.string(from: Date(), timeZone: TimeZone(identifier: "UTC") ?? .current, formatOptions: [.withInternetDateTime])) level=info \(fields)\n"
-    logLock.lock()
-    FileHandle.standardError.write(Data(line.utf8))
-    logLock.unlock()
+    logLock.withLock { _ in FileHandle.standardError.write(Data(line.utf8)) }
 }
 
 func logError(_ event: String, _ error: Error) {
     let reason = String(describing: error).replacingOccurrences(of: "\"", with: "'").replacingOccurrences(of: "\n", with: " ")
     let line = "time=\(ISO8601DateFormatter.string(from: Date(), timeZone: TimeZone(identifier: "UTC") ?? .current, formatOptions: [.withInternetDateTime])) level=error event=\(event).failed reason=\"\(reason)\"\n"
-    logLock.lock()
-    FileHandle.standardError.write(Data(line.utf8))
-    logLock.unlock()
+    logLock.withLock { _ in FileHandle.standardError.write(Data(line.utf8)) }
 }

@@ -85,15 +85,14 @@ public typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
 ///
 /// Slow clients cannot hold it: connections are limited in all and per IP address, and a
 /// reaper thread closes every connection whose header or body is later than its deadline.
-public final class HTTPServer: @unchecked Sendable {
+public final class HTTPServer: Sendable {
     public let host: String
     /// The port actually bound (the picked one when asked for port 0).
     public let port: UInt16
-    // Guarded by `lock`; nil once stopped.
-    private var daemon: OpaquePointer?
+    /// The running daemon; nil once stopped.
+    private let daemon: Mutex<OpaquePointer?>
     private let context: Unmanaged<ServerContext>
     private let reaper: DeadlineReaper
-    private let lock = NSLock()
 
     /// Without `admission`, every request may send up to `options.maxBodyBytes`.
     public init(options: HTTPServerOptions = HTTPServerOptions(), admission: HTTPAdmission? = nil,
@@ -136,7 +135,7 @@ public final class HTTPServer: @unchecked Sendable {
         }
         self.host = options.host
         self.port = bound
-        self.daemon = started
+        self.daemon = Mutex(started)
         self.context = context
         // Checking a few times per deadline keeps the cut within a quarter of it.
         let tick = min(0.25, min(options.headerDeadlineSeconds, options.bodyDeadlineSeconds) / 4)
@@ -150,12 +149,14 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Stops listening and waits for requests in flight to finish. Safe to call more than once.
     public func stop() {
-        lock.lock()
-        let running = daemon
-        daemon = nil
-        lock.unlock()
-        guard let running else { return }
-        MHD_stop_daemon(running)
+        // Stopped under the lock: a second caller waits for the first stop to finish.
+        let stopped = daemon.withLock { daemon -> Bool in
+            guard let running = daemon else { return false }
+            daemon = nil
+            MHD_stop_daemon(running)
+            return true
+        }
+        guard stopped else { return }
         reaper.stop()
         context.release()
     }

@@ -23,8 +23,8 @@ enum PipelineBench {
                                 _ body: (ConnectionSettings) throws -> T) throws -> T {
         let name = "a11y_bench_\(label)_\(getpid())"
         let admin = try PostgresConnection(server)
-        try admin.query("CREATE DATABASE \(name)", purpose: "create the benchmark database")
-        defer { _ = try? admin.query("DROP DATABASE IF EXISTS \(name) WITH (FORCE)", purpose: "drop the benchmark database") }
+        try QueueMeasurements.ScratchDatabase.create(name, on: admin)
+        defer { try? QueueMeasurements.ScratchDatabase.drop(name, on: admin) }
         let settings = server.database(name)
         let migrations = try Migrations.load(from: Migrations.defaultDirectory())
         try Migrator(connection: PostgresConnection(settings)).migrate(migrations)
@@ -36,13 +36,10 @@ enum PipelineBench {
     static func queue(rounds: Int) throws {
         let jobsPerWorker = 400
         try withDatabase("queue") { settings in
-            let setup = try PostgresConnection(settings)
-            try setup.query("INSERT INTO teams (org, name, slug) VALUES ('bench', 'Bench', 'bench')", purpose: "add a team")
-            try setup.query("""
-                INSERT INTO repositories (org, name, team_id, provider, archive_url) VALUES ('bench', 'bench/app', 1, 'url', 'file:///dev/null')
-                """, purpose: "add a repository")
+            let setup = QueueMeasurements(connection: try PostgresConnection(settings))
+            let repository = try setup.addRepository(org: "bench")
             let script = FileManager.default.temporaryDirectory.appendingPathComponent("a11y-queue-\(getpid()).pgbench").path
-            try pgbenchScript.write(toFile: script, atomically: true, encoding: .utf8)
+            try QueueMeasurements.pgbenchScript.write(toFile: script, atomically: true, encoding: .utf8)
             defer { unlink(script) }
             var rows: [String] = []
             for workers in [1, 4, 16] {
@@ -50,7 +47,7 @@ enum PipelineBench {
                 for round in 0..<rounds {
                     // Alternate which side goes first, so neither always meets a warmer server.
                     for side in (round % 2 == 0 ? [0, 1] : [1, 0]) {
-                        try refill(setup, jobs: workers * jobsPerWorker)
+                        try setup.refill(jobs: workers * jobsPerWorker, repositoryID: repository)
                         if side == 0 {
                             ours.append(try ourThroughput(settings, workers: workers, jobs: workers * jobsPerWorker))
                         } else {
@@ -71,22 +68,14 @@ enum PipelineBench {
         }
     }
 
-    static func refill(_ connection: PostgresConnection, jobs: Int) throws {
-        try connection.query("TRUNCATE jobs CASCADE", purpose: "empty the queue")
-        try connection.query("""
-            INSERT INTO jobs (repository_id, kind, commit_ref, archive_url)
-            SELECT 1, 'manual', 'c' || n, 'file:///dev/null' FROM generate_series(1, $1) AS n
-            """, [.int(jobs)], purpose: "fill the queue")
-        try connection.query("VACUUM ANALYZE jobs", purpose: "vacuum the queue")
-    }
-
+    /// Each worker thread opens its own connection (a connection is used by one thread only),
+    /// inside the timed span: a loopback connection costs a few milliseconds against seconds.
     static func ourThroughput(_ settings: ConnectionSettings, workers: Int, jobs: Int) throws -> Double {
-        let connections = try (0..<workers).map { _ in try PostgresConnection(settings) }
         let done = Counter()
-        let box = ConnectionBox(connections)
         let started = DispatchTime.now().uptimeNanoseconds
         DispatchQueue.concurrentPerform(iterations: workers) { index in
-            let queue = JobQueue(connection: box.connections[index])
+            guard let connection = try? PostgresConnection(settings) else { return }
+            let queue = JobQueue(connection: connection)
             while let job = try? queue.claim(worker: "bench-\(index)") {
                 if (try? queue.complete(job) { _ in }) == .completed { done.add() }
             }
@@ -116,33 +105,12 @@ enum PipelineBench {
         }
         return tps
     }
-
-    /// JobQueue.claimSQL and the statements of JobQueue.complete, as pgbench runs them.
-    static var pgbenchScript: String {
-        let claim = JobQueue.claimSQL.replacingOccurrences(of: "$1", with: "'pgbench'").replacingOccurrences(of: "$2", with: "300")
-            .split(separator: "\n").joined(separator: " ")
-        return """
-            \(claim) \\gset
-            BEGIN;
-            SELECT state, locked_by, attempt, cancel_requested FROM jobs WHERE id = :id FOR UPDATE;
-            UPDATE jobs SET state = 'succeeded', finished_at = now(), lease_expires_at = NULL, commit_sha = coalesce(NULL, commit_sha) WHERE id = :id;
-            SELECT pg_notify('a11y_audit_done', 'job:' || :id);
-            COMMIT;
-
-            """
-    }
 }
 
 final class Counter: Sendable {
     private let count = Atomic<Int>(0)
     func add() { count.add(1, ordering: .relaxed) }
     var value: Int { count.load(ordering: .relaxed) }
-}
-
-/// Each connection is used by exactly one thread of `concurrentPerform`.
-final class ConnectionBox: @unchecked Sendable {
-    let connections: [PostgresConnection]
-    init(_ connections: [PostgresConnection]) { self.connections = connections }
 }
 
 // MARK: Organisation
@@ -218,20 +186,12 @@ extension PipelineBench {
         }
         for worker in workers { worker.waitUntilExit() }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        let connection = try PostgresConnection(settings)
-        let row = try connection.query("""
-            SELECT r.state, count(j.id) FILTER (WHERE j.state = 'succeeded') AS ok, count(j.id) AS jobs,
-                   (SELECT sum(files_parsed) FROM job_summaries s WHERE s.run_id = r.id) AS parsed,
-                   (SELECT sum(cache_hits) FROM job_summaries s WHERE s.run_id = r.id) AS hits,
-                   (SELECT round(avg(fetch_ms), 1) || ' / ' || round(avg(scan_ms), 1) || ' / ' || round(avg(write_ms), 1)
-                    FROM job_summaries s WHERE s.run_id = r.id) AS phases
-            FROM runs r LEFT JOIN jobs j ON j.run_id = r.id WHERE r.run_date = $1::date GROUP BY r.id
-            """, [.text(date)], purpose: "read the night's results").first
-        guard row?.string("state") == "succeeded", row?.int("ok") == row?.int("jobs") else {
-            throw BenchFailure("night \(date) did not succeed: \(row?.string("state") ?? "no run")")
+        let outcome = try QueueMeasurements(connection: PostgresConnection(settings)).runOutcome(date: date)
+        guard let outcome, outcome.state == .succeeded, outcome.succeeded == outcome.jobs else {
+            throw BenchFailure("night \(date) did not succeed: \(outcome?.state?.rawValue ?? "no run")")
         }
-        FileHandle.standardError.write(Data("night \(date): \(String(format: "%.1f", seconds)) s; per job fetch / scan / write ms: \(row?.string("phases") ?? "")\n".utf8))
-        return (seconds, row?.int("parsed") ?? 0, row?.int("hits") ?? 0)
+        FileHandle.standardError.write(Data("night \(date): \(String(format: "%.1f", seconds)) s; per job fetch / scan / write ms: \(outcome.phases)\n".utf8))
+        return (seconds, outcome.filesParsed, outcome.cacheHits)
     }
 
     static func run(_ binary: String, _ arguments: [String], environment: [String: String]) throws {
@@ -271,17 +231,17 @@ extension PipelineBench {
             let fullSeconds = try seconds { full = try renderer.renderAll() }
             let againSeconds = try seconds { again = try renderer.renderAll() }
 
-            let run = try connection.query("INSERT INTO runs (org, kind, run_date) VALUES ('fixture', 'manual', '2099-01-01') RETURNING id",
-                                           purpose: "add a run").first?.int("id")
-            let repository = try connection.query("SELECT id, team_id FROM repositories ORDER BY id LIMIT 1", purpose: "pick a repository").first
+            let simulation = SimulationQueries(connection: connection)
+            let run = try simulation.addManualRun(org: "fixture", date: "2099-01-01")
+            guard let repository = try simulation.firstRepository() else { throw BenchFailure("no repository") }
             let queue = JobQueue(connection: connection)
-            _ = try queue.enqueue(JobRequest(runID: run, repositoryID: repository?.int("id") ?? 0, kind: .manual, commitRef: "main", archiveURL: "file:///x"))
+            _ = try queue.enqueue(JobRequest(runID: run, repositoryID: repository.id, kind: .manual, commitRef: "main", archiveURL: "file:///x"))
             guard let job = try queue.claim(worker: "bench") else { throw BenchFailure("no job") }
             var findings = history.findings(repository: 0, night: nights)
             findings.append(FixtureHistory.finding(FixtureHistory.rules[0], file: "App/New.swift", line: 1, code: "new"))
             findings.assignFingerprints()
             _ = try queue.complete(job) {
-                try HistoryWriter(connection: $0).write(JobResults(findings: findings.map { .init(finding: $0, teamID: repository?.int("team_id")) },
+                try HistoryWriter(connection: $0).write(JobResults(findings: findings.map { .init(finding: $0, teamID: repository.teamID) },
                                                                    filesScanned: 1, filesParsed: 1, cacheHits: 0), for: job)
             }
             let incrementalSeconds = try seconds { incremental = try renderer.renderAfterJob(job.id) }

@@ -72,14 +72,14 @@ enum QueueDrainBench {
         let configPath = root.appendingPathComponent("org.json").path
         try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: configPath))
         let environment = ["DATABASE_URL": database.conninfo]
-        let connection = try PostgresConnection(database)
+        let measurements = QueueMeasurements(connection: try PostgresConnection(database))
 
         let scheduleSeconds = try seconds {
             let status = try spawnAndWait(binary, ["schedule", "--config", configPath, "--date", "2026-12-01"],
                                           output: root.appendingPathComponent("schedule.log").path, environment: environment)
             guard status == 0 else { throw BenchFailure("schedule exited \(status)") }
         }
-        let queued = try count(connection, "SELECT count(*) AS n FROM jobs WHERE state = 'queued'")
+        let queued = try measurements.count(.queued)
         guard queued == settings.jobs else { throw BenchFailure("\(queued) jobs queued, expected \(settings.jobs)") }
         FileHandle.standardError.write(Data("scheduled \(queued) jobs in \(String(format: "%.2f", scheduleSeconds)) s; seed \(settings.seed)\n".utf8))
 
@@ -96,8 +96,7 @@ enum QueueDrainBench {
         ] + settings.workerFlags)
         defer { fleet.killAll() }
 
-        let startedAt = try connection.query("SELECT extract(epoch FROM clock_timestamp())::float8 AS t", purpose: "read the clock")
-            .first?.double("t") ?? 0
+        let startedAt = try measurements.clock()
         let wallStarted = DispatchTime.now().uptimeNanoseconds
         for index in 0..<settings.workers { try fleet.start("drain-\(index)") }
 
@@ -107,20 +106,17 @@ enum QueueDrainBench {
         }.sorted()
         var heldByVictims: [Int: String] = [:]
         for (index, threshold) in thresholds.enumerated() {
-            while try count(connection, "SELECT count(*) AS n FROM jobs WHERE state = 'succeeded'") < threshold {
+            while try measurements.count(.succeeded) < threshold {
                 guard !fleet.reapExited() else { throw BenchFailure("every worker exited before \(threshold) jobs succeeded") }
                 Thread.sleep(forTimeInterval: 0.05)
             }
             // A worker with a job in hand, so that its job has to be rescued.
-            let holders = try connection.query("SELECT DISTINCT locked_by FROM jobs WHERE state = 'running' ORDER BY 1",
-                                               purpose: "find workers holding jobs").compactMap { $0.string("locked_by") }
-                .filter { fleet.isLive($0) }
+            let holders = try measurements.workersHoldingJobs().filter { fleet.isLive($0) }
             guard let victim = (holders.isEmpty ? fleet.liveNames : holders).randomElement(using: &random) else {
                 throw BenchFailure("no live worker to kill")
             }
             fleet.kill9(victim)
-            let held = try connection.query("SELECT id FROM jobs WHERE state = 'running' AND locked_by = $1", [.text(victim)],
-                                            purpose: "jobs the victim held").compactMap { $0.int("id") }
+            let held = try measurements.jobsHeld(by: victim)
             for job in held { heldByVictims[job] = victim }
             FileHandle.standardError.write(Data("kill \(index + 1)/\(settings.kills) at \(threshold) succeeded: \(victim) held \(held)\n".utf8))
             try fleet.start("drain-r\(index)")
@@ -128,7 +124,7 @@ enum QueueDrainBench {
         while !fleet.reapExited() { Thread.sleep(forTimeInterval: 0.05) }
         let wallSeconds = Double(DispatchTime.now().uptimeNanoseconds - wallStarted) / 1e9
 
-        try report(settings, connection: connection, fleet: fleet, startedAt: startedAt, wallSeconds: wallSeconds,
+        try report(settings, outcome: measurements.drainOutcome(), fleet: fleet, startedAt: startedAt, wallSeconds: wallSeconds,
                    scheduleSeconds: scheduleSeconds, lease: lease, heldByVictims: heldByVictims)
     }
 
@@ -161,47 +157,26 @@ enum QueueDrainBench {
 
     // MARK: Results and checks
 
-    static func report(_ settings: Settings, connection: PostgresConnection, fleet: Fleet, startedAt: Double, wallSeconds: Double,
+    static func report(_ settings: Settings, outcome: QueueMeasurements.DrainOutcome, fleet: Fleet, startedAt: Double, wallSeconds: Double,
                        scheduleSeconds: Double, lease: Double, heldByVictims: [Int: String]) throws {
         let claimed = fleet.events("job.claimed")
         let claims = claimed.compactMap { $0["claim_ms"].flatMap(Double.init) }.sorted()
         guard claims.count >= settings.jobs else { throw BenchFailure("only \(claims.count) claims logged with claim_ms") }
         func percentile(_ p: Double) -> Double { claims[min(claims.count - 1, Int((p * Double(claims.count)).rounded(.up)) - 1)] }
 
-        let row = try connection.query("""
-            SELECT extract(epoch FROM max(finished_at))::float8 AS last_finished,
-                   count(*) FILTER (WHERE state = 'succeeded') AS succeeded,
-                   count(*) FILTER (WHERE state IN ('queued', 'running', 'failed')) AS left_over,
-                   count(*) FILTER (WHERE state IN ('dead', 'cancelled')) AS lost,
-                   count(*) FILTER (WHERE attempt > 1) AS repeated,
-                   (SELECT count(*) FROM jobs j WHERE (SELECT count(*) FROM job_summaries s WHERE s.job_id = j.id) <> 1) AS not_once,
-                   (SELECT count(*) FROM job_summaries) AS summaries,
-                   (SELECT state FROM runs) AS run_state,
-                   (SELECT round(avg(fetch_ms), 1) || ' / ' || round(avg(scan_ms), 1) || ' / ' || round(avg(write_ms), 1)
-                    FROM job_summaries) AS phases
-            FROM jobs
-            """, purpose: "read the drain's outcome").first
-        // The most jobs running at once: a sweep over each job's last attempt (claim to finish).
-        let concurrent = try count(connection, """
-            SELECT coalesce(max(running), 0) AS n FROM (
-                SELECT sum(delta) OVER (ORDER BY at, delta) AS running FROM (
-                    SELECT started_at AS at, 1 AS delta FROM jobs
-                    UNION ALL SELECT finished_at, -1 FROM jobs) events) sweep
-            """)
-        let repeatedIDs = try connection.query("SELECT id FROM jobs WHERE attempt > 1 ORDER BY id", purpose: "repeated jobs")
-            .compactMap { $0.int("id") }
+        let repeatedIDs = outcome.repeatedIDs
         let successes = Dictionary(grouping: fleet.events("job.succeeded").compactMap { $0["job"] }, by: { $0 })
 
-        let drainSeconds = (row?.double("last_finished") ?? startedAt) - startedAt
-        let succeeded = row?.int("succeeded") ?? 0
+        let drainSeconds = (outcome.lastFinished ?? startedAt) - startedAt
+        let succeeded = outcome.succeeded
         let unexplained = repeatedIDs.filter { heldByVictims[$0] == nil }
         var failures: [String] = []
         if succeeded != settings.jobs { failures.append("\(succeeded) of \(settings.jobs) jobs succeeded") }
-        if row?.int("left_over") != 0 { failures.append("\(row?.int("left_over") ?? -1) jobs left queued, running or failed") }
-        if row?.int("lost") != 0 { failures.append("\(row?.int("lost") ?? -1) jobs dead or cancelled") }
-        if row?.int("not_once") != 0 { failures.append("\(row?.int("not_once") ?? -1) jobs without exactly one summary") }
-        if row?.int("summaries") != settings.jobs { failures.append("\(row?.int("summaries") ?? -1) summaries for \(settings.jobs) jobs") }
-        if row?.string("run_state") != "succeeded" { failures.append("run is \(row?.string("run_state") ?? "missing")") }
+        if outcome.leftOver != 0 { failures.append("\(outcome.leftOver) jobs left queued, running or failed") }
+        if outcome.lost != 0 { failures.append("\(outcome.lost) jobs dead or cancelled") }
+        if outcome.notOnce != 0 { failures.append("\(outcome.notOnce) jobs without exactly one summary") }
+        if outcome.summaries != settings.jobs { failures.append("\(outcome.summaries) summaries for \(settings.jobs) jobs") }
+        if outcome.runState != .succeeded { failures.append("run is \(outcome.runState?.rawValue ?? "missing")") }
         if !unexplained.isEmpty { failures.append("jobs run more than once though no killed worker held them: \(unexplained.prefix(20))") }
         if let twice = successes.first(where: { $0.value.count > 1 }) { failures.append("job \(twice.key) logged success \(twice.value.count) times") }
         let unrescued = heldByVictims.keys.filter { !repeatedIDs.contains($0) }
@@ -221,19 +196,15 @@ enum QueueDrainBench {
             | wall time until every worker exited | \(format(wallSeconds)) s |
             | claims logged | \(claims.count) |
             | claim latency p50 / p95 / p99 / max | \(format(percentile(0.5))) / \(format(percentile(0.95))) / \(format(percentile(0.99))) / \(format(claims.last ?? 0)) ms |
-            | most jobs running at once | \(concurrent) |
-            | per job: fetch / scan / write (mean ms) | \(row?.string("phases") ?? "-") |
+            | most jobs running at once | \(outcome.mostRunningAtOnce) |
+            | per job: fetch / scan / write (mean ms) | \(outcome.phases) |
             | jobs succeeded | \(succeeded) |
-            | jobs with exactly one summary | \(settings.jobs - (row?.int("not_once") ?? 0)) |
-            | jobs left queued, running or failed; dead or cancelled | \(row?.int("left_over") ?? -1); \(row?.int("lost") ?? -1) |
+            | jobs with exactly one summary | \(settings.jobs - outcome.notOnce) |
+            | jobs left queued, running or failed; dead or cancelled | \(outcome.leftOver); \(outcome.lost) |
             | jobs run more than once (all held by a killed worker) | \(repeatedIDs.count) (\(heldByVictims.count) held by victims) |
             """)
         guard failures.isEmpty else { throw BenchFailure("exactly-once checks failed:\n" + failures.joined(separator: "\n")) }
         print("\nexactly-once checks: passed")
-    }
-
-    static func count(_ connection: PostgresConnection, _ sql: String) throws -> Int {
-        try connection.query(sql, purpose: "count").first?.int("n") ?? 0
     }
 }
 

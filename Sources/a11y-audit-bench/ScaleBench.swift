@@ -23,17 +23,13 @@ enum ScaleBench {
     static func subjects(_ connection: PostgresConnection) throws -> Subjects {
         let queries = DashboardQueries(connection: connection)
         guard let org = try queries.orgs().first else { throw BenchFailure("the database has no organisation: run deploy/sim/run.sh") }
-        let runs = try connection.query("SELECT id FROM runs WHERE org = $1 ORDER BY id", [.text(org)], purpose: "list runs").compactMap { $0.int("id") }
+        let simulation = SimulationQueries(connection: connection)
+        let runs = try simulation.runIDs(org: org)
         guard let latest = runs.last else { throw BenchFailure("no runs") }
-        let team = try connection.query("""
-            SELECT t.id, t.name FROM teams t JOIN repositories p ON p.team_id = t.id WHERE t.org = $1
-            GROUP BY t.id ORDER BY count(*) DESC, t.id LIMIT 1
-            """, [.text(org)], purpose: "pick the largest team").first
-        let repository = try connection.query("""
-            SELECT repository_id FROM findings WHERE fixed_in_run IS NULL GROUP BY repository_id ORDER BY count(*) DESC LIMIT 1
-            """, purpose: "pick the repository with most open findings").first?.int("repository_id")
-        return Subjects(org: org, latestRun: latest, middleRun: runs[runs.count / 2], team: team?.int("id") ?? 0,
-                        teamName: team?.string("name") ?? "", repository: repository ?? 0)
+        let team = try simulation.largestTeam(org: org)
+        let repository = try simulation.repositoryWithMostOpenFindings()
+        return Subjects(org: org, latestRun: latest, middleRun: runs[runs.count / 2], team: team?.id ?? 0,
+                        teamName: team?.name ?? "", repository: repository ?? 0)
     }
 
     /// Every query a page of the dashboard makes, by page, with the subjects above.
@@ -73,14 +69,11 @@ enum ScaleBench {
         let connection = try PostgresConnection(ConnectionSettings.fromEnvironment())
         let s = try subjects(connection)
         let queries = DashboardQueries(connection: connection)
-        let size = try connection.query("""
-            SELECT (SELECT count(*) FROM repositories WHERE org = $1) AS repositories, (SELECT count(*) FROM runs WHERE org = $1) AS runs,
-                   (SELECT count(*) FROM findings) AS findings, (SELECT count(*) FROM findings WHERE fixed_in_run IS NULL) AS open,
-                   pg_size_pretty(pg_database_size(current_database())) AS size
-            """, [.text(s.org)], purpose: "measure the database").first
+        let simulation = SimulationQueries(connection: connection)
+        let size = try simulation.size(org: s.org)
         print("""
-            Dashboard queries on \(size?.int("repositories") ?? 0) repositories x \(size?.int("runs") ?? 0) runs \
-            (\(size?.int("findings") ?? 0) findings, \(size?.int("open") ?? 0) open; database \(size?.string("size") ?? "?")). \
+            Dashboard queries on \(size.repositories) repositories x \(size.runs) runs \
+            (\(size.findings) findings, \(size.open) open; database \(size.database)). \
             Team \(s.teamName) (id \(s.team)), repository id \(s.repository), runs \(s.latestRun) and \(s.middleRun).
 
             | page | query | rows | median (ms) | slowest (ms) |
@@ -94,12 +87,7 @@ enum ScaleBench {
             print("| \(page) | \(name) | \(rows) | \(String(format: "%.1f", times[times.count / 2])) | \(String(format: "%.1f", times.last ?? 0)) |")
         }
         guard explain else { return }
-        try connection.query("LOAD 'auto_explain'", purpose: "load auto_explain")
-        for setting in ["auto_explain.log_min_duration = 0", "auto_explain.log_analyze = on", "auto_explain.log_buffers = on",
-                        "auto_explain.log_level = notice", "client_min_messages = notice"] {
-            try connection.query("SET \(setting)", purpose: "configure auto_explain")
-        }
-        connection.keepsNotices = true
+        try simulation.explainEveryStatement()
         for (page, name, run) in pageQueries(queries, s) {
             _ = connection.takeNotices()
             _ = try run()
@@ -132,12 +120,9 @@ enum ScaleBench {
 
         // Tonight's run: each job re-reports its repository's open findings, 2% of them fixed
         // and as many new, through JobQueue and HistoryWriter.
-        let repositories = try connection.query("SELECT id FROM repositories WHERE org = $1 AND active ORDER BY random() LIMIT 102",
-                                                [.text(s.org)], purpose: "pick repositories").compactMap { $0.int("id") }
-        let run = try connection.query("""
-            INSERT INTO runs (org, kind, run_date, jobs_total)
-            VALUES ($1, 'nightly', (SELECT max(run_date) + 1 FROM runs WHERE org = $1), $2) RETURNING id
-            """, [.text(s.org), .int(repositories.count)], purpose: "add a night").first?.int("id")
+        let simulation = SimulationQueries(connection: connection)
+        let repositories = try simulation.activeRepositoryIDs(org: s.org, sample: 102)
+        let run = try simulation.addNight(org: s.org, jobs: repositories.count)
         let queue = JobQueue(connection: connection)
         var random = SystemRandomNumberGenerator()
         // The whole night is queued first, as the coordinator queues it: the run finishes (and is
@@ -147,7 +132,7 @@ enum ScaleBench {
         }
         func audit(_: Int) throws -> Int {
             guard let job = try queue.claim(worker: "bench") else { throw BenchFailure("no job to claim") }
-            let results = try auditAgain(repository: job.repositoryID, jobID: job.id, churn: 0.02, connection, using: &random)
+            let results = try auditAgain(repository: job.repositoryID, jobID: job.id, churn: 0.02, simulation, using: &random)
             _ = try queue.complete(job) {
                 try HistoryWriter(connection: $0).write(JobResults(findings: results, filesScanned: 40, filesParsed: 1, cacheHits: 39), for: job)
             }
@@ -174,9 +159,9 @@ enum ScaleBench {
     }
 
     /// A repository's open findings reported again, with `churn` of them fixed and as many new.
-    static func auditAgain(repository: Int, jobID: Int, churn: Double, _ connection: PostgresConnection,
+    static func auditAgain(repository: Int, jobID: Int, churn: Double, _ simulation: SimulationQueries,
                            using random: inout SystemRandomNumberGenerator) throws -> [JobResults.AttributedFinding] {
-        var findings = try openFindings(repository: repository, connection)
+        var findings = try simulation.openFindings(repositoryID: repository)
         let fixes = Int((Double(findings.count) * churn + Double.random(in: 0..<1, using: &random)).rounded(.down))
         findings.shuffle(using: &random)
         var results = Array(findings.dropFirst(fixes))
@@ -189,23 +174,6 @@ enum ScaleBench {
         return results
     }
 
-    /// A repository's open findings as a job would report them again.
-    static func openFindings(repository: Int, _ connection: PostgresConnection) throws -> [JobResults.AttributedFinding] {
-        try connection.query("""
-            SELECT fingerprint, rule_id, kind, severity, team_id, path, line, column_number, message, snippet, source_line
-            FROM findings WHERE repository_id = $1 AND fixed_in_run IS NULL
-            """, [.int(repository)], purpose: "read the open findings of repository \(repository)").map { row in
-            var finding = Finding(ruleID: row.string("rule_id") ?? "", kind: RuleKind(rawValue: row.string("kind") ?? "") ?? .recommendation,
-                                  severity: Severity(rawValue: row.string("severity") ?? "") ?? .warning,
-                                  location: SourceLocation(file: row.string("path") ?? "", line: row.int("line") ?? 1,
-                                                           column: row.int("column_number") ?? 1),
-                                  message: row.string("message") ?? "", fix: "", citation: Citation("HIG", ""), platforms: .all,
-                                  snippet: row.string("snippet") ?? "", sourceLine: row.string("source_line") ?? "")
-            finding.fingerprint = row.string("fingerprint") ?? ""
-            return JobResults.AttributedFinding(finding: finding, teamID: row.int("team_id"))
-        }
-    }
-
     /// `--only sim-night`: one more night of the simulated organisation through the real write
     /// path (JobQueue claim and complete, HistoryWriter, the run's roll-up when its last job
     /// completes): every repository re-reports its open findings, with `churn` of them fixed and
@@ -213,37 +181,19 @@ enum ScaleBench {
     static func night(churn: Double) throws {
         let connection = try PostgresConnection(ConnectionSettings.fromEnvironment())
         let s = try subjects(connection)
-        let sizeSQL = """
-            SELECT c.relname AS name, pg_total_relation_size(c.oid) AS bytes, c.reltuples::bigint AS rows
-            FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind = 'r'
-            """
-        func sizes() throws -> [String: (bytes: Int, rows: Int)] {
-            try connection.query("VACUUM ANALYZE", purpose: "vacuum")
-            var result: [String: (Int, Int)] = [:]
-            for row in try connection.query(sizeSQL, purpose: "measure tables") {
-                result[row.string("name") ?? ""] = (row.int("bytes") ?? 0, row.int("rows") ?? 0)
-            }
-            return result
-        }
+        let simulation = SimulationQueries(connection: connection)
+        let sizes = simulation.tableSizes
         let before = try sizes()
-        let repositories = try connection.query("SELECT id FROM repositories WHERE org = $1 AND active ORDER BY id", [.text(s.org)],
-                                                purpose: "list repositories").compactMap { $0.int("id") }
-        let run = try connection.query("""
-            INSERT INTO runs (org, kind, run_date, jobs_total)
-            VALUES ($1, 'nightly', (SELECT max(run_date) + 1 FROM runs WHERE org = $1), $2) RETURNING id
-            """, [.text(s.org), .int(repositories.count)], purpose: "add a night").first?.int("id")
+        let repositories = try simulation.activeRepositoryIDs(org: s.org)
+        let run = try simulation.addNight(org: s.org, jobs: repositories.count)
         let queue = JobQueue(connection: connection)
-        try connection.query("""
-            INSERT INTO jobs (run_id, repository_id, kind, commit_ref, archive_url) SELECT $1, id, 'nightly', 'main', 'file:///sim'
-            FROM repositories WHERE org = $2 AND active
-            """, [.optional(run), .text(s.org)], purpose: "enqueue the night")
+        try simulation.enqueueNight(runID: run, org: s.org)
         var random = SystemRandomNumberGenerator()
         var changed = 0, unchanged = 0
         let elapsed = try seconds {
             while let job = try queue.claim(worker: "sim-night") {
-                let results = try auditAgain(repository: job.repositoryID, jobID: job.id, churn: churn, connection, using: &random)
-                let open = try connection.query("SELECT open_findings FROM repositories WHERE id = $1", [.int(job.repositoryID)],
-                                                purpose: "read the open count").first?.int("open_findings") ?? 0
+                let results = try auditAgain(repository: job.repositoryID, jobID: job.id, churn: churn, simulation, using: &random)
+                let open = try simulation.openFindingCount(repositoryID: job.repositoryID)
                 if results.count != open || results.contains(where: { $0.finding.fingerprint.hasPrefix("night-") }) { changed += 1 } else { unchanged += 1 }
                 _ = try queue.complete(job) {
                     try HistoryWriter(connection: $0).write(JobResults(findings: results, filesScanned: 40, filesParsed: 1, cacheHits: 39), for: job)
@@ -251,10 +201,7 @@ enum ScaleBench {
             }
         }
         let after = try sizes()
-        let newFindings = try connection.query("SELECT count(*) AS n FROM findings WHERE first_seen_run = $1", [.optional(run)],
-                                                purpose: "count new findings").first?.int("n") ?? 0
-        let fixedFindings = try connection.query("SELECT count(*) AS n FROM findings WHERE fixed_in_run = $1", [.optional(run)],
-                                                  purpose: "count fixed findings").first?.int("n") ?? 0
+        let (newFindings, fixedFindings) = try simulation.newAndFixed(runID: run)
         print("""
             One more night of \(repositories.count) repositories through JobQueue and HistoryWriter in \(String(format: "%.1f", elapsed)) s \
             (\(changed) repositories changed, \(unchanged) unchanged; \(newFindings) new and \(fixedFindings) fixed findings):

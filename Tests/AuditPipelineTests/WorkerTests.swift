@@ -9,6 +9,7 @@ import HTTPServer
 import OrgModel
 import PostgresClient
 import Testing
+import Synchronization
 
 /// A scratch folder with repositories, their archives and an org config.
 final class Workspace: Sendable {
@@ -279,9 +280,8 @@ func value(_ connection: PostgresConnection, _ sql: String, _ parameters: [Postg
     }
 }
 
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var total = 0
-    func add(_ amount: Int) { lock.lock(); total += amount; lock.unlock() }
-    var value: Int { lock.lock(); defer { lock.unlock() }; return total }
+final class Counter: Sendable {
+    private let total = Mutex(0)
+    func add(_ amount: Int) { total.withLock { $0 += amount } }
+    var value: Int { total.withLock { $0 } }
 }

@@ -4,6 +4,7 @@ import AuditScanner
 import Foundation
 import SwiftChecks
 import Testing
+import Synchronization
 
 struct OutputTests {
     func sampleReport() throws -> (TemporaryRepository, ScanReport) {
@@ -242,9 +243,8 @@ struct CommandLineTests {
     }
 }
 
-final class ReceivedBytes: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data: Data?
-    func set(_ data: Data) { lock.lock(); self.data = data; lock.unlock() }
-    var value: Data? { lock.lock(); defer { lock.unlock() }; return data }
+final class ReceivedBytes: Sendable {
+    private let data = Mutex<Data?>(nil)
+    func set(_ data: Data) { self.data.withLock { $0 = data } }
+    var value: Data? { data.withLock { $0 } }
 }

@@ -3,6 +3,7 @@ import Foundation
 import DatabaseTestSupport
 import PostgresClient
 import Testing
+import Synchronization
 
 @Suite struct MigrationTests {
     @Test func appliesEveryMigrationOnceAndRecordsIt() throws {
@@ -77,9 +78,8 @@ import Testing
     }
 }
 
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var total = 0
-    func add(_ amount: Int) { lock.lock(); total += amount; lock.unlock() }
-    var value: Int { lock.lock(); defer { lock.unlock() }; return total }
+final class Counter: Sendable {
+    private let total = Mutex(0)
+    func add(_ amount: Int) { total.withLock { $0 += amount } }
+    var value: Int { total.withLock { $0 } }
 }

@@ -5,6 +5,7 @@ import OrgModel
 import DatabaseTestSupport
 import PostgresClient
 import Testing
+import Synchronization
 
 /// An organisation of `count` repositories in two teams, saved to the database.
 func makeOrg(_ connection: PostgresConnection, repositories count: Int, maxAttempts: Int = 3) throws -> OrgConfig {
@@ -88,8 +89,8 @@ let fastRetries = QueuePolicy(leaseSeconds: 30, backoffBaseSeconds: 0.001, backo
                 }
             }
             #expect(claimed.errors.isEmpty)
-            #expect(claimed.ids.count == 120)
-            #expect(Set(claimed.ids).count == 120, "a job was claimed twice")
+            #expect(claimed.values.count == 120)
+            #expect(Set(claimed.values).count == 120, "a job was claimed twice")
             let states = try setup.query("SELECT state, count(*) AS n FROM jobs GROUP BY state", purpose: "read")
             #expect(states.count == 1 && states.first?.string("state") == "succeeded")
             #expect(try setup.query("SELECT state FROM runs", purpose: "read").first?.string("state") == "succeeded")
@@ -239,7 +240,7 @@ let fastRetries = QueuePolicy(leaseSeconds: 30, backoffBaseSeconds: 0.001, backo
                 } catch { claimed.fail("\(error)") }
             }
             #expect(claimed.errors.isEmpty)
-            #expect(claimed.ids.count == 3)
+            #expect(claimed.values.count == 3)
         }
     }
 
@@ -401,18 +402,14 @@ let fastRetries = QueuePolicy(leaseSeconds: 30, backoffBaseSeconds: 0.001, backo
     }
 }
 
-final class ClaimLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private(set) var ids: [Int] = []
-    private(set) var errors: [String] = []
-    func append(_ id: Int) { lock.lock(); ids.append(id); lock.unlock() }
-    func fail(_ error: String) { lock.lock(); errors.append(error); lock.unlock() }
+/// What several threads report: values and errors, in arrival order.
+final class ThreadLog<Value: Sendable>: Sendable {
+    private let entries = Mutex<(values: [Value], errors: [String])>(([], []))
+    func append(_ value: Value) { entries.withLock { $0.values.append(value) } }
+    func fail(_ error: String) { entries.withLock { $0.errors.append(error) } }
+    var values: [Value] { entries.withLock { $0.values } }
+    var errors: [String] { entries.withLock { $0.errors } }
 }
 
-final class OutcomeLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private(set) var values: [ScheduleOutcome] = []
-    private(set) var errors: [String] = []
-    func append(_ value: ScheduleOutcome) { lock.lock(); values.append(value); lock.unlock() }
-    func fail(_ error: String) { lock.lock(); errors.append(error); lock.unlock() }
-}
+typealias ClaimLog = ThreadLog<Int>
+typealias OutcomeLog = ThreadLog<ScheduleOutcome>

@@ -131,6 +131,24 @@ func samples(_ text: String) -> [String: Double] {
         #expect(try request(server.baseURL + "/").status == 200, "pages are served without a database")
     }
 
+    @Test func aHungDatabaseIsProbedOnceWhileLaterHealthChecksWaitForThatProbe() throws {
+        let hung = try SilentListener()
+        defer { hung.close() }
+        let site = try SiteFolder()
+        let settings = ConnectionSettings(conninfo: "postgresql://audit@127.0.0.1:\(hung.port)/a11y")
+        let server = try DashboardServer(options: DashboardOptions(siteDirectory: site.site, database: settings, healthTimeout: 0.3),
+                                         server: HTTPServerOptions(threads: 3))
+        defer { server.stop() }
+        // Inside libpq's connect timeout (3 s): one probe hangs on the server, the checks wait on it.
+        let started = Date()
+        for _ in 0..<4 {
+            let response = try request(server.baseURL + "/healthz")
+            #expect(response.status == 503 && response.text == "database unavailable\n", "\(response.text)")
+        }
+        #expect(Date().timeIntervalSince(started) < 2.5, "each check gives up after its own deadline")
+        #expect(hung.connections == 1, "one probe at a time, not one per check")
+    }
+
     @Test func durationsAreCountedOnceWhenSettledAndKeptAfterRetention() throws {
         let site = try SiteFolder()
         try TestDatabase.with { database in

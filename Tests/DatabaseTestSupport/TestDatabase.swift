@@ -1,6 +1,7 @@
 import AuditStore
 import Foundation
 import PostgresClient
+import Synchronization
 
 /// A fresh database on the test server (DATABASE_URL, started by Tests/run or .ci/run) for each
 /// test, migrated with the repository's Migrations/, dropped afterwards.
@@ -39,10 +40,9 @@ public struct TestDatabase: Sendable {
 }
 
 /// A thread-safe list, for results gathered from several threads.
-public final class LockedList<Element: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [Element] = []
+public final class LockedList<Element: Sendable>: Sendable {
+    private let items = Mutex<[Element]>([])
     public init() {}
-    public func append(_ item: Element) { lock.lock(); items.append(item); lock.unlock() }
-    public var values: [Element] { lock.lock(); defer { lock.unlock() }; return items }
+    public func append(_ item: Element) { items.withLock { $0.append(item) } }
+    public var values: [Element] { items.withLock { $0 } }
 }
