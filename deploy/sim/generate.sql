@@ -126,16 +126,6 @@ FROM grid;
 -- writes counts only for keys the job saw or fixed).
 DELETE FROM sim_counts WHERE open = 0 AND new = 0 AND fixed = 0;
 
-INSERT INTO job_summaries (job_id, run_id, repository_id, commit_sha, history_applied, files_scanned, files_parsed, cache_hits,
-                           findings_open, findings_new, findings_fixed, suppressed, fetch_ms, scan_ms, write_ms, notes, config,
-                           created_at)
-SELECT j.id, j.run_id, j.repository_id, j.commit_sha, true, 40 + r.level % 300, 3 + r.level % 11, 37 + r.level % 290,
-       coalesce(c.open, 0), coalesce(c.new, 0), coalesce(c.fixed, 0), 0, 40 + j.id % 200, 15 + j.id % 900, 4 + j.id % 20, '[]',
-       NULL, j.finished_at
-FROM jobs j JOIN sim_run n ON n.id = j.run_id JOIN sim_repo r ON r.id = j.repository_id
-LEFT JOIN (SELECT repository_id, night, sum(open) AS open, sum(new) AS new, sum(fixed) AS fixed
-           FROM sim_counts GROUP BY 1, 2) c ON c.repository_id = j.repository_id AND c.night = n.night;
-
 -- Every run is finished, so (under migration 0002's roll-ups) the per-job counts are kept as
 -- RunLedger leaves them once a run is rolled up: summed per run into run_counts, and only the
 -- rows that record a change (a new or a fixed finding) kept in job_summary_counts. They are
@@ -148,8 +138,30 @@ FROM sim_counts c JOIN sim_rule u ON u.n = c.rule_n JOIN sim_run n ON n.night = 
 JOIN jobs j ON j.run_id = n.id AND j.repository_id = c.repository_id
 GROUP BY j.id, j.run_id, c.team_id, u.id, u.kind, u.severity;
 
+-- The summaries, with each job's open findings by severity as HistoryWriter writes them on the
+-- summary (those columns come with migration 0002), in one insert so that no row is updated.
+CREATE TEMP TABLE sim_summaries AS
+SELECT j.id AS job_id, j.run_id, j.repository_id, j.commit_sha, true AS history_applied, 40 + r.level % 300 AS files_scanned,
+       3 + r.level % 11 AS files_parsed, 37 + r.level % 290 AS cache_hits,
+       coalesce(c.open, 0) AS findings_open, coalesce(c.new, 0) AS findings_new, coalesce(c.fixed, 0) AS findings_fixed,
+       0 AS suppressed, 40 + j.id % 200 AS fetch_ms, 15 + j.id % 900 AS scan_ms, 4 + j.id % 20 AS write_ms, '[]'::jsonb AS notes,
+       NULL::jsonb AS config, j.finished_at AS created_at,
+       coalesce(v.error, 0) AS open_error, coalesce(v.warning, 0) AS open_warning, coalesce(v.note, 0) AS open_note
+FROM jobs j JOIN sim_run n ON n.id = j.run_id JOIN sim_repo r ON r.id = j.repository_id
+LEFT JOIN (SELECT repository_id, night, sum(open) AS open, sum(new) AS new, sum(fixed) AS fixed
+           FROM sim_counts GROUP BY 1, 2) c ON c.repository_id = j.repository_id AND c.night = n.night
+LEFT JOIN (SELECT job_id, sum(open_count) FILTER (WHERE severity = 'error') AS error,
+                  sum(open_count) FILTER (WHERE severity = 'warning') AS warning,
+                  sum(open_count) FILTER (WHERE severity = 'note') AS note
+           FROM sim_job_counts GROUP BY job_id) v ON v.job_id = j.id;
+
 SELECT to_regclass('run_counts') IS NOT NULL AS has_rollups \gset
 \if :has_rollups
+INSERT INTO job_summaries (job_id, run_id, repository_id, commit_sha, history_applied, files_scanned, files_parsed, cache_hits,
+                           findings_open, findings_new, findings_fixed, suppressed, fetch_ms, scan_ms, write_ms, notes, config, created_at,
+                           open_error, open_warning, open_note)
+SELECT * FROM sim_summaries;
+
 INSERT INTO job_summary_counts (job_id, run_id, team_id, rule_id, kind, severity, open_count, new_count, fixed_count)
 SELECT job_id, run_id, team_id, rule_id, kind, severity, open_count, new_count, fixed_count
 FROM sim_job_counts WHERE new_count <> 0 OR fixed_count <> 0;
@@ -157,15 +169,6 @@ FROM sim_job_counts WHERE new_count <> 0 OR fixed_count <> 0;
 INSERT INTO run_counts (run_id, team_id, rule_id, kind, severity, open_count, new_count, fixed_count)
 SELECT run_id, team_id, rule_id, max(kind), severity, sum(open_count), sum(new_count), sum(fixed_count)
 FROM sim_job_counts GROUP BY run_id, team_id, rule_id, severity;
-
--- A job's open findings by severity, as HistoryWriter writes them on its summary.
-UPDATE job_summaries s SET open_error = c.error, open_warning = c.warning, open_note = c.note
-FROM (SELECT job_id,
-             coalesce(sum(open_count) FILTER (WHERE severity = 'error'), 0) AS error,
-             coalesce(sum(open_count) FILTER (WHERE severity = 'warning'), 0) AS warning,
-             coalesce(sum(open_count) FILTER (WHERE severity = 'note'), 0) AS note
-      FROM sim_job_counts GROUP BY job_id) c
-WHERE c.job_id = s.job_id;
 
 -- The runs' totals, as RunLedger writes them when a run finishes.
 UPDATE runs r SET counts_rolled_up = true,
@@ -188,6 +191,10 @@ FROM (SELECT repository_id, sum(open_count) AS total, coalesce(sum(open_count) F
 WHERE o.repository_id = p.id;
 \else
 -- The first schema (RollupMigrationTests generates into it, then migrates): every per-job row.
+INSERT INTO job_summaries (job_id, run_id, repository_id, commit_sha, history_applied, files_scanned, files_parsed, cache_hits,
+                           findings_open, findings_new, findings_fixed, suppressed, fetch_ms, scan_ms, write_ms, notes, config, created_at)
+SELECT job_id, run_id, repository_id, commit_sha, history_applied, files_scanned, files_parsed, cache_hits, findings_open,
+       findings_new, findings_fixed, suppressed, fetch_ms, scan_ms, write_ms, notes, config, created_at FROM sim_summaries;
 INSERT INTO job_summary_counts (job_id, run_id, team_id, rule_id, kind, severity, open_count, new_count, fixed_count)
 SELECT job_id, run_id, team_id, rule_id, kind, severity, open_count, new_count, fixed_count FROM sim_job_counts;
 \endif
