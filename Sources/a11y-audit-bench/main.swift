@@ -123,38 +123,44 @@ func peakMemoryOfScan(_ binary: String, _ directory: String) throws -> Int {
 }
 
 let options = parseOptions()
+
+/// Runs one pipeline measurement and exits: 0, or 1 with the error on one line (no trap).
+func measureAndExit(_ measurement: () throws -> Void) -> Never {
+    do {
+        try measurement()
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("a11y-audit-bench: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
 if options.only == "queue" {
-    try PipelineBench.queue(rounds: options.rounds)
-    exit(0)
+    measureAndExit { try PipelineBench.queue(rounds: options.rounds) }
 }
 if options.only == "drain" {
-    try QueueDrainBench.run(jobs: options.jobs, workers: options.workers, kills: options.kills, seed: options.seed,
-                            workerFlags: options.workerFlags, folder: options.drainFolder)
-    exit(0)
+    measureAndExit {
+        try QueueDrainBench.run(jobs: options.jobs, workers: options.workers, kills: options.kills, seed: options.seed,
+                                workerFlags: options.workerFlags, folder: options.drainFolder)
+    }
 }
 if options.only == "pr" {
-    try PipelineBench.pullRequests(files: options.files, pulls: options.repositories)
-    exit(0)
+    measureAndExit { try PipelineBench.pullRequests(files: options.files, pulls: options.repositories) }
 }
 if options.only == "render" {
-    try PipelineBench.render(repositories: options.repositories, nights: options.nights)
-    exit(0)
+    measureAndExit { try PipelineBench.render(repositories: options.repositories, nights: options.nights) }
 }
 if options.only == "dashboard-sql" {
-    try ScaleBench.dashboardQueries(rounds: max(options.rounds, 5), explain: options.explain)
-    exit(0)
+    measureAndExit { try ScaleBench.dashboardQueries(rounds: max(options.rounds, 5), explain: options.explain) }
 }
 if options.only == "sim-night" {
-    try ScaleBench.night(churn: 0.02)
-    exit(0)
+    measureAndExit { try ScaleBench.night(churn: 0.02) }
 }
 if options.only == "sim-render" {
-    try ScaleBench.render(output: options.out, full: !options.incrementalOnly)
-    exit(0)
+    measureAndExit { try ScaleBench.render(output: options.out, full: !options.incrementalOnly) }
 }
 if options.only == "org" {
-    try PipelineBench.organisation(repositories: options.repositories, filesPerRepository: options.files)
-    exit(0)
+    measureAndExit { try PipelineBench.organisation(repositories: options.repositories, filesPerRepository: options.files) }
 }
 if let directory = options.writeCorpus {
     var generator = CorpusGenerator(seed: 42, colorSets: 200)
