@@ -86,7 +86,8 @@ struct JobAudit {
             cacheHits: statistics.cacheHits + (base?.report.statistics.cacheHits ?? 0), suppressed: statistics.findingsSuppressed,
             fetchMilliseconds: head.fetchMilliseconds + (base?.fetchMilliseconds ?? 0),
             scanMilliseconds: head.scanMilliseconds + (base?.scanMilliseconds ?? 0),
-            commitSHA: Self.looksLikeCommit(job.commitRef) ? job.commitRef : nil, configJSON: configJSON),
+            commitSHA: Self.looksLikeCommit(job.commitRef) ? job.commitRef : nil, configJSON: configJSON,
+            rulesChecked: Scanner.rulesChecked(configJSON: configJSON)),
             comparison: comparison, cacheError: cacheError, childPIDs: [head.childPID, base?.childPID].compactMap { $0 })
     }
 

@@ -677,6 +677,20 @@ public struct Scanner: Sendable {
         }
     }
 
+    /// The rules a scan under the root configuration `configJSON` checks (nil: the defaults),
+    /// sorted; nil when the configuration does not parse (the scan then failed with the reason).
+    public static func rulesChecked(configJSON: String?) -> [String]? {
+        let config: AuditConfig
+        if let configJSON {
+            guard let parsed = try? AuditConfig(data: Data(configJSON.utf8), file: AuditConfig.fileName,
+                                                knownRules: Set(RuleCatalog.allRuleIDs)) else { return nil }
+            config = parsed
+        } else {
+            config = AuditConfig()
+        }
+        return RuleCatalog.allRuleIDs.filter(config.isEnabled).sorted()
+    }
+
     static func summaryNotes(_ statistics: ScanStatistics) -> [ScanNote] {
         let counted: [(Int, String)] = [
             (statistics.skippedVendored, "vendored or generated Swift files skipped (Pods/, Carthage/, .build/, SourcePackages/, *.pb.swift, *.generated.swift, *.xcloc exports); \"include\" patterns or \"skipVendored\": false scan them"),

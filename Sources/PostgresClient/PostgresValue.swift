@@ -38,6 +38,11 @@ public enum PostgresValue: Sendable, Equatable {
 
     public static func intArray(_ values: [Int]) -> PostgresValue { optionalIntArray(values) }
 
+    /// A boolean array literal for `$n::bool[]` parameters.
+    public static func boolArray(_ values: [Bool]) -> PostgresValue {
+        .text("{" + values.map { $0 ? "t" : "f" }.joined(separator: ",") + "}")
+    }
+
     /// An integer array literal where nil elements are SQL NULLs.
     public static func optionalIntArray(_ values: [Int?]) -> PostgresValue {
         .text("{" + values.map { $0.map(String.init) ?? "NULL" }.joined(separator: ",") + "}")

@@ -12,21 +12,23 @@ func finding(_ rule: String, _ file: String, line: Int, snippet: String, severit
             fix: "fix it", citation: Citation("HIG", "quote"), platforms: PlatformSet(.iOS), snippet: snippet, sourceLine: "    " + snippet)
 }
 
-func results(_ findings: [Finding], teamID: Int? = nil) -> JobResults {
+func results(_ findings: [Finding], teamID: Int? = nil, rulesChecked: [String]? = nil) -> JobResults {
     var list = findings
     list.assignFingerprints()
-    return JobResults(findings: list.map { .init(finding: $0, teamID: teamID) }, filesScanned: 10, filesParsed: 10, cacheHits: 0)
+    return JobResults(findings: list.map { .init(finding: $0, teamID: teamID) }, filesScanned: 10, filesParsed: 10, cacheHits: 0,
+                      rulesChecked: rulesChecked)
 }
 
 /// Schedules the night, claims the repository's job and completes it with `findings`.
 @discardableResult
-func runNight(_ connection: PostgresConnection, _ config: OrgConfig, date: String, _ findings: [Finding]) throws -> (runID: Int, applied: HistoryWriter.Applied?) {
+func runNight(_ connection: PostgresConnection, _ config: OrgConfig, date: String, _ findings: [Finding],
+              rulesChecked: [String]? = nil, teamID: Int? = nil) throws -> (runID: Int, applied: HistoryWriter.Applied?) {
     guard case .created(let runID, _) = try schedule(connection, config, date: date) else { throw TestFailure("night \(date) not created") }
     let queue = JobQueue(connection: connection)
     let job = try #require(try queue.claim(worker: "w"))
     var applied: HistoryWriter.Applied?
     let outcome = try queue.complete(job) { connection in
-        applied = try HistoryWriter(connection: connection).write(results(findings), for: job)
+        applied = try HistoryWriter(connection: connection).write(results(findings, teamID: teamID, rulesChecked: rulesChecked), for: job)
     }
     #expect(outcome == .completed)
     return (runID, applied)
@@ -47,7 +49,8 @@ struct TestFailure: Error, CustomStringConvertible {
             let connection = try database.connect()
             let config = try makeOrg(connection, repositories: 1)
             let night1 = try runNight(connection, config, date: "2026-11-28", [a, b])
-            #expect(night1.applied == .init(open: 2, new: 2, fixed: 0, historyApplied: true))
+            // The repository's first audit records what is there: a baseline, not two regressions.
+            #expect(night1.applied == .init(open: 2, new: 0, fixed: 0, historyApplied: true, baseline: 2))
 
             // Night 2: `a` moved down two lines (same fingerprint), `c` appears.
             var moved = a
@@ -78,16 +81,15 @@ struct TestFailure: Error, CustomStringConvertible {
                 SELECT run_id, sum(open_count) AS open, sum(new_count) AS new, sum(fixed_count) AS fixed
                 FROM run_rule_counts GROUP BY run_id ORDER BY run_id
                 """, purpose: "read")
-            #expect(counts.map { [$0.int("open"), $0.int("new"), $0.int("fixed")] } == [[2, 2, 0], [3, 1, 0], [2, 0, 1]])
+            #expect(counts.map { [$0.int("open"), $0.int("new"), $0.int("fixed")] } == [[2, 0, 0], [3, 1, 0], [2, 0, 1]])
             let rolledUp = try connection.query("SELECT count(*) AS n FROM runs WHERE counts_rolled_up", purpose: "read")
             #expect(rolledUp.first?.int("n") == 3)
-            // Per-job rows are kept only where something changed: night 2's `b` (unchanged) and
-            // night 3's `a` and `c` (unchanged) are gone; night 1's two, night 2's `c`, night 3's `b` stay.
+            // Per-job rows are kept only where something changed: night 1's baseline, night 2's `b`
+            // (unchanged) and night 3's `a` and `c` (unchanged) are gone; night 2's `c`, night 3's `b` stay.
             let kept = try connection.query("""
                 SELECT s.run_id, c.rule_id FROM job_summary_counts c JOIN job_summaries s ON s.job_id = c.job_id ORDER BY 1, 2
                 """, purpose: "read").map { "\($0.int("run_id") ?? 0):\($0.string("rule_id") ?? "")" }
-            #expect(kept == ["\(night1.runID):fixed-font-size", "\(night1.runID):missing-accessibility-label",
-                             "\(night2.runID):insufficient-contrast", "\(night3.runID):fixed-font-size"])
+            #expect(kept == ["\(night2.runID):insufficient-contrast", "\(night3.runID):fixed-font-size"])
             // The repository's open counts follow its open findings.
             let open = try connection.query("""
                 SELECT rule_id, open_count FROM repository_open_counts ORDER BY rule_id
@@ -100,6 +102,41 @@ struct TestFailure: Error, CustomStringConvertible {
                 SELECT open_error, open_warning, open_note FROM job_summaries ORDER BY run_id
                 """, purpose: "read").map { [$0.int("open_error") ?? -1, $0.int("open_warning") ?? -1, $0.int("open_note") ?? -1] }
             #expect(bySeverity == [[1, 1, 0], [2, 1, 0], [2, 0, 0]])
+            try RollupConsistency.check(connection)
+        }
+    }
+
+    @Test func aRuleCheckedForTheFirstTimeRecordsABaselineAndLaterFindingsOfItAreNew() throws {
+        try TestDatabase.with { database in
+            let connection = try database.connect()
+            let config = try makeOrg(connection, repositories: 1)
+            let team = try #require(try connection.query("SELECT team_id FROM repositories", purpose: "team").first?.int("team_id"))
+            let before = ["fixed-font-size", "missing-accessibility-label"]
+            try runNight(connection, config, date: "2026-11-27", [a], rulesChecked: before, teamID: team)
+            // Night 2: a build that adds insufficient-contrast; `c` is what that rule finds on day one.
+            let night2 = try runNight(connection, config, date: "2026-11-28", [a, c], rulesChecked: before + ["insufficient-contrast"], teamID: team)
+            #expect(night2.applied == .init(open: 2, new: 0, fixed: 0, historyApplied: true, baseline: 1))
+            // Night 3: `b`, of a rule checked before, is new; so is a second contrast finding.
+            var another = c
+            another.location.file = "App/Other.swift"
+            another.snippet = ".foregroundStyle(.yellow)"
+            another.sourceLine = "    .foregroundStyle(.yellow)"
+            let night3 = try runNight(connection, config, date: "2026-11-29", [a, b, c, another],
+                                      rulesChecked: before + ["insufficient-contrast"], teamID: team)
+            #expect(night3.applied == .init(open: 4, new: 2, fixed: 0, historyApplied: true))
+            // Night 4: unknown rules (a worker that does not say) make nothing a baseline.
+            var third = c
+            third.location.file = "App/Third.swift"
+            third.snippet = ".foregroundStyle(.mint)"
+            third.sourceLine = "    .foregroundStyle(.mint)"
+            let night4 = try runNight(connection, config, date: "2026-11-30", [a, b, c, another, third], teamID: team)
+            #expect(night4.applied?.new == 1 && night4.applied?.baseline == 0)
+            let queries = DashboardQueries(connection: connection)
+            #expect(try queries.findings(teamID: team, runID: night2.runID, fixed: false).isEmpty, "a baseline is not a regression")
+            #expect(try queries.findings(teamID: team, runID: night3.runID, fixed: false).count == 2)
+            let stored = try connection.query("SELECT array_to_string(rules_checked, ',') AS r FROM repositories", purpose: "read").first
+            #expect(stored?.string("r") == "fixed-font-size,insufficient-contrast,missing-accessibility-label",
+                    "an audit that does not say which rules it checked keeps the last known set")
             try RollupConsistency.check(connection)
         }
     }
@@ -153,7 +190,7 @@ struct TestFailure: Error, CustomStringConvertible {
             #expect(try queue.complete(first) { try HistoryWriter(connection: $0).write(results([a, b]), for: first) } == .leaseLost)
             let summaries = try connection.query("SELECT count(*) AS n, sum(findings_open) AS open FROM job_summaries", purpose: "read").first
             #expect(summaries?.int("n") == 1 && summaries?.int("open") == 2)
-            #expect(try connection.query("SELECT sum(open_count) AS n FROM job_summary_counts", purpose: "read").first?.int("n") == 2)
+            #expect(try connection.query("SELECT sum(open_count) AS n FROM run_rule_counts", purpose: "read").first?.int("n") == 2)
             try RollupConsistency.check(connection)
             // Writing the same job's summary twice is refused by the database itself.
             #expect(throws: DatabaseError.self) {

@@ -73,10 +73,22 @@ import Testing
 
             try Migrator(connection: connection).migrate(all)
 
+            // The same trend, except that each repository's first audit (the first night, here)
+            // recorded a baseline: migration 0005 counts its findings as existing, not new.
+            let firstRun = trendBefore.compactMap { Int($0.split(separator: "|")[0]) }.min()
+            let trendAfter = trendBefore.map { row -> String in
+                var parts = row.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+                if Int(parts[0]) == firstRun { parts[4] = "0" }
+                return parts.joined(separator: "|")
+            }
             #expect(try values(connection, """
                 SELECT concat_ws('|', run_id, team_id, severity, sum(open_count), sum(new_count), sum(fixed_count)) AS v
                 FROM run_rule_counts GROUP BY run_id, team_id, severity ORDER BY run_id, team_id, severity
-                """) == trendBefore)
+                """) == trendAfter)
+            #expect(try values(connection, """
+                SELECT concat_ws('|', count(*) FILTER (WHERE baseline), count(*) FILTER (WHERE baseline AND first_seen_run <> \(firstRun ?? 0))) AS v
+                FROM findings
+                """) != ["0|0"])
             #expect(try values(connection, """
                 SELECT concat_ws('|', repository_id, team_id, rule_id, severity, open_count) AS v FROM repository_open_counts
                 ORDER BY repository_id, team_id, rule_id, severity

@@ -27,11 +27,20 @@ public enum RollupConsistency {
             SELECT count(*) AS n FROM repositories p JOIN job_summaries s ON s.repository_id = p.id AND s.run_id = p.last_run_id
                 AND s.history_applied
             WHERE s.findings_open <> (SELECT count(*) FROM findings f WHERE f.repository_id = p.id AND f.fixed_in_run IS NULL)
-               OR s.findings_new <> (SELECT count(*) FROM findings f WHERE f.repository_id = p.id AND f.first_seen_run = s.run_id)
+               OR s.findings_new <> (SELECT count(*) FROM findings f WHERE f.repository_id = p.id AND f.first_seen_run = s.run_id
+                                       AND NOT f.baseline)
+               OR s.findings_baseline <> (SELECT count(*) FROM findings f WHERE f.repository_id = p.id AND f.first_seen_run = s.run_id
+                                            AND f.baseline)
                OR s.findings_fixed <> (SELECT count(*) FROM findings f WHERE f.repository_id = p.id AND f.fixed_in_run = s.run_id)
             """),
         ("a summary's open findings by severity do not add up", """
             SELECT count(*) AS n FROM job_summaries WHERE open_error + open_warning + open_note <> findings_open
+            """),
+        ("a repository's first audit counts findings as new, not as its baseline", """
+            SELECT count(*) AS n FROM job_summaries s
+            WHERE s.history_applied AND s.findings_new > 0 AND s.run_id IS NOT NULL
+              AND NOT EXISTS (SELECT 1 FROM job_summaries e WHERE e.repository_id = s.repository_id AND e.history_applied
+                                AND e.run_id < s.run_id)
             """),
         ("a finished run is not rolled up, or a running one is", """
             SELECT count(*) AS n FROM runs WHERE counts_rolled_up <> (state <> 'running')
@@ -61,7 +70,9 @@ public enum RollupConsistency {
                                                       FROM (SELECT state, count(*) AS n FROM jobs WHERE run_id = r.id GROUP BY state) j)
                 OR (r.totals ->> 'open')::bigint <> (SELECT coalesce(sum(findings_open), 0) FROM job_summaries WHERE run_id = r.id)
                 OR (r.totals ->> 'new')::bigint <> (SELECT coalesce(sum(findings_new), 0) FROM job_summaries WHERE run_id = r.id)
-                OR (r.totals ->> 'fixed')::bigint <> (SELECT coalesce(sum(findings_fixed), 0) FROM job_summaries WHERE run_id = r.id))
+                OR (r.totals ->> 'fixed')::bigint <> (SELECT coalesce(sum(findings_fixed), 0) FROM job_summaries WHERE run_id = r.id)
+                OR coalesce((r.totals ->> 'baseline')::bigint, 0) <> (SELECT coalesce(sum(findings_baseline), 0) FROM job_summaries
+                                                                      WHERE run_id = r.id))
             """),
         ("a rolled-up run keeps per-job rows that record no change", """
             SELECT count(*) AS n FROM job_summary_counts c JOIN runs r ON r.id = c.run_id

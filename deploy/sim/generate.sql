@@ -17,6 +17,24 @@
 \set ON_ERROR_STOP on
 SELECT setseed(:seed);
 
+-- Under migration 0005 a repository's first audit (night 1 here) records a baseline: its
+-- findings are `baseline` and counted apart from new ones. The first schema knows no baseline.
+SELECT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_name = 'findings' AND column_name = 'baseline')
+    AS has_baseline \gset
+\if :has_baseline
+\set baseline_nights 1
+\set finding_baseline_column ', baseline'
+\set finding_baseline_value ', f.born_night <= 1'
+\set summary_baseline_column ', findings_baseline'
+\set summary_baseline_value ', findings_baseline'
+\else
+\set baseline_nights 0
+\set finding_baseline_column ''
+\set finding_baseline_value ''
+\set summary_baseline_column ''
+\set summary_baseline_value ''
+\endif
+
 BEGIN;
 INSERT INTO teams (org, name, slug, owners)
 SELECT :'org', 'Team ' || lpad(t::text, 2, '0'), 'team-' || lpad(t::text, 2, '0'),
@@ -75,19 +93,23 @@ SELECT b.repository_id, b.born_night,
 FROM born b, sim_team_ids ti;
 
 INSERT INTO findings (repository_id, fingerprint, rule_id, kind, severity, team_id, path, line, column_number, message,
-                      snippet, source_line, first_seen_run, last_seen_run, fixed_in_run, first_seen_at, fixed_at)
+                      snippet, source_line, first_seen_run, last_seen_run, fixed_in_run, first_seen_at, fixed_at
+                      :finding_baseline_column)
 SELECT f.repository_id, f.fingerprint, u.id, u.kind, u.severity, f.team_id,
        'Sources/Feature' || (f.file_n % 7) || '/Screen' || f.file_n || 'View.swift', f.line, 9,
        'The value found here is compared with the threshold Apple publishes for this rule (' || u.id || '); see the rule page.',
        'Text(title).font(.system(size: ' || (10 + f.line % 8) || '))',
        '            Text(title).font(.system(size: ' || (10 + f.line % 8) || ')).foregroundStyle(.secondary)',
        born.id, CASE WHEN f.fixed_night <= :nights THEN lastseen.id END, fixed.id,
-       born.run_date + time '02:30', fixed.run_date + time '02:30'
+       born.run_date + time '02:30', fixed.run_date + time '02:30' :finding_baseline_value
 FROM sim_finding f
 JOIN sim_rule u ON u.n = f.rule_n
 JOIN sim_run born ON born.night = f.born_night
 LEFT JOIN sim_run fixed ON fixed.night = f.fixed_night
-LEFT JOIN sim_run lastseen ON lastseen.night = f.fixed_night - 1;
+LEFT JOIN sim_run lastseen ON lastseen.night = f.fixed_night - 1
+-- Rows in the order the write path adds them (a night's findings, jobs and summaries together):
+-- a page reading one run's rows then reads as few blocks as it would in a real database.
+ORDER BY f.born_night, f.repository_id;
 
 UPDATE repositories SET last_run_id = (SELECT max(id) FROM sim_run) WHERE org = :'org';
 
@@ -98,7 +120,8 @@ SELECT n.id, r.id, 'nightly', 'main', md5(r.id || '@' || n.night), 'file:///sim/
        'sim-worker-' || (r.id % 32),
        n.run_date + time '02:00', n.run_date + time '02:00' + (r.id % 2700) * interval '1 second',
        n.run_date + time '02:00' + (r.id % 2700 + 3) * interval '1 second'
-FROM sim_run n CROSS JOIN sim_repo r;
+FROM sim_run n CROSS JOIN sim_repo r
+ORDER BY n.night, r.id;
 
 -- Per repository, rule (with kind and severity) and team: the open, new and fixed count of
 -- every night, from the findings' lifetimes (a running sum of arrivals minus fixes).
@@ -119,12 +142,14 @@ WITH per_night AS (
     FROM keys k CROSS JOIN generate_series(1, :nights) n(night)
     LEFT JOIN per_night p USING (repository_id, team_id, rule_n, night)
 )
-SELECT repository_id, team_id, rule_n, night, new, fixed,
+SELECT repository_id, team_id, rule_n, night,
+       CASE WHEN night <= :baseline_nights THEN 0 ELSE new END AS new,
+       CASE WHEN night <= :baseline_nights THEN new ELSE 0 END AS baseline, fixed,
        sum(new - fixed) OVER (PARTITION BY repository_id, team_id, rule_n ORDER BY night) AS open
 FROM grid;
 -- A key with nothing open and nothing new or fixed that night is not written (HistoryWriter
 -- writes counts only for keys the job saw or fixed).
-DELETE FROM sim_counts WHERE open = 0 AND new = 0 AND fixed = 0;
+DELETE FROM sim_counts WHERE open = 0 AND new = 0 AND fixed = 0 AND baseline = 0;
 
 -- Every run is finished, so (under migration 0002's roll-ups) the per-job counts are kept as
 -- RunLedger leaves them once a run is rolled up: summed per run into run_counts, and only the
@@ -144,11 +169,12 @@ CREATE TEMP TABLE sim_summaries AS
 SELECT j.id AS job_id, j.run_id, j.repository_id, j.commit_sha, true AS history_applied, 40 + r.level % 300 AS files_scanned,
        3 + r.level % 11 AS files_parsed, 37 + r.level % 290 AS cache_hits,
        coalesce(c.open, 0) AS findings_open, coalesce(c.new, 0) AS findings_new, coalesce(c.fixed, 0) AS findings_fixed,
+       coalesce(c.baseline, 0) AS findings_baseline,
        0 AS suppressed, 40 + j.id % 200 AS fetch_ms, 15 + j.id % 900 AS scan_ms, 4 + j.id % 20 AS write_ms, '[]'::jsonb AS notes,
        NULL::jsonb AS config, j.finished_at AS created_at,
        coalesce(v.error, 0) AS open_error, coalesce(v.warning, 0) AS open_warning, coalesce(v.note, 0) AS open_note
 FROM jobs j JOIN sim_run n ON n.id = j.run_id JOIN sim_repo r ON r.id = j.repository_id
-LEFT JOIN (SELECT repository_id, night, sum(open) AS open, sum(new) AS new, sum(fixed) AS fixed
+LEFT JOIN (SELECT repository_id, night, sum(open) AS open, sum(new) AS new, sum(fixed) AS fixed, sum(baseline) AS baseline
            FROM sim_counts GROUP BY 1, 2) c ON c.repository_id = j.repository_id AND c.night = n.night
 LEFT JOIN (SELECT job_id, sum(open_count) FILTER (WHERE severity = 'error') AS error,
                   sum(open_count) FILTER (WHERE severity = 'warning') AS warning,
@@ -159,12 +185,15 @@ SELECT to_regclass('run_counts') IS NOT NULL AS has_rollups \gset
 \if :has_rollups
 INSERT INTO job_summaries (job_id, run_id, repository_id, commit_sha, history_applied, files_scanned, files_parsed, cache_hits,
                            findings_open, findings_new, findings_fixed, suppressed, fetch_ms, scan_ms, write_ms, notes, config, created_at,
-                           open_error, open_warning, open_note)
-SELECT * FROM sim_summaries;
+                           open_error, open_warning, open_note :summary_baseline_column)
+SELECT job_id, run_id, repository_id, commit_sha, history_applied, files_scanned, files_parsed, cache_hits, findings_open,
+       findings_new, findings_fixed, suppressed, fetch_ms, scan_ms, write_ms, notes, config, created_at,
+       open_error, open_warning, open_note :summary_baseline_value
+FROM sim_summaries ORDER BY job_id;
 
 INSERT INTO job_summary_counts (job_id, run_id, team_id, rule_id, kind, severity, open_count, new_count, fixed_count)
 SELECT job_id, run_id, team_id, rule_id, kind, severity, open_count, new_count, fixed_count
-FROM sim_job_counts WHERE new_count <> 0 OR fixed_count <> 0;
+FROM sim_job_counts WHERE new_count <> 0 OR fixed_count <> 0 ORDER BY job_id;
 
 INSERT INTO run_counts (run_id, team_id, rule_id, kind, severity, open_count, new_count, fixed_count)
 SELECT run_id, team_id, rule_id, max(kind), severity, sum(open_count), sum(new_count), sum(fixed_count)
@@ -173,8 +202,10 @@ FROM sim_job_counts GROUP BY run_id, team_id, rule_id, severity;
 -- The runs' totals, as RunLedger writes them when a run finishes.
 UPDATE runs r SET counts_rolled_up = true,
     totals = jsonb_build_object('jobs', jsonb_build_object('succeeded', s.jobs), 'open', s.open, 'new', s.new,
-                                'fixed', s.fixed, 'fetch_ms', s.fetch_ms, 'scan_ms', s.scan_ms, 'write_ms', s.write_ms)
+                                'fixed', s.fixed, 'baseline', s.baseline, 'fetch_ms', s.fetch_ms, 'scan_ms', s.scan_ms,
+                                'write_ms', s.write_ms)
 FROM (SELECT run_id, count(*) AS jobs, sum(findings_open) AS open, sum(findings_new) AS new, sum(findings_fixed) AS fixed,
+             sum(findings_baseline) AS baseline,
              sum(fetch_ms) AS fetch_ms, sum(scan_ms) AS scan_ms, sum(write_ms) AS write_ms
       FROM job_summaries WHERE run_id IN (SELECT id FROM sim_run) GROUP BY run_id) s
 WHERE s.run_id = r.id;
@@ -194,9 +225,9 @@ WHERE o.repository_id = p.id;
 INSERT INTO job_summaries (job_id, run_id, repository_id, commit_sha, history_applied, files_scanned, files_parsed, cache_hits,
                            findings_open, findings_new, findings_fixed, suppressed, fetch_ms, scan_ms, write_ms, notes, config, created_at)
 SELECT job_id, run_id, repository_id, commit_sha, history_applied, files_scanned, files_parsed, cache_hits, findings_open,
-       findings_new, findings_fixed, suppressed, fetch_ms, scan_ms, write_ms, notes, config, created_at FROM sim_summaries;
+       findings_new, findings_fixed, suppressed, fetch_ms, scan_ms, write_ms, notes, config, created_at FROM sim_summaries ORDER BY job_id;
 INSERT INTO job_summary_counts (job_id, run_id, team_id, rule_id, kind, severity, open_count, new_count, fixed_count)
-SELECT job_id, run_id, team_id, rule_id, kind, severity, open_count, new_count, fixed_count FROM sim_job_counts;
+SELECT job_id, run_id, team_id, rule_id, kind, severity, open_count, new_count, fixed_count FROM sim_job_counts ORDER BY job_id;
 \endif
 COMMIT;
 ANALYZE;

@@ -271,10 +271,12 @@ public struct DashboardQueries {
     }
 
     /// Findings that appeared in `runID` (`new`), or were fixed in it, for a team.
+    /// A team's findings new in run `runID` (a baseline, recorded by a first audit, is not new),
+    /// or fixed in it.
     public func findings(teamID: Int, runID: Int, fixed: Bool) throws -> [Finding] {
         findings(try connection.query("""
             SELECT \(Self.findingColumns) FROM findings f JOIN repositories p ON p.id = f.repository_id
-            WHERE f.team_id = $1 AND \(fixed ? "f.fixed_in_run" : "f.first_seen_run") = $2
+            WHERE f.team_id = $1 AND \(fixed ? "f.fixed_in_run = $2" : "f.first_seen_run = $2 AND NOT f.baseline")
             ORDER BY p.name, f.path, f.line, f.rule_id
             """, [.int(teamID), .int(runID)], purpose: "list the \(fixed ? "fixed" : "new") findings of team \(teamID)"))
     }

@@ -21,13 +21,17 @@ public struct JobResults: Sendable {
     public var commitSHA: String?
     /// The repository config in effect, as JSON text (shown on the repository page).
     public var configJSON: String?
+    /// The rules this audit checked; nil: not known (then no rule counts as checked for the
+    /// first time). A rule the repository's previous audit did not check records a baseline.
+    public var rulesChecked: [String]?
 
     public init(findings: [AttributedFinding], notes: [ScanNote] = [], filesScanned: Int, filesParsed: Int, cacheHits: Int,
                 suppressed: Int = 0, fetchMilliseconds: Int = 0, scanMilliseconds: Int = 0, commitSHA: String? = nil,
-                configJSON: String? = nil) {
+                configJSON: String? = nil, rulesChecked: [String]? = nil) {
         self.findings = findings; self.notes = notes; self.filesScanned = filesScanned; self.filesParsed = filesParsed
         self.cacheHits = cacheHits; self.suppressed = suppressed; self.fetchMilliseconds = fetchMilliseconds
         self.scanMilliseconds = scanMilliseconds; self.commitSHA = commitSHA; self.configJSON = configJSON
+        self.rulesChecked = rulesChecked
     }
 }
 
@@ -44,11 +48,15 @@ public struct HistoryWriter {
 
     public struct Applied: Sendable, Equatable {
         public var open: Int
+        /// First seen in this audit, and not part of a baseline.
         public var new: Int
         public var fixed: Int
         public var historyApplied: Bool
-        public init(open: Int, new: Int, fixed: Int, historyApplied: Bool) {
-            self.open = open; self.new = new; self.fixed = fixed; self.historyApplied = historyApplied
+        /// First seen in this audit that establishes the baseline of their rule: the repository's
+        /// first audit, or the first that checked the rule. Existing findings, not regressions.
+        public var baseline: Int
+        public init(open: Int, new: Int, fixed: Int, historyApplied: Bool, baseline: Int = 0) {
+            self.open = open; self.new = new; self.fixed = fixed; self.historyApplied = historyApplied; self.baseline = baseline
         }
     }
 
@@ -66,19 +74,26 @@ public struct HistoryWriter {
         // Pull-request jobs are compared against their base, not folded into the nightly history.
         if let runID = job.runID, job.kind != .pr {
             let repository = try connection.query("""
-                SELECT last_run_id FROM repositories WHERE id = $1 FOR NO KEY UPDATE
+                SELECT last_run_id, array_to_string(rules_checked, ',') AS rules_checked FROM repositories WHERE id = $1 FOR NO KEY UPDATE
                 """, [.int(job.repositoryID)], purpose: "lock repository \(job.repositoryName)'s history")
             let lastRun = repository.first?.int("last_run_id")
             if lastRun.map({ $0 <= runID }) ?? true {
-                (newFingerprints, fixedByKey, fixedKinds) = try applyHistory(results, repositoryID: job.repositoryID, runID: runID,
-                                                                            previousRun: lastRun)
+                let baseline = Self.baselineRules(firstAudit: lastRun == nil, checkedBefore: repository.first?.string("rules_checked")
+                                                      .map { $0.split(separator: ",").map(String.init) },
+                                                  checkedNow: results.rulesChecked)
+                var baselineCount = 0
+                (newFingerprints, baselineCount, fixedByKey, fixedKinds) = try applyHistory(
+                    results, repositoryID: job.repositoryID, runID: runID, previousRun: lastRun, baseline: baseline)
                 applied.new = newFingerprints.count
+                applied.baseline = baselineCount
                 applied.fixed = fixedByKey.values.reduce(0, +)
                 applied.historyApplied = true
                 try connection.query("""
-                    UPDATE repositories SET last_run_id = $2, open_findings = $3, open_requirements = $4 WHERE id = $1
+                    UPDATE repositories SET last_run_id = $2, open_findings = $3, open_requirements = $4,
+                        rules_checked = coalesce($5::text[], rules_checked) WHERE id = $1
                     """, [.int(job.repositoryID), .int(runID), .int(results.findings.count),
-                          .int(results.findings.filter { $0.finding.kind == .requirement && $0.finding.certainty == .violation }.count)],
+                          .int(results.findings.filter { $0.finding.kind == .requirement && $0.finding.certainty == .violation }.count),
+                          results.rulesChecked.map { .textArray($0.sorted()) } ?? .null],
                     purpose: "record the newest run of \(job.repositoryName)")
             }
         }
@@ -95,8 +110,30 @@ public struct HistoryWriter {
         var severity: String
     }
 
-    private func applyHistory(_ results: JobResults, repositoryID: Int, runID: Int,
-                              previousRun: Int?) throws -> (Set<String>, [CountKey: Int], [String: String]) {
+    /// Which rules' new findings are a baseline: every rule on a repository's first audit; else
+    /// the rules checked now that the previous audit did not check (none when either is unknown).
+    enum BaselineRules: Equatable {
+        case all
+        case some(Set<String>)
+
+        func contains(_ ruleID: String) -> Bool {
+            switch self {
+            case .all: true
+            case .some(let rules): rules.contains(ruleID)
+            }
+        }
+    }
+
+    static func baselineRules(firstAudit: Bool, checkedBefore: [String]?, checkedNow: [String]?) -> BaselineRules {
+        if firstAudit { return .all }
+        guard let checkedBefore, let checkedNow else { return .some([]) }
+        return .some(Set(checkedNow).subtracting(checkedBefore))
+    }
+
+    /// Returns the fingerprints of the new findings (baseline ones left out), how many were a
+    /// baseline, and the fixed counts by key with the fixed rules' kinds.
+    private func applyHistory(_ results: JobResults, repositoryID: Int, runID: Int, previousRun: Int?,
+                              baseline: BaselineRules) throws -> (Set<String>, Int, [CountKey: Int], [String: String]) {
         let open = try connection.query("""
             SELECT id, fingerprint, team_id, rule_id, kind, severity, certainty, path, line, column_number, message, snippet, source_line
             FROM findings WHERE repository_id = $1 AND fixed_in_run IS NULL
@@ -138,17 +175,18 @@ public struct HistoryWriter {
             // A fingerprint fixed earlier and seen again is reopened as new in this run.
             try connection.query("""
                 INSERT INTO findings (repository_id, fingerprint, rule_id, kind, severity, team_id, path, line, column_number,
-                                      message, snippet, source_line, certainty, first_seen_run)
-                SELECT $1, * , $14 FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::text[],
-                                          $8::int[], $9::int[], $10::text[], $11::text[], $12::text[], $13::text[])
+                                      message, snippet, source_line, certainty, baseline, first_seen_run)
+                SELECT $1, * , $15 FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::text[],
+                                          $8::int[], $9::int[], $10::text[], $11::text[], $12::text[], $13::text[], $14::bool[])
                 ON CONFLICT (repository_id, fingerprint) DO UPDATE SET
+                    baseline = EXCLUDED.baseline,
                     rule_id = EXCLUDED.rule_id, kind = EXCLUDED.kind, severity = EXCLUDED.severity, team_id = EXCLUDED.team_id,
                     certainty = EXCLUDED.certainty,
                     path = EXCLUDED.path, line = EXCLUDED.line, column_number = EXCLUDED.column_number,
                     message = EXCLUDED.message, snippet = EXCLUDED.snippet, source_line = EXCLUDED.source_line,
                     first_seen_run = EXCLUDED.first_seen_run, first_seen_at = now(),
                     last_seen_run = NULL, fixed_in_run = NULL, fixed_at = NULL
-                """, [.int(repositoryID)] + Self.columns(inserted) + [.int(runID)],
+                """, [.int(repositoryID)] + Self.columns(inserted) + [.boolArray(inserted.map { baseline.contains($0.finding.ruleID) }), .int(runID)],
                 purpose: "insert \(inserted.count) new findings")
         }
         if !changed.isEmpty {
@@ -174,7 +212,8 @@ public struct HistoryWriter {
                 UPDATE findings SET fixed_in_run = $2, last_seen_run = $3, fixed_at = now() WHERE id = ANY($1::bigint[])
                 """, [.intArray(fixedIDs), .int(runID), .optional(previousRun)], purpose: "mark \(fixedIDs.count) findings fixed")
         }
-        return (Set(inserted.map(\.finding.fingerprint)), fixedByKey, fixedKinds)
+        let (baselined, new) = (inserted.filter { baseline.contains($0.finding.ruleID) }, inserted.filter { !baseline.contains($0.finding.ruleID) })
+        return (Set(new.map(\.finding.fingerprint)), baselined.count, fixedByKey, fixedKinds)
     }
 
     private func writeSummary(_ results: JobResults, job: ClaimedJob, applied: Applied, newFingerprints: Set<String>,
@@ -193,15 +232,16 @@ public struct HistoryWriter {
         try connection.query("""
             INSERT INTO job_summaries (job_id, run_id, repository_id, commit_sha, history_applied, files_scanned, files_parsed,
                                        cache_hits, findings_open, findings_new, findings_fixed, suppressed, fetch_ms, scan_ms,
-                                       write_ms, notes, config, open_error, open_warning, open_note)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::jsonb, $17::jsonb, $18, $19, $20)
+                                       write_ms, notes, config, open_error, open_warning, open_note, findings_baseline)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::jsonb, $17::jsonb, $18, $19, $20, $21)
             """, [.int(job.id), .optional(job.runID), .int(job.repositoryID), .optional(results.commitSHA), .bool(applied.historyApplied),
                   .int(results.filesScanned), .int(results.filesParsed), .int(results.cacheHits), .int(applied.open),
                   .int(applied.new), .int(applied.fixed), .int(results.suppressed), .int(results.fetchMilliseconds),
                   .int(results.scanMilliseconds), .int(writeMilliseconds), .text(notesJSON),
                   // jsonb refuses \u0000 although JSON allows it: such a config is not kept.
                   .optional(results.configJSON.flatMap { $0.contains("\\u0000") ? nil : $0 }),
-                  .int(openBySeverity[.error] ?? 0), .int(openBySeverity[.warning] ?? 0), .int(openBySeverity[.note] ?? 0)],
+                  .int(openBySeverity[.error] ?? 0), .int(openBySeverity[.warning] ?? 0), .int(openBySeverity[.note] ?? 0),
+                  .int(applied.baseline)],
             purpose: "write the summary of job \(job.id)")
 
         var counts: [CountKey: (open: Int, new: Int, fixed: Int)] = [:]

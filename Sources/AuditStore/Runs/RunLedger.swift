@@ -66,7 +66,8 @@ public enum RunLedger {
                                  'jobs', (SELECT coalesce(jsonb_object_agg(state, n), '{}')
                                           FROM (SELECT state, count(*) AS n FROM jobs WHERE run_id = $1 GROUP BY state) j),
                                  'open', coalesce(sum(findings_open), 0), 'new', coalesce(sum(findings_new), 0),
-                                 'fixed', coalesce(sum(findings_fixed), 0), 'fetch_ms', coalesce(sum(fetch_ms), 0),
+                                 'fixed', coalesce(sum(findings_fixed), 0), 'baseline', coalesce(sum(findings_baseline), 0),
+                                 'fetch_ms', coalesce(sum(fetch_ms), 0),
                                  'scan_ms', coalesce(sum(scan_ms), 0), 'write_ms', coalesce(sum(write_ms), 0))
                               FROM job_summaries WHERE run_id = $1)
                 WHERE id = $1 AND state = \(RunState.running.sql)
