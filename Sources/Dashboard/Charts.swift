@@ -36,7 +36,10 @@ enum Chart {
         svg += "<g class=\"axis\"><line x1=\"\(fmt(left))\" y1=\"\(fmt(top + plotHeight))\" x2=\"\(fmt(width - right))\" y2=\"\(fmt(top + plotHeight))\"/>"
         svg += "<line x1=\"\(fmt(left))\" y1=\"\(fmt(top))\" x2=\"\(fmt(left))\" y2=\"\(fmt(top + plotHeight))\"/></g>"
         for index in tickIndexes(count) {
-            svg += "<text x=\"\(fmt(x(index)))\" y=\"\(fmt(height - bottom + 18))\" text-anchor=\"middle\">\(HTML.escape(labels[index]))</text>"
+            // The first and last labels sit inside the plot's edges: centred, half of each fell
+            // outside the chart.
+            let anchor = count > 1 && index == 0 ? "start" : count > 1 && index == count - 1 ? "end" : "middle"
+            svg += "<text x=\"\(fmt(x(index)))\" y=\"\(fmt(height - bottom + 18))\" text-anchor=\"\(anchor)\">\(HTML.escape(labels[index]))</text>"
         }
         svg += "<text x=\"\(fmt(left + plotWidth / 2))\" y=\"\(fmt(height - 4))\" text-anchor=\"middle\">Night</text>"
         for (index, series) in series.enumerated() {
@@ -74,14 +77,22 @@ enum Chart {
         return "<figure class=\"chart\">\(svg)\(legend)\(table)</figure>"
     }
 
-    /// A small trend line for a table cell, labelled in words.
+    /// A small trend line for a table cell, scaled to its own range (a line from 402 to 405
+    /// is not flat) with the range stated beside it and in its label.
     static func sparkline(_ values: [Int], label: String) -> String {
-        guard values.count > 1 else { return "<span>\(values.first.map(HTML.number) ?? "no data")</span>" }
-        let maximum = Double(max(1, values.max() ?? 1))
+        guard values.count > 1, let low = values.min(), let high = values.max() else {
+            return "<span>\(values.first.map(HTML.number) ?? "no data")</span>"
+        }
+        let span = Double(max(1, high - low))
         let points = values.enumerated().map { index, value in
-            "\(fmt(Double(index) * 100 / Double(values.count - 1))),\(fmt(22 - Double(value) / maximum * 20))"
+            // A constant series is drawn through the middle.
+            let y = high == low ? 12 : 22 - Double(value - low) / span * 20
+            return "\(fmt(Double(index) * 100 / Double(values.count - 1))),\(fmt(y))"
         }.joined(separator: " ")
-        return "<svg class=\"sparkline\" viewBox=\"0 0 100 24\" role=\"img\" aria-label=\"\(HTML.escape(label))\"><polyline class=\"series series--note\" points=\"\(points)\"/></svg>"
+        let range = high == low ? "\(HTML.number(low)) throughout" : "\(HTML.number(low))–\(HTML.number(high))"
+        return "<span class=\"sparkline-cell\"><svg class=\"sparkline\" viewBox=\"0 0 100 24\" role=\"img\" "
+            + "aria-label=\"\(HTML.escape(label)) (range \(range))\"><polyline class=\"sparkline-line\" points=\"\(points)\"/></svg>"
+            + "<span class=\"sparkline-range\" aria-hidden=\"true\">\(range)</span></span>"
     }
 
     private static func marker(_ shape: String, kind: String, x: Double, y: Double) -> String {

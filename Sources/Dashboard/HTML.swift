@@ -27,11 +27,34 @@ public enum HTML {
         return String(repeating: "../", count: max(0, depth)) + to
     }
 
+    /// `12,345`: digits grouped by three (a NumberFormatter per number cost more than the rest
+    /// of a page).
     public static func number(_ value: Int) -> String {
-        let formatter = NumberFormatter()
-        formatter.numberStyle = .decimal
-        formatter.locale = Locale(identifier: "en_US")
-        return formatter.string(from: NSNumber(value: value)) ?? String(value)
+        let digits = String(value.magnitude)
+        var grouped = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { grouped.append(",") }
+            grouped.append(digit)
+        }
+        return value < 0 ? "-" + grouped : grouped
+    }
+
+    /// Message text with Markdown's backticks shown as code: `Text("x")` becomes
+    /// <code>Text("x")</code>. Everything is escaped first; an unpaired backtick stays as it is.
+    public static func inlineCode(_ text: String) -> String {
+        let parts = text.split(separator: "`", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count >= 3 else { return escape(text) }
+        var html = escape(parts[0])
+        for index in 1..<parts.count {
+            if index % 2 == 0 {
+                html += escape(parts[index])
+            } else if index < parts.count - 1 {
+                html += "<code>\(escape(parts[index]))</code>"
+            } else {
+                html += "`" + escape(parts[index])
+            }
+        }
+        return html
     }
 
     /// "+3", "−2", "±0": a change in words-and-signs, never colour alone.

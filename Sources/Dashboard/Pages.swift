@@ -60,14 +60,52 @@ extension SiteRenderer {
                           [anchor(path, Self.teamPath(team.slug), team.name), HTML.number(team.openRequirements), HTML.number(team.openTotal),
                            HTML.change(team.change), HTML.number(team.newInLatest), HTML.number(team.fixedInLatest)]
                       }, empty: "No teams in the org config.")
-        let byChange = teams.filter { $0.change != 0 }.sorted { $0.change > $1.change }
-        if !byChange.isEmpty {
-            body += table(caption: "Teams by change since the run before",
-                          headers: [("Team", false), ("Change", true)],
-                          rows: byChange.map { [anchor(path, Self.teamPath($0.slug), $0.name), HTML.change($0.change)] }, empty: "")
-        }
         body += "</section>"
+        if let latest = runs.first { body += try regressedSection(teams: teams, run: latest, from: path) }
         try write(path, page(path, title: "Accessibility overview", body))
+    }
+
+    /// Who regressed in `run`: the teams with new findings, those with new requirement-level
+    /// violations first, each with what is new (top rules, repositories) and its report. Net
+    /// change would hide a team that introduced a requirement and fixed a note.
+    func regressedSection(teams: [DashboardQueries.Team], run: DashboardQueries.Run, from path: String) throws -> String {
+        let regressed = teams.filter { $0.newInLatest > 0 }
+            .sorted { ($0.newRequirementsInLatest, $0.newInLatest, $1.name) > ($1.newRequirementsInLatest, $1.newInLatest, $0.name) }
+        var body = "<section aria-labelledby=\"regressed\"><h2 id=\"regressed\">Who regressed in \(HTML.escape(runLabel(run)))</h2>"
+        guard !regressed.isEmpty else {
+            let baseline = run.baseline > 0 ? " \(HTML.number(run.baseline)) existing findings were recorded as the baseline of first audits." : ""
+            return body + "<p>No team has new findings in this run.\(baseline)</p></section>"
+        }
+        let details = try queries.newInRun(run.id)
+        func list(_ items: [String], more: Int) -> String {
+            "<ul class=\"inline-list\">" + items.map { "<li>\($0)</li>" }.joined() + (more > 0 ? "<li>and \(more) more</li>" : "") + "</ul>"
+        }
+        body += table(caption: "Teams with new findings in \(runLabel(run)), new requirement-level violations first",
+                      headers: [("Team", false), ("New requirement-level", true), ("New", true), ("Fixed", true),
+                                ("Top new rules", false), ("Repositories", false), ("Report", false)],
+                      rows: regressed.map { team in
+                          let new = details[team.id] ?? DashboardQueries.NewInRun()
+                          let topRules = new.rules.prefix(3).map { "\(anchor(path, Self.rulePath($0.rule), self.rules[$0.rule]?.title ?? $0.rule)) (\($0.count))" }
+                          let repositories = new.repositories.prefix(3).map { "\(anchor(path, repositoryPath($0.id), $0.name)) (\($0.count))" }
+                          return [anchor(path, Self.teamPath(team.slug), team.name), HTML.number(team.newRequirementsInLatest),
+                                  HTML.number(team.newInLatest), HTML.number(team.fixedInLatest),
+                                  list(topRules, more: new.rules.count - topRules.count), list(repositories, more: new.repositories.count - repositories.count),
+                                  anchor(path, Self.regressionPath(team.slug, runID: run.id), "Regression report")]
+                      }, empty: "")
+        return body + "</section>"
+    }
+
+    /// A run as people tell runs apart: its date, and its kind unless nightly ("2026-11-29,
+    /// manual run 14"), so two runs of one day never read the same.
+    func runLabel(_ run: DashboardQueries.Run) -> String { Self.runLabel(date: run.date, kind: run.kind, id: run.id) }
+
+    static func runLabel(date: String, kind: RunKind, id: Int) -> String {
+        kind == .nightly ? "the night of \(date)" : "\(date), \(kind.rawValue) run \(id)"
+    }
+
+    /// A chart's label for a run: the date, with the kind when it is not the nightly run.
+    static func chartLabel(_ night: DashboardQueries.Night) -> String {
+        night.kind == .nightly ? night.date : "\(night.date) (\(night.kind.rawValue))"
     }
 
     // MARK: Teams
@@ -87,12 +125,14 @@ extension SiteRenderer {
         if let latest = reported.first {
             let regressions = try queries.findings(teamID: team.id, runID: latest.id, fixed: false)
             let fixes = try queries.findings(teamID: team.id, runID: latest.id, fixed: true)
-            body += "<section aria-labelledby=\"regressions\"><h2 id=\"regressions\">New in the run of \(HTML.escape(latest.date))</h2>"
+            let commits = try queries.commits(runID: latest.id, repositoryIDs: Array(Set((regressions + fixes).map(\.repositoryID))))
+            body += "<section aria-labelledby=\"regressions\"><h2 id=\"regressions\">New in \(HTML.escape(runLabel(latest)))</h2>"
             body += "<p>\(regressions.count) new \(regressions.count == 1 ? "finding" : "findings") since the run before. "
-            body += anchor(path, Self.regressionPath(team.slug, date: latest.date), "Permanent link to this report") + "</p>"
-            body += findingList(regressions, from: path, showRepository: true)
-            body += "</section><section aria-labelledby=\"fixes\"><h2 id=\"fixes\">Fixed in the run of \(HTML.escape(latest.date))</h2>"
-            body += fixes.isEmpty ? "<p>No fixes in this run.</p>" : "<p>\(fixes.count) fixed: thank you.</p>" + findingList(fixes, from: path, showRepository: true)
+            body += anchor(path, Self.regressionPath(team.slug, runID: latest.id), "Permanent link to this report") + "</p>"
+            body += findingList(regressions, from: path, showRepository: true, pageTeam: .some(team.id), commits: commits)
+            body += "</section><section aria-labelledby=\"fixes\"><h2 id=\"fixes\">Fixed in \(HTML.escape(runLabel(latest)))</h2>"
+            body += fixes.isEmpty ? "<p>No fixes in this run.</p>"
+                : "<p>\(fixes.count) fixed: thank you.</p>" + findingList(fixes, from: path, showRepository: true, pageTeam: .some(team.id))
             body += "</section>"
         }
         let topRules = try queries.openByRule(org: org, teamID: team.id)
@@ -101,6 +141,16 @@ extension SiteRenderer {
                       rows: topRules.prefix(10).map { rule in
                           [anchor(path, Self.rulePath(rule.rule), rules[rule.rule]?.title ?? rule.rule),
                            HTML.number(rule.count)]
+                      }, empty: "No open findings.")
+        body += "</section>"
+        let owned = try queries.openOwned(byTeam: team.id)
+        body += "<section aria-labelledby=\"where\"><h2 id=\"where\">Where the open findings are</h2>"
+        body += table(caption: "Repositories holding open findings \(team.name) owns, its own and those where CODEOWNERS gives it files",
+                      headers: [("Repository", false), ("Requirement-level violations", true), ("Open findings", true)],
+                      rows: owned.map { entry in
+                          [anchor(path, repositoryPath(entry.repositoryID), entry.repository)
+                              + (entry.otherTeam.map { " <span class=\"owner\">(\(HTML.escape($0))'s repository)</span>" } ?? ""),
+                           HTML.number(entry.requirements), HTML.number(entry.open)]
                       }, empty: "No open findings.")
         body += "</section>"
         let repositories = try queries.repositories(org: org, teamID: team.id)
@@ -117,30 +167,32 @@ extension SiteRenderer {
         body += "</section>"
         body += "<p>\(anchor(path, Self.teamReadinessPath(team.slug), "Accessibility Nutrition Label readiness of \(team.name)'s apps"))</p>"
         body += "<section aria-labelledby=\"archive\"><h2 id=\"archive\">Regression reports</h2><ul class=\"archive\">"
-        for run in reported { body += "<li>\(anchor(path, Self.regressionPath(team.slug, date: run.date), "\(run.date) (run \(run.id))"))</li>" }
+        for run in reported {
+            body += "<li>\(anchor(path, Self.regressionPath(team.slug, runID: run.id), "\(run.date): \(run.kind.rawValue) run \(run.id)"))</li>"
+        }
         body += "</ul></section>"
         try write(path, page(path, title: "Team \(team.name)", breadcrumbs: [("Overview", "index.html")], body))
 
-        // The dated archive: every night on a full render, the nights jobs changed after jobs.
-        var seenDates = Set<String>()
+        // The archive, a report per run: every run on a full render, the runs jobs changed after jobs.
         for run in reported where allNights || changedNights.contains(run.id) || run.id == reported.first?.id {
-            guard seenDates.insert(run.date).inserted else { continue }   // the date's latest run owns the URL
             try renderRegressionReport(team, run: run)
         }
     }
 
     func renderRegressionReport(_ team: DashboardQueries.Team, run: DashboardQueries.Run) throws {
-        let path = Self.regressionPath(team.slug, date: run.date)
+        let path = Self.regressionPath(team.slug, runID: run.id)
         let regressions = try queries.findings(teamID: team.id, runID: run.id, fixed: false)
         let fixes = try queries.findings(teamID: team.id, runID: run.id, fixed: true)
-        var body = "<p>Run \(anchor(path, Self.runPath(run.id), String(run.id))) of \(HTML.escape(run.date)): "
+        let commits = try queries.commits(runID: run.id, repositoryIDs: Array(Set(regressions.map(\.repositoryID))))
+        var body = "<p>\(anchor(path, Self.runPath(run.id), "Run \(run.id)")) (\(HTML.escape(run.kind.rawValue)), \(HTML.escape(run.date))): "
         body += "\(regressions.count) new, \(fixes.count) fixed for team \(anchor(path, Self.teamPath(team.slug), team.name)).</p>"
         body += "<section aria-labelledby=\"new\"><h2 id=\"new\">New findings</h2>"
-        body += regressions.isEmpty ? "<p>No new findings: nothing regressed.</p>" : findingList(regressions, from: path, showRepository: true)
+        body += regressions.isEmpty ? "<p>No new findings: nothing regressed.</p>"
+            : findingList(regressions, from: path, showRepository: true, pageTeam: .some(team.id), commits: commits)
         body += "</section><section aria-labelledby=\"fixed\"><h2 id=\"fixed\">Fixed findings</h2>"
-        body += fixes.isEmpty ? "<p>No fixes in this run.</p>" : findingList(fixes, from: path, showRepository: true)
+        body += fixes.isEmpty ? "<p>No fixes in this run.</p>" : findingList(fixes, from: path, showRepository: true, pageTeam: .some(team.id))
         body += "</section>"
-        try write(path, page(path, title: "\(team.name): regressions of \(run.date)",
+        try write(path, page(path, title: "\(team.name): regressions of \(runLabel(run))",
                              breadcrumbs: [("Overview", "index.html"), ("Team \(team.name)", Self.teamPath(team.slug))], body))
     }
 
@@ -171,8 +223,10 @@ extension SiteRenderer {
         body += "<section aria-labelledby=\"readiness\"><h2 id=\"readiness\">Accessibility Nutrition Label readiness</h2>"
         body += readinessTable(findings, from: path, caption: "Static evidence per label for \(repository.name)")
         body += "</section>"
-        body += "<section aria-labelledby=\"open\"><h2 id=\"open\">Open findings by file</h2>"
-        body += findings.isEmpty ? "<p>No open findings.</p>" : findingList(findings, from: path, showRepository: false)
+        body += "<section aria-labelledby=\"open\"><h2 id=\"open\">Open findings</h2>"
+        body += findings.isEmpty ? "<p>No open findings.</p>"
+            : findingList(findings, from: path, showRepository: false, pageTeam: .some(repository.teamID),
+                          commits: lastDone?.commitSHA.map { [repository.id: $0] } ?? [:])
         body += "</section>"
         if let config = lastDone?.configJSON {
             body += "<section aria-labelledby=\"config\"><h2 id=\"config\">Configuration in effect</h2>"
@@ -453,7 +507,8 @@ extension SiteRenderer {
                                          severity: (item["severity"] as? String).flatMap(Severity.init(rawValue:)) ?? .note, path: item["path"] as? String ?? "",
                                          line: item["line"] as? Int ?? 0, column: item["column"] as? Int ?? 0,
                                          message: item["message"] as? String ?? "", snippet: item["snippet"] as? String ?? "",
-                                         sourceLine: item["sourceLine"] as? String ?? "", firstSeenRun: 0, fixedInRun: nil)
+                                         sourceLine: item["sourceLine"] as? String ?? "", firstSeenRun: 0, fixedInRun: nil,
+                                         certainty: (item["certainty"] as? String).flatMap(Certainty.init(rawValue:)) ?? .violation)
             }
         }
         let new = findings("new"), fixed = findings("fixed"), unchanged = findings("unchangedInChangedFiles")
@@ -465,11 +520,12 @@ extension SiteRenderer {
         let changed = (results["changedFiles"] as? [String]) ?? []
         body += "<p>\(changed.count) changed \(changed.count == 1 ? "file" : "files"); only findings in them can be new.</p>"
         body += "<section aria-labelledby=\"new\"><h2 id=\"new\">New findings</h2>"
-        body += new.isEmpty ? "<p>None.</p>" : findingList(new, from: path, showRepository: false)
+        let head = [check.repositoryID: check.headSHA], base = [check.repositoryID: check.baseSHA]
+        body += new.isEmpty ? "<p>None.</p>" : findingList(new, from: path, showRepository: false, commits: head)
         body += "</section><section aria-labelledby=\"fixed\"><h2 id=\"fixed\">Fixed findings</h2>"
-        body += fixed.isEmpty ? "<p>None.</p>" : findingList(fixed, from: path, showRepository: false)
+        body += fixed.isEmpty ? "<p>None.</p>" : findingList(fixed, from: path, showRepository: false, commits: base)
         body += "</section><section aria-labelledby=\"unchanged\"><h2 id=\"unchanged\">Unchanged findings in the changed files</h2>"
-        body += unchanged.isEmpty ? "<p>None.</p>" : findingList(unchanged, from: path, showRepository: false)
+        body += unchanged.isEmpty ? "<p>None.</p>" : findingList(unchanged, from: path, showRepository: false, commits: head)
         body += "</section>"
         try write(path, page(path, title: "\(check.repository) #\(check.prNumber) at \(check.headSHA.prefix(7))",
                              breadcrumbs: [("Overview", "index.html"), ("Pull requests", "pulls/index.html")], body))

@@ -51,6 +51,9 @@ public final class SiteRenderer {
     /// Per team, its active apps and how many of them each label has blocked, from the last
     /// render of its readiness page (the organisation's page sums them).
     var readinessByTeam: [Int: (apps: Int, blocked: [Int])] = [:]
+    /// Team names by id, and each repository's forge (for line links), from the current render.
+    var teamNames: [Int: String] = [:]
+    var forges: [Int: ForgeLink.Forge] = [:]
     /// The catalog by id: `RuleCatalog.descriptions` builds every description on each access.
     let catalog = RuleCatalog.descriptions
     lazy var rules: [String: RuleDescription] = Dictionary(catalog.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -88,6 +91,7 @@ public final class SiteRenderer {
         try copyAssets()
         let runs = try allRuns()
         let teams = try queries.teams(org: org, latestRun: runs.first?.id)
+        teamNames = Dictionary(teams.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         let repositories = try queries.repositories(org: org)
         assignRepositoryPaths(repositories)
         try renderOverview(teams: teams, runs: runs)
@@ -128,6 +132,7 @@ public final class SiteRenderer {
         try copyAssets()
         let runs = try allRuns()
         let teams = try queries.teams(org: org, latestRun: runs.first?.id)
+        teamNames = Dictionary(teams.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         let repositories = try queries.repositories(org: org)
         assignRepositoryPaths(repositories)
         for job in jobs {
@@ -174,6 +179,9 @@ public final class SiteRenderer {
     }
 
     private func assignRepositoryPaths(_ repositories: [DashboardQueries.Repository]) {
+        for repository in repositories {
+            forges[repository.id] = ForgeLink.forge(provider: repository.provider, name: repository.name, archiveURL: repository.archiveURL)
+        }
         var used = Set<String>()
         for repository in repositories.sorted(by: { $0.id < $1.id }) {
             let segments = repository.name.split(separator: "/").map { HTML.segment(String($0)) }
@@ -187,7 +195,8 @@ public final class SiteRenderer {
     func repositoryPath(_ id: Int) -> String { repositoryPaths[id] ?? "repos/\(id).html" }
     static func teamPath(_ slug: String) -> String { "teams/\(HTML.segment(slug))/index.html" }
     static func teamReadinessPath(_ slug: String) -> String { "teams/\(HTML.segment(slug))/readiness.html" }
-    static func regressionPath(_ slug: String, date: String) -> String { "teams/\(HTML.segment(slug))/regressions/\(HTML.segment(date)).html" }
+    /// A run's regression report: keyed by run, so two runs of one day keep a report each.
+    static func regressionPath(_ slug: String, runID: Int) -> String { "teams/\(HTML.segment(slug))/regressions/run-\(runID).html" }
     static func runPath(_ id: Int) -> String { "runs/\(id).html" }
     /// A run's jobs of one team (nil: of no team).
     static func runTeamPath(_ id: Int, team slug: String?) -> String {
@@ -308,7 +317,7 @@ public final class SiteRenderer {
 
     func trendChart(id: String, title: String, nights: [DashboardQueries.Night], subject: String) -> String {
         guard !nights.isEmpty else { return "<p>No audited nights yet.</p>" }
-        let labels = nights.map(\.date)
+        let labels = nights.map(Self.chartLabel)
         let last = nights[nights.count - 1]
         let description = "Open findings of \(subject) by severity over \(nights.count) runs, from \(labels[0]) to \(labels[labels.count - 1]); "
             + "on \(last.date): \(last.openBySeverity["error"] ?? 0) errors, \(last.openBySeverity["warning"] ?? 0) warnings, \(last.openBySeverity["note"] ?? 0) notes."
@@ -323,34 +332,79 @@ public final class SiteRenderer {
         guard !nights.isEmpty else { return "" }
         let description = "New and fixed findings of \(subject) per run over \(nights.count) runs; "
             + "in total \(nights.map(\.new).reduce(0, +)) new and \(nights.map(\.fixed).reduce(0, +)) fixed."
-        return Chart.line(id: id, title: title, description: description, labels: nights.map(\.date),
+        return Chart.line(id: id, title: title, description: description, labels: nights.map(Self.chartLabel),
                           series: [Chart.Series(name: "New", kind: "new", values: nights.map(\.new)),
                                    Chart.Series(name: "Fixed", kind: "fixed", values: nights.map(\.fixed))])
     }
 
-    /// Findings as a list grouped by repository and file, with snippets and links to rule pages.
-    func findingList(_ findings: [DashboardQueries.Finding], from path: String, showRepository: Bool) -> String {
+    /// Findings as people act on them: violations by severity (errors first), then what needs
+    /// review, each grouped by file with counts. Every finding names its rule (title and id),
+    /// links its line on the forge at the audited commit when the forge is known (`commits`, by
+    /// repository), and offers the suppression comment for Swift; a rule's fix is shown once per
+    /// section. A file owned by another team than `pageTeam` (CODEOWNERS) says so.
+    func findingList(_ findings: [DashboardQueries.Finding], from path: String, showRepository: Bool, pageTeam: Int?? = nil,
+                     commits: [Int: String] = [:]) -> String {
+        let sections: [(title: String, id: String, items: [DashboardQueries.Finding])] = [
+            ("Errors", "error", findings.filter { $0.certainty == .violation && $0.severity == .error }),
+            ("Warnings", "warning", findings.filter { $0.certainty == .violation && $0.severity == .warning }),
+            ("Notes", "note", findings.filter { $0.certainty == .violation && $0.severity == .note }),
+            ("Needs review", "review", findings.filter { $0.certainty == .review }),
+        ]
         var html = ""
-        var currentGroup = ""
-        for finding in findings {
-            let group = showRepository ? "\(finding.repository) · \(finding.path)" : finding.path
-            if group != currentGroup {
-                if !currentGroup.isEmpty { html += "</ul></section>" }
-                currentGroup = group
-                html += "<section class=\"file-group\"><h3>\(HTML.escape(group))</h3><ul class=\"findings\">"
+        for section in sections where !section.items.isEmpty {
+            let items = section.items.sorted { ($0.repository, $0.path, $0.line, $0.ruleID) < ($1.repository, $1.path, $1.line, $1.ruleID) }
+            html += "<section class=\"finding-section finding-section--\(section.id)\"><h3>\(section.title) (\(HTML.number(items.count)))</h3>"
+            if section.id == "review" {
+                html += "<p>The rule could not settle these from the code: a person decides whether each is a defect.</p>"
             }
-            let rule = rules[finding.ruleID]
-            html += "<li class=\"finding\"><p class=\"finding-head\">\(Badge.severity(finding.severity.rawValue)) "
-            html += anchor(path, Self.rulePath(finding.ruleID), rule?.title ?? finding.ruleID)
-            html += " <span class=\"location\">line \(finding.line), column \(finding.column)</span></p>"
-            html += "<p class=\"message\">\(HTML.escape(finding.message))</p>"
-            if !finding.sourceLine.isEmpty || !finding.snippet.isEmpty {
-                html += "<pre class=\"snippet\"><code>\(HTML.escape(finding.sourceLine.isEmpty ? finding.snippet : finding.sourceLine))</code></pre>"
+            var index = 0
+            while index < items.count {
+                let first = items[index]
+                var end = index
+                while end < items.count, items[end].repositoryID == first.repositoryID, items[end].path == first.path { end += 1 }
+                let group = showRepository ? "\(first.repository) · \(first.path)" : first.path
+                var owner = ""
+                if let pageTeam, first.teamID != pageTeam, let team = first.teamID.flatMap({ teamNames[$0] }) {
+                    owner = " <span class=\"owner\">owned by \(HTML.escape(team))</span>"
+                }
+                html += "<section class=\"file-group\"><h4>\(HTML.escape(group)) <span class=\"count\">(\(end - index))</span>\(owner)</h4><ul class=\"findings\">"
+                for finding in items[index..<end] { html += findingItem(finding, from: path, commit: commits[finding.repositoryID]) }
+                html += "</ul></section>"
+                index = end
             }
-            if let rule { html += "<p class=\"fix\"><strong>Fix:</strong> \(HTML.escape(rule.fix))</p>" }
-            html += "</li>"
+            var seen = Set<String>()
+            let fixes = items.compactMap { finding -> RuleDescription? in
+                guard seen.insert(finding.ruleID).inserted else { return nil }
+                return rules[finding.ruleID]
+            }
+            if !fixes.isEmpty {
+                html += "<details class=\"fixes\"><summary>How to fix \(fixes.count == 1 ? "this rule" : "these \(fixes.count) rules")</summary><dl>"
+                for rule in fixes { html += "<dt>\(anchor(path, Self.rulePath(rule.id), rule.title))</dt><dd>\(HTML.inlineCode(rule.fix))</dd>" }
+                html += "</dl></details>"
+            }
+            html += "</section>"
         }
-        if !currentGroup.isEmpty { html += "</ul></section>" }
         return html
+    }
+
+    private func findingItem(_ finding: DashboardQueries.Finding, from path: String, commit: String?) -> String {
+        let rule = rules[finding.ruleID]
+        var html = "<li class=\"finding\"><p class=\"finding-head\">\(Badge.severity(finding.severity.rawValue)) "
+        html += anchor(path, Self.rulePath(finding.ruleID), rule?.title ?? finding.ruleID)
+        html += " <code class=\"rule-id\">\(HTML.escape(finding.ruleID))</code> "
+        let location = "line \(finding.line), column \(finding.column)"
+        if let link = ForgeLink.blob(forges[finding.repositoryID], commit: commit, path: finding.path, line: finding.line) {
+            html += "<a class=\"location\" href=\"\(HTML.escape(link))\">\(location)<span class=\"visually-hidden\"> of \(HTML.escape(finding.path)) at commit \(HTML.escape(String((commit ?? "").prefix(7))))</span></a></p>"
+        } else {
+            html += "<span class=\"location\">\(location)</span></p>"
+        }
+        html += "<p class=\"message\">\(HTML.inlineCode(finding.message))</p>"
+        if !finding.sourceLine.isEmpty || !finding.snippet.isEmpty {
+            html += "<pre class=\"snippet\"><code>\(HTML.escape(finding.sourceLine.isEmpty ? finding.snippet : finding.sourceLine))</code></pre>"
+        }
+        if finding.path.hasSuffix(".swift") {
+            html += "<p class=\"suppress\">To suppress, put above the line: <code>// a11y-audit:disable:next \(HTML.escape(finding.ruleID))</code></p>"
+        }
+        return html + "</li>"
     }
 }

@@ -106,7 +106,10 @@ enum QuickStart {
                 #expect(FileManager.default.fileExists(atPath: site + "/" + page), "site has \(page)")
             }
             let design = try String(contentsOfFile: site + "/teams/design-system/index.html", encoding: .utf8)
-            #expect(design.contains("sample/checkout-app") && design.contains("Shared/"), "Design System owns checkout-app's Shared/ by CODEOWNERS")
+            #expect(design.contains("sample/checkout-app") && design.contains("(Mobile's repository)"),
+                    "Design System's page lists checkout-app, where CODEOWNERS gives it files")
+            let checkout = try String(contentsOfFile: site + "/repos/sample/checkout-app.html", encoding: .utf8)
+            #expect(checkout.contains("Shared/") && checkout.contains("owned by Design System"), "Design System owns checkout-app's Shared/ by CODEOWNERS")
 
             // Served on loopback at the address the script printed.
             let url = try #require(first.stdout.firstMatch(of: /Dashboard: (http:\/\/127\.0\.0\.1:[0-9]+\/)/).map { String($0.output.1) },

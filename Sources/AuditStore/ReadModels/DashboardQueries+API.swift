@@ -91,6 +91,9 @@ extension DashboardQueries {
         public struct Night: Codable, Equatable, Sendable {
             public var date: String
             public var runId: Int
+            /// `nightly` or `manual`: the pages label runs the same way, so two runs of one day
+            /// are told apart.
+            public var runKind: String
             public var runState: String
             /// Open findings of the team at the end of that night, by severity (every severity present).
             public var open: [String: Int]
@@ -110,8 +113,9 @@ extension DashboardQueries {
         case ambiguous([String])
     }
 
-    /// Per nightly run of the team's organisation in the last `days` days: the team's open
-    /// findings by severity, and its new and fixed findings, from run_rule_counts.
+    /// Per run of the team's organisation in the last `days` days (nightly and manual, as the
+    /// team page charts them): the team's open findings by severity, and its new and fixed
+    /// findings, from run_rule_counts.
     public func teamTrend(slug: String, org: String?, days: Int) throws -> TeamLookup {
         let teams = try connection.query("""
             SELECT id, org, name, slug FROM teams WHERE slug = $1 AND ($2::text IS NULL OR org = $2) ORDER BY org
@@ -119,20 +123,21 @@ extension DashboardQueries {
         guard let team = teams.first, let teamID = team.int("id"), let teamOrg = team.string("org") else { return .unknown }
         if teams.count > 1 { return .ambiguous(teams.compactMap { $0.string("org") }) }
         let rows = try connection.query("""
-            SELECT r.id, to_char(r.run_date, 'YYYY-MM-DD') AS night, r.state, c.severity,
+            SELECT r.id, to_char(r.run_date, 'YYYY-MM-DD') AS night, r.kind, r.state, c.severity,
                    coalesce(sum(c.open_count), 0) AS open, coalesce(sum(c.new_count), 0) AS new,
                    coalesce(sum(c.fixed_count), 0) AS fixed
             FROM runs r
             LEFT JOIN run_rule_counts c ON c.run_id = r.id AND c.team_id = $1
-            WHERE r.org = $2 AND r.kind = \(RunKind.nightly.sql) AND r.run_date > current_date - $3::int
-            GROUP BY r.id, r.run_date, r.state, c.severity
-            ORDER BY r.run_date, r.id
+            WHERE r.org = $2 AND r.run_date > current_date - $3::int
+            GROUP BY r.id, r.run_date, r.kind, r.state, c.severity
+            ORDER BY r.id
             """, [.int(teamID), .text(teamOrg), .int(days)], purpose: "read the trend of team \(slug)")
         var nights: [TeamTrend.Night] = []
         for row in rows {
             guard let runID = row.int("id") else { continue }
             if nights.last?.runId != runID {
-                nights.append(.init(date: row.string("night") ?? "", runId: runID, runState: row.string("state") ?? "",
+                nights.append(.init(date: row.string("night") ?? "", runId: runID, runKind: row.string("kind") ?? "",
+                                    runState: row.string("state") ?? "",
                                     open: Dictionary(uniqueKeysWithValues: Severity.allCases.map { ($0.rawValue, 0) }),
                                     openTotal: 0, new: 0, fixed: 0))
             }

@@ -20,6 +20,8 @@ public struct DashboardQueries {
         public var startedAt: String
         public var durationSeconds: Double
         public var jobsByState: [JobState: Int]
+        /// Existing findings recorded as the baseline of first audits (not new).
+        public var baseline: Int = 0
     }
 
     public struct Team: Sendable, Equatable {
@@ -32,6 +34,9 @@ public struct DashboardQueries {
         public var change: Int
         public var newInLatest: Int
         public var fixedInLatest: Int
+        /// New requirement-level violations in the latest run (review findings, reported at note
+        /// severity, are not violations): what a team must act on first.
+        public var newRequirementsInLatest: Int = 0
     }
 
     public struct Repository: Sendable, Equatable {
@@ -44,6 +49,10 @@ public struct DashboardQueries {
         public var openRequirements: Int
         public var lastRunID: Int?
         public var active: Bool
+        /// `github`, `gitlab` or `url`, and the archive URL it is fetched from: where its files
+        /// can be linked.
+        public var provider: String = "url"
+        public var archiveURL: String?
     }
 
     public struct Finding: Sendable, Equatable {
@@ -78,6 +87,7 @@ public struct DashboardQueries {
     public struct Night: Sendable, Equatable {
         public var runID: Int
         public var date: String
+        public var kind: RunKind = .nightly
         public var openBySeverity: [String: Int]
         public var new: Int
         public var fixed: Int
@@ -132,7 +142,9 @@ public struct DashboardQueries {
                    -- A finished run keeps its counts by state; a running one is counted.
                    coalesce((SELECT string_agg(key || '=' || value, ',') FROM jsonb_each_text(r.totals -> 'jobs')),
                             (SELECT string_agg(state || '=' || n, ',') FROM
-                                (SELECT state, count(*) AS n FROM jobs WHERE run_id = r.id GROUP BY state) s)) AS states
+                                (SELECT state, count(*) AS n FROM jobs WHERE run_id = r.id GROUP BY state) s)) AS states,
+                   coalesce((r.totals ->> 'baseline')::bigint,
+                            (SELECT sum(findings_baseline) FROM job_summaries WHERE run_id = r.id AND r.totals IS NULL), 0) AS baseline
             FROM runs r WHERE r.org = $1 ORDER BY r.id DESC LIMIT $2
             """, [.text(org), .int(limit)], purpose: "list the runs of \(org)")
         return rows.map { row in
@@ -143,7 +155,7 @@ public struct DashboardQueries {
             }
             return Run(id: row.int("id") ?? 0, org: row.string("org") ?? "", kind: row.string("kind").flatMap(RunKind.init(rawValue:)) ?? .manual,
                        date: row.string("date") ?? "", state: row.string("state").flatMap(RunState.init(rawValue:)) ?? .running, jobsTotal: row.int("jobs_total") ?? 0, startedAt: row.string("started") ?? "",
-                       durationSeconds: row.double("seconds") ?? 0, jobsByState: states)
+                       durationSeconds: row.double("seconds") ?? 0, jobsByState: states, baseline: row.int("baseline") ?? 0)
         }
     }
 
@@ -156,8 +168,8 @@ public struct DashboardQueries {
         let rows: PostgresRows
         if let repositoryID {
             rows = try connection.query("""
-                SELECT r.id, r.run_date::text AS date, v.severity, v.open, v.new, v.fixed
-                FROM (SELECT id, run_date FROM runs WHERE org = $1 ORDER BY id DESC LIMIT $2) r
+                SELECT r.id, r.run_date::text AS date, r.kind, v.severity, v.open, v.new, v.fixed
+                FROM (SELECT id, run_date, kind FROM runs WHERE org = $1 ORDER BY id DESC LIMIT $2) r
                 -- A repository audited twice in one run (a manual re-run): its last job counts.
                 CROSS JOIN LATERAL (SELECT * FROM job_summaries s WHERE s.run_id = r.id AND s.repository_id = $3
                                     ORDER BY s.job_id DESC LIMIT 1) s
@@ -167,12 +179,12 @@ public struct DashboardQueries {
                 """, [.text(org), .int(nights), .int(repositoryID)], purpose: "read the trend of repository \(repositoryID)")
         } else {
             rows = try connection.query("""
-                SELECT r.id, r.run_date::text AS date, c.severity,
+                SELECT r.id, r.run_date::text AS date, r.kind, c.severity,
                        sum(c.open_count) AS open, sum(c.new_count) AS new, sum(c.fixed_count) AS fixed
-                FROM (SELECT id, run_date FROM runs WHERE org = $1 ORDER BY id DESC LIMIT $2) r
+                FROM (SELECT id, run_date, kind FROM runs WHERE org = $1 ORDER BY id DESC LIMIT $2) r
                 JOIN run_rule_counts c ON c.run_id = r.id
                 WHERE ($3::bigint IS NULL OR c.team_id = $3)
-                GROUP BY r.id, r.run_date, c.severity
+                GROUP BY r.id, r.run_date, r.kind, c.severity
                 ORDER BY r.id
                 """, [.text(org), .int(nights), .optional(teamID)], purpose: "read the trend of \(org)")
         }
@@ -181,7 +193,9 @@ public struct DashboardQueries {
         for row in rows {
             guard let run = row.int("id") else { continue }
             if nightsByRun[run] == nil {
-                nightsByRun[run] = Night(runID: run, date: row.string("date") ?? "", openBySeverity: [:], new: 0, fixed: 0)
+                nightsByRun[run] = Night(runID: run, date: row.string("date") ?? "",
+                                         kind: row.string("kind").flatMap(RunKind.init(rawValue:)) ?? .nightly, openBySeverity: [:],
+                                         new: 0, fixed: 0)
                 order.append(run)
             }
             nightsByRun[run]?.openBySeverity[row.string("severity") ?? "", default: 0] += row.int("open") ?? 0
@@ -217,13 +231,14 @@ public struct DashboardQueries {
     public func teams(org: String, latestRun: Int?) throws -> [Team] {
         let rows = try connection.query("""
             SELECT t.id, t.name, t.slug, coalesce(o.requirements, 0) AS requirements, coalesce(o.total, 0) AS total,
-                   coalesce(c.new, 0) AS new, coalesce(c.fixed, 0) AS fixed
+                   coalesce(c.new, 0) AS new, coalesce(c.fixed, 0) AS fixed, coalesce(c.new_requirements, 0) AS new_requirements
             FROM teams t
             LEFT JOIN (SELECT o.team_id, sum(o.open_count) FILTER (WHERE o.kind = 'requirement') AS requirements, sum(o.open_count) AS total
                        FROM repository_open_counts o JOIN repositories p ON p.id = o.repository_id AND p.active
                        WHERE p.org = $1 GROUP BY o.team_id) o ON o.team_id = t.id
-            LEFT JOIN (SELECT team_id, sum(new_count) AS new, sum(fixed_count) AS fixed FROM run_rule_counts
-                       WHERE run_id = $2 GROUP BY team_id) c ON c.team_id = t.id
+            LEFT JOIN (SELECT team_id, sum(new_count) AS new, sum(fixed_count) AS fixed,
+                              sum(new_count) FILTER (WHERE kind = 'requirement' AND severity <> 'note') AS new_requirements
+                       FROM run_rule_counts WHERE run_id = $2 GROUP BY team_id) c ON c.team_id = t.id
             WHERE t.org = $1
             ORDER BY requirements DESC, total DESC, t.name
             """, [.text(org), .optional(latestRun)], purpose: "rank the teams of \(org)")
@@ -231,14 +246,87 @@ public struct DashboardQueries {
             let new = row.int("new") ?? 0, fixed = row.int("fixed") ?? 0
             return Team(id: row.int("id") ?? 0, name: row.string("name") ?? "", slug: row.string("slug") ?? "",
                         openRequirements: row.int("requirements") ?? 0, openTotal: row.int("total") ?? 0,
-                        change: new - fixed, newInLatest: new, fixedInLatest: fixed)
+                        change: new - fixed, newInLatest: new, fixedInLatest: fixed,
+                        newRequirementsInLatest: row.int("new_requirements") ?? 0)
+        }
+    }
+
+    /// What run `runID` found new, per team: the rules and the repositories with new findings,
+    /// most first (a baseline is not new).
+    public struct NewInRun: Sendable, Equatable {
+        public var rules: [(rule: String, count: Int)] = []
+        public var repositories: [(id: Int, name: String, count: Int)] = []
+        public init() {}
+
+        public static func == (lhs: NewInRun, rhs: NewInRun) -> Bool {
+            lhs.rules.map { "\($0.rule)=\($0.count)" } == rhs.rules.map { "\($0.rule)=\($0.count)" }
+                && lhs.repositories.map { "\($0.id)=\($0.count)" } == rhs.repositories.map { "\($0.id)=\($0.count)" }
+        }
+    }
+
+    public func newInRun(_ runID: Int) throws -> [Int?: NewInRun] {
+        var byTeam: [Int?: NewInRun] = [:]
+        for row in try connection.query("""
+            SELECT team_id, rule_id, sum(new_count) AS n FROM run_rule_counts WHERE run_id = $1 AND new_count > 0
+            GROUP BY team_id, rule_id ORDER BY n DESC, rule_id
+            """, [.int(runID)], purpose: "count run \(runID)'s new findings by team and rule") {
+            byTeam[row.int("team_id"), default: NewInRun()].rules.append((row.string("rule_id") ?? "", row.int("n") ?? 0))
+        }
+        // By the finding's owner (CODEOWNERS), as the team pages count them.
+        for row in try connection.query("""
+            SELECT f.team_id, p.id, p.name, count(*) AS n FROM findings f JOIN repositories p ON p.id = f.repository_id
+            WHERE f.first_seen_run = $1 AND NOT f.baseline
+            GROUP BY f.team_id, p.id, p.name ORDER BY n DESC, p.name
+            """, [.int(runID)], purpose: "count run \(runID)'s new findings by team and repository") {
+            byTeam[row.int("team_id"), default: NewInRun()].repositories.append((row.int("id") ?? 0, row.string("name") ?? "", row.int("n") ?? 0))
+        }
+        return byTeam
+    }
+
+    /// Where a team's open findings are: each active repository holding findings the team owns,
+    /// its own repositories and those where CODEOWNERS gives it files, most findings first.
+    public struct OwnedOpen: Sendable, Equatable {
+        public var repositoryID: Int
+        public var repository: String
+        /// The repository's own team, when it is another team.
+        public var otherTeam: String?
+        public var open: Int
+        /// Requirement-level violations (review findings are reported at note severity).
+        public var requirements: Int
+    }
+
+    /// The commit each of `repositoryIDs` was audited at in run `runID` (its last job there).
+    public func commits(runID: Int, repositoryIDs: [Int]) throws -> [Int: String] {
+        guard !repositoryIDs.isEmpty else { return [:] }
+        var commits: [Int: String] = [:]
+        for row in try connection.query("""
+            SELECT DISTINCT ON (repository_id) repository_id, commit_sha FROM job_summaries
+            WHERE run_id = $1 AND repository_id = ANY($2::bigint[]) AND commit_sha IS NOT NULL
+            ORDER BY repository_id, job_id DESC
+            """, [.int(runID), .intArray(repositoryIDs)], purpose: "read the commits audited in run \(runID)") {
+            if let id = row.int("repository_id"), let sha = row.string("commit_sha") { commits[id] = sha }
+        }
+        return commits
+    }
+
+    public func openOwned(byTeam teamID: Int) throws -> [OwnedOpen] {
+        try connection.query("""
+            SELECT p.id, p.name, CASE WHEN p.team_id IS DISTINCT FROM $1 THEN t.name END AS other_team, sum(o.open_count) AS open,
+                   coalesce(sum(o.open_count) FILTER (WHERE o.kind = 'requirement' AND o.severity <> 'note'), 0) AS requirements
+            FROM repository_open_counts o JOIN repositories p ON p.id = o.repository_id AND p.active
+            LEFT JOIN teams t ON t.id = p.team_id
+            WHERE o.team_id = $1
+            GROUP BY p.id, p.name, p.team_id, t.name ORDER BY requirements DESC, open DESC, p.name
+            """, [.int(teamID)], purpose: "list where team \(teamID)'s open findings are").map { row in
+            OwnedOpen(repositoryID: row.int("id") ?? 0, repository: row.string("name") ?? "", otherTeam: row.string("other_team"),
+                      open: row.int("open") ?? 0, requirements: row.int("requirements") ?? 0)
         }
     }
 
     public func repositories(org: String, teamID: Int? = nil) throws -> [Repository] {
         let rows = try connection.query("""
             SELECT p.id, p.name, p.team_id, t.name AS team, t.slug AS team_slug, p.last_run_id, p.active,
-                   p.open_findings AS open, p.open_requirements AS requirements
+                   p.open_findings AS open, p.open_requirements AS requirements, p.provider, p.archive_url
             FROM repositories p LEFT JOIN teams t ON t.id = p.team_id
             WHERE p.org = $1 AND ($2::bigint IS NULL OR p.team_id = $2)
             ORDER BY p.name
@@ -246,7 +334,8 @@ public struct DashboardQueries {
         return rows.map { row in
             Repository(id: row.int("id") ?? 0, name: row.string("name") ?? "", teamID: row.int("team_id"), teamName: row.string("team"),
                        teamSlug: row.string("team_slug"), open: row.int("open") ?? 0, openRequirements: row.int("requirements") ?? 0,
-                       lastRunID: row.int("last_run_id"), active: row.bool("active") ?? true)
+                       lastRunID: row.int("last_run_id"), active: row.bool("active") ?? true,
+                       provider: row.string("provider") ?? "url", archiveURL: row.string("archive_url"))
         }
     }
 
@@ -270,7 +359,6 @@ public struct DashboardQueries {
         }
     }
 
-    /// Findings that appeared in `runID` (`new`), or were fixed in it, for a team.
     /// A team's findings new in run `runID` (a baseline, recorded by a first audit, is not new),
     /// or fixed in it.
     public func findings(teamID: Int, runID: Int, fixed: Bool) throws -> [Finding] {
