@@ -2,18 +2,23 @@
 /// alike (`&`, `<`, `>`, `"`, `'`).
 public enum HTMLText {
     public static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(scalar)
+        // Over UTF-8 bytes (all five are ASCII, and no UTF-8 continuation byte is ASCII): most
+        // text needs nothing and is returned as it is. Appending scalar by scalar was a third of
+        // a dashboard render's time.
+        let utf8 = text.utf8
+        guard utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else { return text }
+        var out: [UInt8] = []
+        out.reserveCapacity(utf8.count + 32)
+        for byte in utf8 {
+            switch byte {
+            case 0x26: out.append(contentsOf: [0x26, 0x61, 0x6D, 0x70, 0x3B])              // &amp;
+            case 0x3C: out.append(contentsOf: [0x26, 0x6C, 0x74, 0x3B])                    // &lt;
+            case 0x3E: out.append(contentsOf: [0x26, 0x67, 0x74, 0x3B])                    // &gt;
+            case 0x22: out.append(contentsOf: [0x26, 0x71, 0x75, 0x6F, 0x74, 0x3B])        // &quot;
+            case 0x27: out.append(contentsOf: [0x26, 0x23, 0x33, 0x39, 0x3B])              // &#39;
+            default: out.append(byte)
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -4,8 +4,8 @@ import Foundation
 /// `blob/<sha>/<path>#L<line>`. The forge is the repository's provider, or read from its archive
 /// URL (a GitHub or GitLab archive link given with the `url` provider); none when neither says.
 enum ForgeLink {
-    struct Forge: Equatable {
-        enum Kind { case github, gitlab }
+    struct Forge: Equatable, Sendable {
+        enum Kind: Sendable { case github, gitlab }
         var kind: Kind
         /// `https://github.com/owner/name`, `https://gitlab.example.com/group/project`.
         var base: String

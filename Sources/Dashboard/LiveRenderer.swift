@@ -32,7 +32,8 @@ public final class LiveRenderer: Sendable {
                 try connection.listen(JobQueue.doneChannel)
                 let started = Date()
                 // One renderer for the session: it remembers what it rendered last (the newest run).
-                let renderer = try SiteRenderer(connection: connection, output: output, webDirectory: webDirectory)
+                let renderer = try SiteRenderer(connection: connection, output: output, webDirectory: webDirectory,
+                                                parallel: (settings, ProcessInfo.processInfo.activeProcessorCount))
                 let summary = try renderer.renderAll()
                 log("rendered \(summary.pages) pages (\(summary.written) written) in \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
                 while !isStopped {

@@ -203,7 +203,7 @@ extension SiteRenderer {
         let findings = try queries.openFindings(repositoryID: repository.id)
         let jobs = try queries.jobs(repositoryID: repository.id, limit: 30)
         // Pull requests audit unmerged heads: the repository's state is its last branch audit.
-        let lastDone = jobs.first { $0.state == .succeeded && $0.kind != .pr }
+        let lastDone = try lastAudited(repository, among: jobs)
         var body = "<p>"
         if let teamName = repository.teamName, let teamSlug = repository.teamSlug {
             body += "Team \(anchor(path, Self.teamPath(teamSlug), teamName)). "

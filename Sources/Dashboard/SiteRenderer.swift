@@ -3,6 +3,7 @@ import AuditStore
 import Foundation
 import PostgresClient
 import SwiftChecks
+import Synchronization
 
 public enum RenderError: Error, CustomStringConvertible {
     case cannotWrite(path: String, reason: String)
@@ -23,6 +24,11 @@ public struct RenderSummary: Sendable, Equatable {
     public var unchanged = 0
     public var pages: Int { written + unchanged }
     public init() {}
+
+    mutating func add(_ other: RenderSummary) {
+        written += other.written
+        unchanged += other.unchanged
+    }
 }
 
 /// Renders the dashboard into a folder of static pages. Every page is written whole to a
@@ -30,6 +36,9 @@ public struct RenderSummary: Sendable, Equatable {
 /// content did not change is not rewritten (its ETag and Last-Modified stay).
 public final class SiteRenderer {
     let queries: DashboardQueries
+    /// Where more connections come from, and how many threads render a whole site; nil or 1:
+    /// one thread on `queries`' connection.
+    let parallel: (settings: ConnectionSettings, workers: Int)?
     let org: String
     let output: String
     let webDirectory: String
@@ -45,6 +54,9 @@ public final class SiteRenderer {
     private var recentRunIDs = Set<Int>()
     /// Each repository's last audited job, which keeps its page whatever its run's age.
     private var lastAuditedJobIDs = Set<Int>()
+    /// Each repository's last audited job, by repository (a whole render reads them up front, so
+    /// every page links them whichever page is rendered first).
+    private var lastAuditedByRepository: [Int: Int] = [:]
     /// The newest run when this renderer last rendered the team pages: every team page says what
     /// changed in the last run, so a new last run changes all of them.
     private var renderedLatestRun: Int??
@@ -60,12 +72,23 @@ public final class SiteRenderer {
 
     public static let stylesheets = ["dashboard.css"]
 
-    public init(connection: PostgresConnection, org: String? = nil, output: String, webDirectory: String = SiteRenderer.defaultWebDirectory()) throws {
+    public init(connection: PostgresConnection, org: String? = nil, output: String, webDirectory: String = SiteRenderer.defaultWebDirectory(),
+                parallel: (settings: ConnectionSettings, workers: Int)? = nil) throws {
         queries = DashboardQueries(connection: connection)
+        self.parallel = parallel
         guard let org = try org ?? queries.orgs().first else { throw RenderError.noOrganisation }
         self.org = org
         self.output = output
         self.webDirectory = webDirectory
+    }
+
+    /// A renderer on its own connection to `settings`, rendering whole sites on `workers` threads
+    /// (each with a connection of its own).
+    public convenience init(settings: ConnectionSettings, org: String? = nil, output: String,
+                            webDirectory: String = SiteRenderer.defaultWebDirectory(),
+                            workers: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
+        try self.init(connection: PostgresConnection(settings), org: org, output: output, webDirectory: webDirectory,
+                      parallel: (settings, max(1, workers)))
     }
 
     /// `A11Y_AUDIT_WEB`, else a `Web` folder beside the executable or above it (a build tree),
@@ -94,23 +117,92 @@ public final class SiteRenderer {
         teamNames = Dictionary(teams.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         let repositories = try queries.repositories(org: org)
         assignRepositoryPaths(repositories)
+        lastAuditedByRepository = try queries.lastAuditedJobs(org: org)
+        lastAuditedJobIDs.formUnion(lastAuditedByRepository.values)
         try renderOverview(teams: teams, runs: runs)
-        for team in teams { try renderTeam(team, runs: runs, allNights: true) }
+        // The pages of teams, runs and repositories are independent of one another: the heavy
+        // units first (teams with their reports, recent runs with a page per job).
+        let units = teams.map { RenderUnit.team($0) } + runs.map { RenderUnit.run($0) } + repositories.map { RenderUnit.repository($0) }
+        try render(units, runs: runs, teams: teams)
         renderedLatestRun = .some(runs.first?.id)
-        for repository in repositories { try renderRepository(repository) }
-        try renderRunsIndex(runs)
-        // Job pages a run at a time, so memory holds one night's jobs, not the whole history.
-        for run in runs {
-            try renderRun(run, teams: teams)
-            let jobs = recentRunIDs.contains(run.id) ? try queries.jobs(runID: run.id)
-                : try queries.jobs(runID: run.id, states: JobState.allCases.filter { $0 != .succeeded })
-            for job in jobs { try renderJob(job) }
-        }
         for job in try queries.jobs(withoutRun: true) { try renderJob(job) }
+        try renderRunsIndex(runs)
         try renderRules()
         try renderReadiness(repositories, teams: teams, changedTeams: nil)
         try renderPullRequests()
         return summary
+    }
+
+    /// A part of the site that renders alone.
+    enum RenderUnit: Sendable {
+        case team(DashboardQueries.Team)
+        case run(DashboardQueries.Run)
+        case repository(DashboardQueries.Repository)
+    }
+
+    private func render(_ unit: RenderUnit, runs: [DashboardQueries.Run], teams: [DashboardQueries.Team]) throws {
+        switch unit {
+        case .team(let team): try renderTeam(team, runs: runs, allNights: true)
+        case .repository(let repository): try renderRepository(repository)
+        case .run(let run):
+            try renderRun(run, teams: teams)
+            // Job pages a run at a time, so memory holds one night's jobs, not the whole history.
+            let jobs = recentRunIDs.contains(run.id) ? try queries.jobs(runID: run.id)
+                : try queries.jobs(runID: run.id, states: JobState.allCases.filter { $0 != .succeeded })
+            for job in jobs { try renderJob(job) }
+        }
+    }
+
+    /// What a worker's renderer needs of this one to render exactly the pages this one would.
+    private struct Context: Sendable {
+        var org, output, webDirectory: String
+        var runs: [DashboardQueries.Run]
+        var repositoryPaths: [Int: String]
+        var forges: [Int: ForgeLink.Forge]
+        var teamNames: [Int: String]
+        var lastAuditedByRepository: [Int: Int]
+        var lastAuditedJobIDs: Set<Int>
+    }
+
+    private func render(_ units: [RenderUnit], runs: [DashboardQueries.Run], teams: [DashboardQueries.Team]) throws {
+        guard let parallel, parallel.workers > 1, units.count > 1 else {
+            for unit in units { try render(unit, runs: runs, teams: teams) }
+            return
+        }
+        let context = Context(org: org, output: output, webDirectory: webDirectory, runs: runs, repositoryPaths: repositoryPaths,
+                              forges: forges, teamNames: teamNames, lastAuditedByRepository: lastAuditedByRepository,
+                              lastAuditedJobIDs: lastAuditedJobIDs)
+        let next = Atomic(0)
+        let outcome = Mutex<(summary: RenderSummary, error: (any Error)?, kept: Set<Int>)>((RenderSummary(), nil, []))
+        DispatchQueue.concurrentPerform(iterations: min(parallel.workers, units.count)) { _ in
+            do {
+                let worker = try SiteRenderer(connection: PostgresConnection(parallel.settings), org: context.org, output: context.output,
+                                              webDirectory: context.webDirectory)
+                worker.adopt(context)
+                defer { outcome.withLock { $0.summary.add(worker.summary); $0.kept.formUnion(worker.lastAuditedJobIDs) } }
+                while outcome.withLock({ $0.error == nil }) {
+                    let index = next.add(1, ordering: .relaxed).oldValue
+                    guard index < units.count else { break }
+                    try worker.render(units[index], runs: runs, teams: teams)
+                }
+            } catch {
+                outcome.withLock { if $0.error == nil { $0.error = error } }
+            }
+        }
+        let result = outcome.withLock { $0 }
+        summary.add(result.summary)
+        lastAuditedJobIDs.formUnion(result.kept)
+        if let error = result.error { throw error }
+    }
+
+    private func adopt(_ context: Context) {
+        runsCache = context.runs
+        recentRunIDs = Set(context.runs.prefix(Self.jobPageRuns).map(\.id))
+        repositoryPaths = context.repositoryPaths
+        forges = context.forges
+        teamNames = context.teamNames
+        lastAuditedByRepository = context.lastAuditedByRepository
+        lastAuditedJobIDs = context.lastAuditedJobIDs
     }
 
     /// After a job finished: its job and run pages, its repository, its teams' pages and that
@@ -166,15 +258,26 @@ public final class SiteRenderer {
     }
 
     /// Whether `job` has a page: see `jobPageRuns`.
-    func hasJobPage(_ job: DashboardQueries.Job) -> Bool {
+    func hasJobPage(_ job: DashboardQueries.Job) -> Bool { hasPageByRun(job) || lastAuditedJobIDs.contains(job.id) }
+
+    /// Whether its run's pages give `job` a page (a run's loop renders those).
+    private func hasPageByRun(_ job: DashboardQueries.Job) -> Bool {
         guard let run = job.runID else { return true }
-        return job.state != .succeeded || recentRunIDs.contains(run) || lastAuditedJobIDs.contains(job.id)
+        return job.state != .succeeded || recentRunIDs.contains(run)
     }
 
-    /// A repository page links its last audited job: that job keeps a page.
+    /// A repository's last audited job, which its page links, or nil when it has none.
+    func lastAudited(_ repository: DashboardQueries.Repository, among jobs: [DashboardQueries.Job]) throws -> DashboardQueries.Job? {
+        let recent = jobs.first { $0.state == .succeeded && $0.kind != .pr }
+        guard recent == nil, let id = lastAuditedByRepository[repository.id] else { return recent }
+        return try queries.jobs(jobID: id).first
+    }
+
+    /// A repository page links its last audited job: that job keeps a page, rendered here when
+    /// its run's pages do not.
     func keepPage(ofLastAudited job: DashboardQueries.Job) throws {
-        guard !hasJobPage(job) else { return }
         lastAuditedJobIDs.insert(job.id)
+        guard !hasPageByRun(job) else { return }
         try renderJob(job)
     }
 

@@ -23,7 +23,7 @@ let pipelineUsage = """
       a11y-audit status [--run ID]
       a11y-audit cancel JOB-ID
       a11y-audit prune --config ORG.json
-      a11y-audit render [--out DIR] [--org ORG]     (the dashboard as static pages; default site/)
+      a11y-audit render [--out DIR] [--org ORG] [--jobs N]   (the dashboard as static pages; default site/, N threads: the cores)
     """
 
 /// Flags of one subcommand: `--name value` (or `--name=value`) pairs and bare switches, read
@@ -231,10 +231,14 @@ func runPrune(_ arguments: [String]) throws -> ExitCode {
 }
 
 func runRender(_ arguments: [String]) throws -> ExitCode {
-    let flags = try Flags("render", arguments, valued: ["--out", "--org"], switches: [])
+    let flags = try Flags("render", arguments, valued: ["--out", "--org", "--jobs"], switches: [])
     let output = flags.value("--out") ?? "site"
+    let jobs = try flags.value("--jobs").map { text -> Int in
+        guard let jobs = Int(text), (1...256).contains(jobs) else { throw UsageError(description: "render: --jobs takes a whole number from 1 to 256, not \(text)") }
+        return jobs
+    } ?? ProcessInfo.processInfo.activeProcessorCount
     let started = Date()
-    let renderer = try SiteRenderer(connection: try connect(), org: flags.value("--org"), output: output)
+    let renderer = try SiteRenderer(settings: ConnectionSettings.fromEnvironment(), org: flags.value("--org"), output: output, workers: jobs)
     let summary = try renderer.renderAll()
     print("rendered \(summary.pages) pages into \(output) (\(summary.written) written, \(summary.unchanged) unchanged) in \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
     return .clean

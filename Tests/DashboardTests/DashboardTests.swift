@@ -326,6 +326,30 @@ func count(_ needle: String, in html: String) -> Int { html.components(separated
             #expect(try renderer.renderAll().written == 0, "the batch left nothing stale")
         }
     }
+
+    @Test func aParallelRenderWritesExactlyTheSiteASerialRenderWrites() throws {
+        try TestDatabase.with { database in
+            let connection = try database.connect()
+            let runs = try FixtureHistory(teams: 3, repositories: 9, nights: 10).write(to: connection)
+            // An old run's failure and a repository whose last audit is in an old run: the pages
+            // that depend on what another unit rendered first.
+            try connection.query("UPDATE jobs SET state = 'dead', last_error = 'HTTP 500' WHERE id = (SELECT min(id) FROM jobs WHERE run_id = $1)",
+                                 [.int(runs[0])], purpose: "fail an old job")
+            try connection.query("""
+                UPDATE jobs SET state = 'dead', last_error = 'gone' WHERE repository_id = (SELECT min(id) FROM repositories)
+                  AND run_id = ANY($1::bigint[])
+                """, [.intArray(Array(runs.suffix(SiteRenderer.jobPageRuns + 1)))], purpose: "leave a repository's last audit in an old run")
+            let serial = try RenderedSite()
+            let serialSummary = try SiteRenderer(connection: connection, output: serial.root, webDirectory: webDirectory).renderAll()
+            let parallel = try RenderedSite()
+            let parallelSummary = try SiteRenderer(settings: database.settings, output: parallel.root, webDirectory: webDirectory, workers: 3).renderAll()
+            #expect(parallelSummary == serialSummary)
+            #expect(parallel.pages == serial.pages)
+            let differing = try serial.pages.filter { try serial.html($0) != parallel.html($0) }
+            #expect(differing.isEmpty, "pages that differ: \(differing.prefix(5))")
+            #expect(serial.pages.count > 100)
+        }
+    }
 }
 
 func HTMLEscaped(_ text: String) -> String { HTML.escape(text) }

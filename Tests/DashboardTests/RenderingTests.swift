@@ -39,6 +39,13 @@ import Testing
         #expect(HTML.inlineCode("no code <here>") == "no code &lt;here&gt;")
     }
 
+    @Test func escapingCoversTheFiveCharactersAndLeavesTheRestAsItIs() {
+        #expect(HTML.escape(#"<a href="x" title='y'>&</a>"#) == "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;")
+        #expect(HTML.escape("Größe 😀 — café") == "Größe 😀 — café")
+        #expect(HTML.escape("é<ü") == "é&lt;ü")
+        #expect(HTML.escape("") == "")
+    }
+
     @Test func numbersAreGroupedByThree() {
         #expect([0, 7, 999, 1000, 12345, 1_234_567, -4321].map(HTML.number) == ["0", "7", "999", "1,000", "12,345", "1,234,567", "-4,321"])
     }

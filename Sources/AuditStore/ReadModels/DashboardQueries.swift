@@ -295,6 +295,20 @@ public struct DashboardQueries {
         public var requirements: Int
     }
 
+    /// Each repository's last audit: its newest succeeded job that is not a pull request's.
+    public func lastAuditedJobs(org: String) throws -> [Int: Int] {
+        var jobs: [Int: Int] = [:]
+        for row in try connection.query("""
+            SELECT p.id AS repository_id, j.id FROM repositories p
+            CROSS JOIN LATERAL (SELECT id FROM jobs WHERE repository_id = p.id AND state = \(JobState.succeeded.sql)
+                                AND kind <> '\(JobKind.pr.rawValue)' ORDER BY created_at DESC, id DESC LIMIT 1) j
+            WHERE p.org = $1
+            """, [.text(org)], purpose: "find each repository's last audit in \(org)") {
+            if let repository = row.int("repository_id"), let job = row.int("id") { jobs[repository] = job }
+        }
+        return jobs
+    }
+
     /// The commit each of `repositoryIDs` was audited at in run `runID` (its last job there).
     public func commits(runID: Int, repositoryIDs: [Int]) throws -> [Int: String] {
         guard !repositoryIDs.isEmpty else { return [:] }
