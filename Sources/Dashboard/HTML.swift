@@ -57,6 +57,17 @@ public enum HTML {
         return html
     }
 
+    /// A name (`acme/payments-checkout-ios`) escaped, with break opportunities after `/`, `-`,
+    /// `_` and `.`: a narrow column wraps it between its parts, never in the middle of a word.
+    public static func breakable(_ name: String) -> String {
+        var html = ""
+        for character in name {
+            html += escape(String(character))
+            if character == "/" || character == "-" || character == "_" || character == "." { html += "<wbr>" }
+        }
+        return html
+    }
+
     /// "+3", "−2", "±0": a change in words-and-signs, never colour alone.
     public static func change(_ value: Int) -> String {
         value > 0 ? "+\(value)" : value < 0 ? "\u{2212}\(-value)" : "\u{00B1}0"

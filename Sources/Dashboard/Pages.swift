@@ -86,7 +86,7 @@ extension SiteRenderer {
                       rows: regressed.map { team in
                           let new = details[team.id] ?? DashboardQueries.NewInRun()
                           let topRules = new.rules.prefix(3).map { "\(anchor(path, Self.rulePath($0.rule), self.rules[$0.rule]?.title ?? $0.rule)) (\($0.count))" }
-                          let repositories = new.repositories.prefix(3).map { "\(anchor(path, repositoryPath($0.id), $0.name)) (\($0.count))" }
+                          let repositories = new.repositories.prefix(3).map { "\(nameAnchor(path, repositoryPath($0.id), $0.name)) (\($0.count))" }
                           return [anchor(path, Self.teamPath(team.slug), team.name), HTML.number(team.newRequirementsInLatest),
                                   HTML.number(team.newInLatest), HTML.number(team.fixedInLatest),
                                   list(topRules, more: new.rules.count - topRules.count), list(repositories, more: new.repositories.count - repositories.count),
@@ -148,7 +148,7 @@ extension SiteRenderer {
         body += table(caption: "Repositories holding open findings \(team.name) owns, its own and those where CODEOWNERS gives it files",
                       headers: [("Repository", false), ("Requirement-level violations", true), ("Open findings", true)],
                       rows: owned.map { entry in
-                          [anchor(path, repositoryPath(entry.repositoryID), entry.repository)
+                          [nameAnchor(path, repositoryPath(entry.repositoryID), entry.repository)
                               + (entry.otherTeam.map { " <span class=\"owner\">(\(HTML.escape($0))'s repository)</span>" } ?? ""),
                            HTML.number(entry.requirements), HTML.number(entry.open)]
                       }, empty: "No open findings.")
@@ -161,7 +161,7 @@ extension SiteRenderer {
                           let values = sparklines[repository.id] ?? []
                           let label = values.isEmpty ? "no audited runs"
                               : "Open findings over the last \(values.count) runs: from \(values.first ?? 0) to \(values.last ?? 0)"
-                          return [anchor(path, repositoryPath(repository.id), repository.name) + (repository.active ? "" : " (no longer audited)"),
+                          return [nameAnchor(path, repositoryPath(repository.id), repository.name) + (repository.active ? "" : " (no longer audited)"),
                                   HTML.number(repository.openRequirements), HTML.number(repository.open), Chart.sparkline(values, label: label)]
                       }, empty: "No repositories.")
         body += "</section>"
@@ -255,7 +255,7 @@ extension SiteRenderer {
         table(caption: caption, headers: [("Repository", false), ("State", false), ("Attempts", true), ("Open", true),
                                           ("New", true), ("Fixed", true), ("Files", true), ("Reason", false)],
               rows: jobs.sorted { $0.repository < $1.repository }.map { job in
-                  [hasJobPage(job) ? anchor(path, Self.jobPath(job.id), job.repository) : HTML.escape(job.repository),
+                  [hasJobPage(job) ? nameAnchor(path, Self.jobPath(job.id), job.repository) : HTML.breakable(job.repository),
                    Badge.state(job.state.rawValue), "\(job.attempt) of \(job.maxAttempts)",
                    job.open.map(HTML.number) ?? "–", job.new.map(HTML.number) ?? "–", job.fixed.map(HTML.number) ?? "–",
                    job.filesScanned.map(HTML.number) ?? "–", HTML.escape(job.state == .succeeded ? "" : job.lastError ?? "")]
@@ -378,31 +378,42 @@ extension SiteRenderer {
     func readinessTable(_ findings: [DashboardQueries.Finding], from path: String, caption: String) -> String {
         var rows: [[String]] = []
         for label in NutritionLabel.allCases {
-            let blocking = findings.filter { label.rules.contains($0.ruleID) }
-            let blockingRequirements = blocking.filter { $0.kind == .requirement }
+            let relevant = findings.filter { label.rules.contains($0.ruleID) }
+            // Only a requirement-level violation blocks a label; recommendations and what needs
+            // review are for a person to check.
+            let blocking = relevant.filter(Self.blocks)
             var evidence: String
             if let reason = label.notCheckable {
                 evidence = "Not checkable statically. \(HTML.escape(reason))"
-            } else if blocking.isEmpty {
+            } else if relevant.isEmpty {
                 evidence = "No static blockers found (verify on device)."
             } else {
-                let blockingRules = Set(blocking.map(\.ruleID)).sorted()
-                evidence = "\(blocking.count) open \(blocking.count == 1 ? "finding" : "findings") (\(blockingRequirements.count) requirement-level): "
-                evidence += blockingRules.map { rule in anchor(path, Self.rulePath(rule), rules[rule]?.title ?? rule) }
+                let byRule = Dictionary(grouping: relevant, by: \.ruleID).sorted { $0.key < $1.key }
+                evidence = "\(blocking.count) requirement-level \(blocking.count == 1 ? "violation" : "violations"), "
+                evidence += "\(relevant.count - blocking.count) more to check: "
+                evidence += byRule.map { rule, items in "\(anchor(path, Self.rulePath(rule), rules[rule]?.title ?? rule)) (\(items.count))" }
                     .joined(separator: ", ")
             }
             if let note = label.platformNote { evidence += " <span class=\"note\">\(HTML.escape(note))</span>" }
             let status = label.notCheckable != nil ? "<span class=\"badge\"><span aria-hidden=\"true\">?</span> Not checkable</span>"
-                : blocking.isEmpty ? "<span class=\"badge badge--ok\"><span aria-hidden=\"true\">\u{2714}</span> No static blockers</span>"
-                : "<span class=\"badge badge--failed\"><span aria-hidden=\"true\">\u{2716}</span> Blocked</span>"
-            rows.append([HTML.escape(label.rawValue), status, evidence])
+                : !blocking.isEmpty ? "<span class=\"badge badge--failed\"><span aria-hidden=\"true\">\u{2716}</span> Blocked</span>"
+                : relevant.isEmpty ? "<span class=\"badge badge--ok\"><span aria-hidden=\"true\">\u{2714}</span> No static blockers</span>"
+                : "<span class=\"badge badge--warning\"><span aria-hidden=\"true\">\u{25B2}</span> To check</span>"
+            rows.append(["<span id=\"\(Self.labelAnchor(label))\">\(HTML.escape(label.rawValue))</span>", status, evidence])
         }
         return table(caption: caption, headers: [("Label", false), ("Static evidence", false), ("Details", false)], rows: rows, empty: "")
     }
 
     static let readinessIntroduction = "<p>For each app, what the static evidence says about the nine Accessibility Nutrition Labels. "
         + "This never claims support: a label can be declared only after testing on a device against Apple's evaluation criteria. "
-        + "“Blocked” means open findings of rules that bear on the label.</p>"
+        + "“Blocked” means open requirement-level violations of rules that bear on the label; “to check” means recommendations "
+        + "or findings that need review, which block nothing until a person confirms them.</p>"
+
+    /// Whether a finding blocks a Nutrition Label: a requirement-level violation.
+    static func blocks(_ finding: DashboardQueries.Finding) -> Bool { finding.kind == .requirement && finding.certainty == .violation }
+
+    /// The repository page's anchor of a label's row.
+    static func labelAnchor(_ label: NutritionLabel) -> String { "label-" + HTML.segment(label.rawValue.lowercased()) }
 
     /// The apps of one team (or, with `team` nil, of no team) against the labels: one row per app.
     /// Returns how many of them each label has blocked.
@@ -414,13 +425,19 @@ extension SiteRenderer {
         var blocked = Array(repeating: 0, count: labels.count)
         for repository in repositories where repository.active && repository.teamID == team?.id {
             let open = openByLabel[repository.id] ?? [:]
-            var row = [anchor(path, repositoryPath(repository.id) + "#readiness", repository.name)]
+            let page = repositoryPath(repository.id)
+            var row = ["<a href=\"\(HTML.escape(HTML.href(from: path, to: page + "#readiness")))\">\(HTML.breakable(repository.name))</a>"]
             for (index, label) in labels.enumerated() {
                 if label.notCheckable != nil { row.append("<span class=\"badge\">Not checkable</span>"); continue }
-                let count = open[index] ?? 0
-                if count > 0 { blocked[index] += 1 }
-                row.append(count == 0 ? "<span class=\"badge badge--ok\"><span aria-hidden=\"true\">\u{2714}</span> None found</span>"
-                                      : "<span class=\"badge badge--failed\"><span aria-hidden=\"true\">\u{2716}</span> \(count) blocking</span>")
+                let counts = open[index] ?? DashboardQueries.LabelCounts()
+                if counts.blocking > 0 { blocked[index] += 1 }
+                // Each count links the label's evidence on the app's page.
+                let link = HTML.escape(HTML.href(from: path, to: page + "#" + Self.labelAnchor(label)))
+                row.append(counts.blocking > 0
+                    ? "<a class=\"badge badge--failed\" href=\"\(link)\"><span aria-hidden=\"true\">\u{2716}</span> \(counts.blocking) blocking</a>"
+                    : counts.other > 0
+                    ? "<a class=\"badge badge--warning\" href=\"\(link)\"><span aria-hidden=\"true\">\u{25B2}</span> \(counts.other) to check</a>"
+                    : "<span class=\"badge badge--ok\"><span aria-hidden=\"true\">\u{2714}</span> None found</span>")
             }
             rows.append(row)
         }

@@ -415,6 +415,11 @@ public final class SiteRenderer {
         "<a href=\"\(HTML.escape(HTML.href(from: from, to: to)))\">\(HTML.escape(text))</a>"
     }
 
+    /// A link whose text is a repository's name, breakable between its parts.
+    func nameAnchor(_ from: String, _ to: String, _ name: String) -> String {
+        "<a href=\"\(HTML.escape(HTML.href(from: from, to: to)))\">\(HTML.breakable(name))</a>"
+    }
+
     static let severities = ["error", "warning", "note"]
     static let severityNames = ["error": "Errors", "warning": "Warnings", "note": "Notes"]
 

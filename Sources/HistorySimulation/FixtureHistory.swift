@@ -17,6 +17,10 @@ public struct FixtureHistory {
     public var planted: [Finding] = []
     /// Adds a checked pull request of the first repository.
     public var withPullRequest = false
+    /// Data as real organisations have it, for layout checks: long team and repository names,
+    /// a first repository with about a thousand open findings (some needing review), forge
+    /// archive URLs, and a manual run on the last night's date.
+    public var realistic = false
 
     public init(teams: Int = 3, repositories: Int = 12, nights: Int = 30, seed: UInt64 = 7) {
         self.teams = teams; self.repositories = repositories; self.nights = nights; self.seed = seed
@@ -30,17 +34,24 @@ public struct FixtureHistory {
     ]
 
     public var config: OrgConfig {
-        let teamNames = (0..<teams).map { ["Payments", "Design System", "Growth & Retention", "Platform"][$0 % 4] + ($0 >= 4 ? " \($0)" : "") }
+        let names = realistic
+            ? ["Payments and Checkout Experience", "Design System & Shared Components", "Growth, Onboarding and Retention", "Platform Infrastructure"]
+            : ["Payments", "Design System", "Growth & Retention", "Platform"]
+        let teamNames = (0..<teams).map { names[$0 % 4] + ($0 >= 4 ? " \($0)" : "") }
         var config = OrgConfig(
             org: "fixture",
             teams: teamNames.map { OrgConfig.Team(name: $0, owners: ["@fixture/\(OrgConfig.slug($0))"]) },
             repositories: (0..<repositories).map { index in
-                OrgConfig.Repository(name: "fixture/app-\(index)", team: teamNames[index % teamNames.count],
-                                     archive: "file:///fixtures/app-\(index).tar.gz")
+                let name = realistic ? "fixture/" + Self.realisticNames[index % Self.realisticNames.count] + "-\(index)" : "fixture/app-\(index)"
+                return OrgConfig.Repository(name: name, team: teamNames[index % teamNames.count],
+                                            archive: realistic ? "https://github.com/\(name)/archive/{ref}.tar.gz" : "file:///fixtures/app-\(index).tar.gz")
             })
         config.limits = .init(maxAttempts: 2)
         return config
     }
+
+    static let realisticNames = ["payments-checkout-experience-ios", "DesignSystemComponentsCatalogue", "growth-onboarding-and-retention-flows",
+                                 "platform-shared-networking-kit", "ConsumerBankingMobileApplication"]
 
     /// The date of night `index` (0-based), counting from 2026-10-01.
     public static func date(_ index: Int) -> String {
@@ -65,6 +76,17 @@ public struct FixtureHistory {
             list.append(Self.finding(Self.rules[(index + 3) % Self.rules.count], file: "App/Churn\(index).swift", line: 7, code: "churn-\(index)"))
         }
         if repository == 0 && night == nights - 1 { list += planted }
+        if realistic && repository == 0 {
+            // A large legacy app: about a thousand open findings over sixty files.
+            for index in 0..<1000 {
+                let rule = Self.rules[index % Self.rules.count]
+                var finding = Self.finding(rule, file: "Sources/LegacyCheckoutFlow/Screens/CheckoutStep\(index % 60)ViewController.swift",
+                                           line: 20 + index, code: "legacy-\(index)",
+                                           message: "\(rule.id): `Text(\"legacy-\(index)\")` in CheckoutStep\(index % 60)ViewController")
+                if index % 9 == 0 { finding.certainty = .review; finding.severity = .note }
+                list.append(finding)
+            }
+        }
         list.assignFingerprints()
         return list
     }
@@ -103,13 +125,32 @@ public struct FixtureHistory {
                 _ = try queue.complete(job) { try HistoryWriter(connection: $0).write(results, for: job) }
             }
         }
+        if realistic, nights > 0 {
+            // A second run on the last night's date, started by a person.
+            guard case .created(let run, _) = try OrgStore(connection: connection).scheduleRun(
+                config, date: Self.date(nights - 1), kind: .manual, createdBy: "fixture",
+                archiveURL: { repository, _ in repository.archive ?? "" }) else { return runs }
+            runs.append(run)
+            let queue = JobQueue(connection: connection)
+            while let job = try queue.claim(worker: "fixture") {
+                let index = Int(job.repositoryName.split(separator: "-").last.map(String.init) ?? "") ?? 0
+                var findings = findings(repository: index, night: nights - 1)
+                if index == 1 { findings.append(Self.finding(Self.rules[2], file: "App/ManualRun.swift", line: 3, code: "manual")) }
+                findings.assignFingerprints()
+                let team = teamIDs[config.repositories[index].team]
+                let results = JobResults(findings: findings.map { .init(finding: $0, teamID: team) }, filesScanned: 20, filesParsed: 1,
+                                         cacheHits: 19, commitSHA: String(repeating: String(format: "%x", (index + 3) % 16), count: 40))
+                _ = try queue.complete(job) { try HistoryWriter(connection: $0).write(results, for: job) }
+            }
+        }
         if withPullRequest { try writePullRequest(connection) }
         return runs
     }
 
     /// A checked pull request of the first repository: one new finding, one fixed.
     func writePullRequest(_ connection: PostgresConnection) throws {
-        guard let repository = try OrgStore(connection: connection).repositoryID(org: config.org, name: "fixture/app-0") else { return }
+        guard let name = config.repositories.first?.name,
+              let repository = try OrgStore(connection: connection).repositoryID(org: config.org, name: name) else { return }
         let headSHA = String(repeating: "e", count: 40), baseSHA = String(repeating: "d", count: 40)
         let queue = JobQueue(connection: connection)
         _ = try queue.enqueue(JobRequest(runID: nil, repositoryID: repository, kind: .pr, commitRef: headSHA, archiveURL: "file:///head",

@@ -149,16 +149,20 @@ func makeSite(extra: [String: String] = [:]) throws -> String {
     }
 }
 
-/// The real dashboard: a generated history (teams, nights, a failed job, a checked pull
-/// request) rendered by SiteRenderer, served by `a11y-audit serve` under a sub-path.
+/// The real dashboard: a generated history with realistic names and sizes (teams, nights, a
+/// failed job, a manual run, a checked pull request) rendered by SiteRenderer, served by
+/// `a11y-audit serve` under a sub-path, checked at three widths, light and dark.
 @Suite(.serialized) struct RenderedDashboardBrowserTests {
     @Test(.enabled(if: Browser.chromiumInstalled,
                    "Debian's chromium is not installed: run Tests/browser/setup.sh (CI does, in .ci/run)"))
-    func everyPageKindOfTheRenderedDashboardPassesAxeInLightAndDarkAndReflows() throws {
+    func everyPageKindOfTheRenderedDashboardPassesAxeInLightAndDarkAndLaysOutAtThreeWidths() throws {
         try TestDatabase.with { database in
             let connection = try database.connect()
-            var history = FixtureHistory(teams: 3, repositories: 6, nights: 8)
+            // Data as organisations have it: long team and app names, nine apps, one with about a
+            // thousand findings, two runs on one day, a checked pull request.
+            var history = FixtureHistory(teams: 3, repositories: 9, nights: 8)
             history.withPullRequest = true
+            history.realistic = true
             try history.write(to: connection)
             let site = FileManager.default.temporaryDirectory.appendingPathComponent("rendered-site-\(UUID().uuidString)").path
             defer { try? FileManager.default.removeItem(atPath: site) }

@@ -127,7 +127,7 @@ func count(_ needle: String, in html: String) -> Int { html.components(separated
             let oldRun = try oldRunPages.map { try site.html($0) }.joined()
             #expect(Set(attributes("href", in: oldRun).filter { $0.contains("jobs/") }.map { $0.replacingOccurrences(of: "../", with: "") })
                     == ["jobs/\(oldFailure).html"])
-            #expect((0..<12).allSatisfy { oldRun.contains("fixture/app-\($0)<") })
+            #expect((0..<12).allSatisfy { oldRun.contains("fixture/<wbr>app-<wbr>\($0)<") })
             // A repository audited only long ago keeps its last audit's page.
             try connection.query("DELETE FROM jobs WHERE repository_id = (SELECT id FROM repositories WHERE name = 'fixture/app-3') AND run_id <> $1",
                                  [.int(runs[0])], purpose: "leave app-3 with one old audit")
@@ -155,15 +155,22 @@ func count(_ needle: String, in html: String) -> Int { html.components(separated
                 #expect(organisation.contains("href=\"teams/\(slug)/readiness.html\""))
                 #expect(try site.html("teams/\(slug)/index.html").contains("href=\"../../teams/\(slug)/readiness.html\""), "the team page links its readiness")
             }
-            // For every team and checkable label: apps with an open finding of the label's rules, as the database says.
+            // For every team and checkable label: apps with an open requirement-level violation of
+            // the label's rules, as the database says (a recommendation or a finding that needs
+            // review is for a person to check: it blocks nothing).
+            var someNotBlocking = false
             for (index, label) in NutritionLabel.allCases.enumerated() where label.notCheckable == nil {
                 for team in try connection.query("""
                     SELECT t.id, t.name, count(DISTINCT p.id) AS apps,
                            count(DISTINCT p.id) FILTER (WHERE EXISTS (SELECT 1 FROM findings f WHERE f.repository_id = p.id
-                                                          AND f.fixed_in_run IS NULL AND f.rule_id = ANY($1))) AS blocked
+                                                          AND f.fixed_in_run IS NULL AND f.rule_id = ANY($1)
+                                                          AND f.kind = 'requirement' AND f.certainty = 'violation')) AS blocked,
+                           count(DISTINCT p.id) FILTER (WHERE EXISTS (SELECT 1 FROM findings f WHERE f.repository_id = p.id
+                                                          AND f.fixed_in_run IS NULL AND f.rule_id = ANY($1))) AS with_findings
                     FROM teams t JOIN repositories p ON p.team_id = t.id AND p.active GROUP BY t.id, t.name
                     """, [.textArray(label.rules)], purpose: "count blocked apps") {
                     let blocked = team.int("blocked") ?? -1, apps = team.int("apps") ?? -1
+                    if (team.int("with_findings") ?? 0) > blocked { someNotBlocking = true }
                     let cells = organisation.components(separatedBy: ">\(HTMLEscaped(team.string("name") ?? ""))</a>")
                     try #require(cells.count == 2, "one row for \(team.string("name") ?? "")")
                     let row = cells[1].components(separatedBy: "</tr>")[0]
@@ -173,6 +180,16 @@ func count(_ needle: String, in html: String) -> Int { html.components(separated
                     #expect(blocked == 0 ? text.contains("None blocked") : text.contains("\(blocked) of \(apps) blocked"),
                             "\(label.rawValue) of \(team.string("name") ?? ""): \(text), expected \(blocked) of \(apps) (label \(index))")
                 }
+            }
+            #expect(someNotBlocking, "the history has apps whose findings for a label are only recommendations")
+            // A team's cells link each count to the label's evidence on the app's page.
+            let payments = try site.html("teams/payments/readiness.html")
+            #expect(payments.contains("to check</a>") && payments.contains("blocking</a>"))
+            let linked = attributes("href", in: payments).filter { $0.contains("#label-") }
+            try #require(!linked.isEmpty)
+            for href in Set(linked) {
+                let parts = href.replacingOccurrences(of: "../../", with: "").split(separator: "#").map(String.init)
+                #expect(try site.html(parts[0]).contains("id=\"\(parts[1])\""), "\(href) points at a label row")
             }
         }
     }

@@ -5,8 +5,10 @@ Starting from a base URL it crawls every internal link (pages, stylesheets, imag
 fails on any broken one, runs axe-core on every HTML page in light and dark mode
 (prefers-color-scheme emulated over the DevTools protocol), checks each page's structure (one
 h1, a main landmark, a working skip link with a visible focus outline), checks that there is no
-horizontal scrolling at 200% zoom (and at 400%, WCAG 1.4.10's 320 CSS px), and saves full-page
-screenshots of the first page of each page kind (light, dark, 200% light, 200% dark).
+horizontal scrolling at 200% zoom (and at 400%, WCAG 1.4.10's 320 CSS px), checks the layout at
+320, 768 and 1280 px (nothing wider than the window, no word broken mid-letter, no table cut off),
+and saves full-page screenshots of the first page of each page kind (light, dark, each width,
+200% light and dark).
 
 Usage: check_site.py BASE_URL --artifacts DIR [--chromium PATH] [--chromedriver PATH]
                      [--header 'Authorization: Basic ...'] [--max-pages N]
@@ -45,6 +47,9 @@ STRUCTURAL_SEGMENTS = {
     "index", "teams", "team", "regressions", "repos", "repositories", "runs", "run", "jobs", "job", "rules",
     "rule", "labels", "nutrition", "pr", "prs", "checks", "assets", "archive", "pulls", "readiness",
 }
+
+# Window widths (CSS px at 100%) at which each page's layout is checked: a phone, a tablet, a laptop.
+LAYOUT_WIDTHS = [320, 768, 1280]
 
 ZOOM_CHECKS = [
     # (name, CSS viewport width at a 1280 px window, device scale factor)
@@ -221,6 +226,75 @@ def check_zoom(driver, url, problems, shots):
             driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
+LAYOUT_SCRIPT = """
+    const d = document.documentElement;
+    const out = {scrollWidth: d.scrollWidth, clientWidth: d.clientWidth, wide: [], broken: [], clipped: []};
+    const describe = el => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') +
+        (el.className && typeof el.className === 'string' && el.className.trim() ? '.' + el.className.trim().split(/\\s+/).join('.') : '');
+    for (const el of document.body.querySelectorAll('*')) {
+        const r = el.getBoundingClientRect();
+        if (r.width > 0 && r.right > d.clientWidth + 1) { out.wide.push(describe(el) + ' right=' + Math.round(r.right)); if (out.wide.length >= 5) break; }
+    }
+    // A word broken mid-letter: a run of letters between break opportunities (spaces, and the
+    // <wbr> after / - _ . in names) that the browser laid out on more than one line. Code wraps
+    // anywhere on purpose and is not checked.
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    const range = document.createRange();
+    let checked = 0;
+    while (walker.nextNode() && out.broken.length < 5 && checked < 20000) {
+        const node = walker.currentNode;
+        const parent = node.parentElement;
+        if (!parent || parent.closest('pre, code, svg, script, style, .visually-hidden, [aria-hidden=true]')) continue;
+        const text = node.nodeValue;
+        const pattern = /[^\\s\\/\\-_.]+/g;
+        let match;
+        while ((match = pattern.exec(text)) !== null && out.broken.length < 5) {
+            if (match[0].length < 2) continue;
+            checked++;
+            range.setStart(node, match.index);
+            range.setEnd(node, match.index + match[0].length);
+            const rects = [...range.getClientRects()].filter(x => x.width > 0);
+            const lines = new Set(rects.map(x => Math.round(x.top)));
+            if (lines.size > 1) out.broken.push(JSON.stringify(match[0]) + ' in ' + describe(parent) + ' over ' + lines.size + ' lines');
+        }
+    }
+    // A table cut off: wider than its box (and so hidden or scrolled) or past the viewport.
+    for (const table of document.querySelectorAll('table')) {
+        const r = table.getBoundingClientRect();
+        const box = table.parentElement;
+        if (r.right > d.clientWidth + 1 || (box && box.scrollWidth > box.clientWidth + 1)) {
+            out.clipped.push(describe(table) + ' (' + (table.caption ? table.caption.textContent.trim().slice(0, 60) : 'no caption') + ') right=' + Math.round(r.right));
+        }
+    }
+    return out;
+"""
+
+
+def check_layout(driver, url, problems, shot_prefix):
+    """At each width in LAYOUT_WIDTHS: nothing wider than the viewport, no word broken
+    mid-letter, no table cut off; screenshots of the first page of a kind, light and dark."""
+    for width in LAYOUT_WIDTHS:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+        try:
+            time.sleep(0.05)
+            facts = driver.execute_script(LAYOUT_SCRIPT)
+            if facts["scrollWidth"] > facts["clientWidth"] or facts["wide"]:
+                problems.add("layout", url, f"wider than the viewport at {width} px: scrollWidth {facts['scrollWidth']} > {facts['clientWidth']}",
+                             facts["wide"])
+            if facts["broken"]:
+                problems.add("layout", url, f"words broken mid-letter at {width} px", facts["broken"])
+            if facts["clipped"]:
+                problems.add("layout", url, f"tables cut off at {width} px", facts["clipped"])
+            if shot_prefix:
+                for scheme in ("light", "dark"):
+                    set_color_scheme(driver, scheme)
+                    save_screenshot(driver, f"{shot_prefix}-w{width}-{scheme}.png")
+                set_color_scheme(driver, "light")
+        finally:
+            driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
 def normalise(url):
     parsed = urllib.parse.urlsplit(url)
     return urllib.parse.urlunsplit((parsed.scheme, parsed.netloc, parsed.path or "/", parsed.query, ""))
@@ -321,6 +395,7 @@ def main():
                     save_screenshot(driver, os.path.join(arguments.artifacts, f"{name}-{scheme}.png"))
             set_color_scheme(driver, "light")
             check_structure(driver, url, problems)
+            check_layout(driver, url, problems, os.path.join(arguments.artifacts, name) if first_of_kind else None)
             check_zoom(driver, url, problems,
                        {"zoom200": os.path.join(arguments.artifacts, f"{name}-zoom200")} if first_of_kind else {})
     finally:
@@ -340,7 +415,8 @@ def main():
             for detail in problem["details"]:
                 print(f"    {detail}")
         return 1
-    print("no problems: every link resolves, zero axe violations in light and dark mode, no horizontal scrolling at 200% and 400% zoom")
+    print("no problems: every link resolves, zero axe violations in light and dark mode, no horizontal scrolling at 200% and 400% zoom, "
+          "and at 320, 768 and 1280 px nothing wider than the window, no word broken mid-letter, no table cut off")
     return 0
 
 

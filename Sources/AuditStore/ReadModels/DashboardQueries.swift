@@ -401,21 +401,32 @@ public struct DashboardQueries {
             .map { ($0.string("rule_id") ?? "", $0.int("n") ?? 0) }
     }
 
+    /// What blocks a label in one repository: requirement-level violations of its rules (review
+    /// findings are reported at note severity, recommendations are advice); `other` counts the
+    /// rest of its rules' open findings, which a person checks but which block nothing.
+    public struct LabelCounts: Sendable, Equatable {
+        public var blocking = 0
+        public var other = 0
+        public init(blocking: Int = 0, other: Int = 0) { self.blocking = blocking; self.other = other }
+    }
+
     /// Open findings per active repository of a team (`teamID` nil: of no team) and group of
     /// rules (the readiness page's labels), counted in the database: repository id -> group
-    /// index -> count, only where not zero.
-    public func openByRepository(org: String, teamID: Int?, ruleGroups: [[String]]) throws -> [Int: [Int: Int]] {
+    /// index -> counts, only where not zero.
+    public func openByRepository(org: String, teamID: Int?, ruleGroups: [[String]]) throws -> [Int: [Int: LabelCounts]] {
         let pairs = ruleGroups.enumerated().flatMap { group in group.element.map { (rule: $0, group: group.offset) } }
-        var counts: [Int: [Int: Int]] = [:]
+        var counts: [Int: [Int: LabelCounts]] = [:]
         for row in try connection.query("""
-            SELECT o.repository_id, g.rule_group, sum(o.open_count) AS n
+            SELECT o.repository_id, g.rule_group,
+                   coalesce(sum(o.open_count) FILTER (WHERE o.kind = 'requirement' AND o.severity <> 'note'), 0) AS blocking,
+                   coalesce(sum(o.open_count) FILTER (WHERE NOT (o.kind = 'requirement' AND o.severity <> 'note')), 0) AS other
             FROM repository_open_counts o JOIN repositories p ON p.id = o.repository_id AND p.active
             JOIN unnest($2::text[], $3::int[]) AS g (rule_id, rule_group) ON g.rule_id = o.rule_id
             WHERE p.org = $1 AND p.team_id IS NOT DISTINCT FROM $4 GROUP BY o.repository_id, g.rule_group
             """, [.text(org), .textArray(pairs.map(\.rule)), .intArray(pairs.map(\.group)), .optional(teamID)],
             purpose: "count open findings by repository and label") {
             guard let repository = row.int("repository_id"), let group = row.int("rule_group") else { continue }
-            counts[repository, default: [:]][group] = row.int("n") ?? 0
+            counts[repository, default: [:]][group] = LabelCounts(blocking: row.int("blocking") ?? 0, other: row.int("other") ?? 0)
         }
         return counts
     }
