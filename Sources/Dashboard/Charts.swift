@@ -62,8 +62,8 @@ enum Chart {
         }
         legend += "</ul>"
 
-        var table = "<details class=\"chart-data\"><summary>Data table: \(HTML.escape(title))</summary>"
-        table += "<div class=\"table-wrap\"><table class=\"stack\"><caption>\(HTML.escape(title))</caption><thead><tr><th scope=\"col\">Night</th>"
+        var table = "<details class=\"chart-data\"><summary>Data table: \(HTML.breakable(title))</summary>"
+        table += "<div class=\"table-wrap\"><table class=\"stack\"><caption>\(HTML.breakable(title))</caption><thead><tr><th scope=\"col\">Night</th>"
         for series in series { table += "<th scope=\"col\" class=\"number\">\(HTML.escape(series.name))</th>" }
         table += "</tr></thead><tbody>"
         for (index, label) in labels.enumerated() {

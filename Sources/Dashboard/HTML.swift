@@ -10,7 +10,11 @@ public enum HTML {
     public static func segment(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
-            if scalar.isASCII, CharacterSet.alphanumerics.contains(scalar) || scalar == "." || scalar == "_" || scalar == "-" {
+            // ASCII letters and digits tested directly: CharacterSet's lookup per scalar was a
+            // sixth of a render.
+            let value = scalar.value
+            if (0x30...0x39).contains(value) || (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value)
+                || scalar == "." || scalar == "_" || scalar == "-" {
                 out.unicodeScalars.append(scalar)
             } else if out.last != "-" {
                 out.append("-")
@@ -23,8 +27,9 @@ public enum HTML {
     /// The href from page `from` to site path `to`, both relative to the site root: relative links
     /// keep the site working under any base path and on any static host.
     public static func href(from: String, to: String) -> String {
-        let depth = from.split(separator: "/", omittingEmptySubsequences: true).count - 1
-        return String(repeating: "../", count: max(0, depth)) + to
+        // Site paths have no empty segments: their depth is their count of slashes.
+        let depth = from.utf8.reduce(0) { $0 + ($1 == 0x2F ? 1 : 0) }
+        return String(repeating: "../", count: depth) + to
     }
 
     /// `12,345`: digits grouped by three (a NumberFormatter per number cost more than the rest
@@ -40,33 +45,52 @@ public enum HTML {
     }
 
     /// Message text with Markdown's backticks shown as code: `Text("x")` becomes
-    /// <code>Text("x")</code>. Everything is escaped first; an unpaired backtick stays as it is.
+    /// <code>Text("x")</code>. Everything is escaped; an unpaired backtick stays as it is; the
+    /// prose around the code gets `breakable`'s break opportunities (API names in prose).
     public static func inlineCode(_ text: String) -> String {
         let parts = text.split(separator: "`", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count >= 3 else { return escape(text) }
-        var html = escape(parts[0])
+        guard parts.count >= 3 else { return breakable(text) }
+        var html = breakable(parts[0])
         for index in 1..<parts.count {
             if index % 2 == 0 {
-                html += escape(parts[index])
+                html += breakable(parts[index])
             } else if index < parts.count - 1 {
                 html += "<code>\(escape(parts[index]))</code>"
             } else {
-                html += "`" + escape(parts[index])
+                html += "`" + breakable(parts[index])
             }
         }
         return html
     }
 
-    /// A name (`acme/payments-checkout-ios`) escaped, with break opportunities after `/`, `-`,
-    /// `_` and `.`: a narrow column wraps it between its parts, never in the middle of a word.
+    /// Text escaped, with break opportunities where names have parts: after `/`, `-`, `_` and
+    /// `.`, and between a lower-case letter and a capital (`DesignSystem<wbr>Catalogue`). A narrow
+    /// column then wraps a long name between its parts, never in the middle of a word.
     public static func breakable(_ name: String) -> String {
-        var html = ""
-        for character in name {
-            html += escape(String(character))
-            if character == "/" || character == "-" || character == "_" || character == "." { html += "<wbr>" }
+        // Byte by byte (a String per character was a fifth of a render): the five escapes and the
+        // break characters are ASCII, and so is the camel-case test; other bytes pass through.
+        var out: [UInt8] = []
+        out.reserveCapacity(name.utf8.count + 16)
+        var previous: UInt8 = 0
+        for byte in name.utf8 {
+            let isUpper = (0x41...0x5A).contains(byte)
+            if isUpper, (0x61...0x7A).contains(previous) || (0x30...0x39).contains(previous) { out.append(contentsOf: wbr) }
+            switch byte {
+            case 0x26: out.append(contentsOf: [0x26, 0x61, 0x6D, 0x70, 0x3B])
+            case 0x3C: out.append(contentsOf: [0x26, 0x6C, 0x74, 0x3B])
+            case 0x3E: out.append(contentsOf: [0x26, 0x67, 0x74, 0x3B])
+            case 0x22: out.append(contentsOf: [0x26, 0x71, 0x75, 0x6F, 0x74, 0x3B])
+            case 0x27: out.append(contentsOf: [0x26, 0x23, 0x33, 0x39, 0x3B])
+            default: out.append(byte)
+            }
+            // After / - _ .
+            if byte == 0x2F || byte == 0x2D || byte == 0x5F || byte == 0x2E { out.append(contentsOf: wbr) }
+            previous = byte
         }
-        return html
+        return String(decoding: out, as: UTF8.self)
     }
+
+    private static let wbr: [UInt8] = Array("<wbr>".utf8)
 
     /// "+3", "−2", "±0": a change in words-and-signs, never colour alone.
     public static func change(_ value: Int) -> String {

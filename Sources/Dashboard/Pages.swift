@@ -212,7 +212,7 @@ extension SiteRenderer {
         if let lastDone {
             try keepPage(ofLastAudited: lastDone)
             body += "<p>Last audited: \(anchor(path, Self.jobPath(lastDone.id), "job \(lastDone.id)")) at \(HTML.escape(lastDone.finishedAt ?? "")) UTC, "
-            body += "\(HTML.escape(lastDone.commitSHA ?? lastDone.commitRef)); \(lastDone.filesScanned ?? 0) files checked, "
+            body += "<code>\(HTML.escape(lastDone.commitSHA ?? lastDone.commitRef))</code>; \(lastDone.filesScanned ?? 0) files checked, "
             body += "\(lastDone.suppressed ?? 0) findings suppressed inline.</p>"
         }
         if !repository.active { body += "<p>This repository is no longer in the org config; its history is kept.</p>" }
@@ -301,7 +301,7 @@ extension SiteRenderer {
         if let run = job.runID { fact("Run", anchor(path, Self.runPath(run), "Run \(run)")) }
         fact("State", Badge.state(job.state.rawValue))
         fact("Kind", HTML.escape(job.kind.rawValue))
-        fact("Commit", HTML.escape(job.commitSHA ?? job.commitRef))
+        fact("Commit", "<code>\(HTML.escape(job.commitSHA ?? job.commitRef))</code>")
         fact("Attempts", "\(job.attempt) of \(job.maxAttempts)")
         fact("Created", HTML.escape(job.createdAt) + " UTC")
         if let started = job.startedAt { fact("Started", HTML.escape(started) + " UTC") }
@@ -351,12 +351,12 @@ extension SiteRenderer {
             let path = Self.rulePath(rule.id)
             var body = "<p><code>\(HTML.escape(rule.id))</code> · \(Badge.kind(rule.kind.rawValue)) · \(Badge.severity(rule.severity.rawValue)) · "
             body += "\(HTML.escape(rule.platforms.description)) · \(HTML.number(counts[rule.id] ?? 0)) open findings in \(HTML.escape(org))</p>"
-            body += "<h2>What and why</h2><p>\(HTML.escape(rule.rationale))</p>"
+            body += "<h2>What and why</h2><p>\(HTML.inlineCode(rule.rationale))</p>"
             for citation in rule.citations {
-                body += "<blockquote><p>\(HTML.escape(citation.quote))</p><footer>\(HTML.escape(citation.source))</footer></blockquote>"
+                body += "<blockquote><p>\(HTML.breakable(citation.quote))</p><footer>\(HTML.breakable(citation.source))</footer></blockquote>"
             }
-            body += "<h2>How to fix</h2><p>\(HTML.escape(rule.fix))</p>"
-            body += "<h2>What a static check cannot decide</h2><p>\(HTML.escape(rule.limitations))</p>"
+            body += "<h2>How to fix</h2><p>\(HTML.inlineCode(rule.fix))</p>"
+            body += "<h2>What a static check cannot decide</h2><p>\(HTML.inlineCode(rule.limitations))</p>"
             let labels = NutritionLabel.allCases.filter { $0.rules.contains(rule.id) }
             if !labels.isEmpty { body += "<p>Evidence for the Nutrition Labels: \(labels.map { HTML.escape($0.rawValue) }.joined(separator: ", ")).</p>" }
             body += "<h2>Examples that are reported</h2>"
@@ -408,6 +408,8 @@ extension SiteRenderer {
         + "This never claims support: a label can be declared only after testing on a device against Apple's evaluation criteria. "
         + "“Blocked” means open requirement-level violations of rules that bear on the label; “to check” means recommendations "
         + "or findings that need review, which block nothing until a person confirms them.</p>"
+        + "<p class=\"legend-text\">In the tables: <span aria-hidden=\"true\">\u{2716}</span> N blocking, <span aria-hidden=\"true\">\u{25B2}</span> N to check, "
+        + "<span aria-hidden=\"true\">\u{2714}</span> none found, n/a not checkable from source.</p>"
 
     /// Whether a finding blocks a Nutrition Label: a requirement-level violation.
     static func blocks(_ finding: DashboardQueries.Finding) -> Bool { finding.kind == .requirement && finding.certainty == .violation }
@@ -428,16 +430,16 @@ extension SiteRenderer {
             let page = repositoryPath(repository.id)
             var row = ["<a href=\"\(HTML.escape(HTML.href(from: path, to: page + "#readiness")))\">\(HTML.breakable(repository.name))</a>"]
             for (index, label) in labels.enumerated() {
-                if label.notCheckable != nil { row.append("<span class=\"badge\">Not checkable</span>"); continue }
+                if label.notCheckable != nil { row.append("<span class=\"badge\">n/a<span class=\"visually-hidden\">: not checkable</span></span>"); continue }
                 let counts = open[index] ?? DashboardQueries.LabelCounts()
                 if counts.blocking > 0 { blocked[index] += 1 }
                 // Each count links the label's evidence on the app's page.
                 let link = HTML.escape(HTML.href(from: path, to: page + "#" + Self.labelAnchor(label)))
                 row.append(counts.blocking > 0
-                    ? "<a class=\"badge badge--failed\" href=\"\(link)\"><span aria-hidden=\"true\">\u{2716}</span> \(counts.blocking) blocking</a>"
+                    ? "<a class=\"badge badge--failed\" href=\"\(link)\"><span aria-hidden=\"true\">\u{2716}</span> \(counts.blocking)<span class=\"visually-hidden\"> blocking</span></a>"
                     : counts.other > 0
-                    ? "<a class=\"badge badge--warning\" href=\"\(link)\"><span aria-hidden=\"true\">\u{25B2}</span> \(counts.other) to check</a>"
-                    : "<span class=\"badge badge--ok\"><span aria-hidden=\"true\">\u{2714}</span> None found</span>")
+                    ? "<a class=\"badge badge--warning\" href=\"\(link)\"><span aria-hidden=\"true\">\u{25B2}</span> \(counts.other)<span class=\"visually-hidden\"> to check</span></a>"
+                    : "<span class=\"badge badge--ok\"><span aria-hidden=\"true\">\u{2714}</span> none</span>")
             }
             rows.append(row)
         }
@@ -446,7 +448,7 @@ extension SiteRenderer {
 
     func readinessTable(rows: [[String]], caption: String) -> String {
         table(caption: caption, headers: [("App", false)] + NutritionLabel.allCases.map { ($0.rawValue, false) }, rows: rows,
-              empty: "No repositories.")
+              empty: "No repositories.", compact: true)
     }
 
     /// A team's apps against the labels; remembers how many each label has blocked for the
@@ -476,13 +478,13 @@ extension SiteRenderer {
             let summary = readinessByTeam[team.id] ?? (apps: 0, blocked: Array(repeating: 0, count: labels.count))
             return [anchor(path, Self.teamReadinessPath(team.slug), team.name), HTML.number(summary.apps)]
                 + labels.enumerated().map { index, label in
-                    label.notCheckable != nil ? "<span class=\"badge\">Not checkable</span>"
-                        : summary.blocked[index] == 0 ? "<span class=\"badge badge--ok\"><span aria-hidden=\"true\">\u{2714}</span> None blocked</span>"
-                        : "<span class=\"badge badge--failed\"><span aria-hidden=\"true\">\u{2716}</span> \(summary.blocked[index]) of \(summary.apps) blocked</span>"
+                    label.notCheckable != nil ? "<span class=\"badge\">n/a<span class=\"visually-hidden\">: not checkable</span></span>"
+                        : summary.blocked[index] == 0 ? "<span class=\"badge badge--ok\"><span aria-hidden=\"true\">\u{2714}</span> none<span class=\"visually-hidden\"> blocked</span></span>"
+                        : "<span class=\"badge badge--failed\"><span aria-hidden=\"true\">\u{2716}</span> \(summary.blocked[index]) of \(summary.apps)<span class=\"visually-hidden\"> blocked</span></span>"
                 }
         }
         body += table(caption: "Apps blocked per team and label", headers: [("Team", false), ("Apps", true)] + labels.map { ($0.rawValue, false) },
-                      rows: teamRows, empty: "No teams.")
+                      rows: teamRows, empty: "No teams.", compact: true)
         let (unassigned, _) = try readinessRows(repositories, team: nil, from: path)
         if !unassigned.isEmpty {
             body += "<h2>Apps of no team</h2>" + readinessTable(rows: unassigned, caption: "Static evidence per app of no team and label")

@@ -381,19 +381,23 @@ public final class SiteRenderer {
         if !breadcrumbs.isEmpty {
             html += "<nav class=\"breadcrumbs\" aria-label=\"Breadcrumb\"><ol>"
             for (label, target) in breadcrumbs { html += "<li><a href=\"\(link(target))\">\(HTML.escape(label))</a></li>" }
-            html += "<li><span aria-current=\"page\">\(HTML.escape(title))</span></li></ol></nav>\n"
+            html += "<li><span aria-current=\"page\">\(HTML.breakable(title))</span></li></ol></nav>\n"
         }
-        html += "<main id=\"main\">\n<h1>\(HTML.escape(title))</h1>\n\(body)\n</main>\n"
+        html += "<main id=\"main\">\n<h1>\(HTML.breakable(title))</h1>\n\(body)\n</main>\n"
         html += "<footer class=\"site-footer\"><p>Static evidence from source, asset catalogs and Interface Builder files; "
         html += "what needs a device is listed on each rule page. Rendered by a11y-audit.</p></footer>\n</body>\n</html>\n"
         return html
     }
 
-    func table(caption: String, headers: [(String, Bool)], rows: [[String]], empty: String) -> String {
+    /// `compact`: smaller type and padding, for tables of a dozen narrow columns.
+    func table(caption: String, headers: [(String, Bool)], rows: [[String]], empty: String, compact: Bool = false) -> String {
         guard !rows.isEmpty else { return "<p>\(HTML.escape(empty))</p>" }
         // Stacked below 40em (the stylesheet turns rows into labelled blocks); explicit roles keep
         // table semantics when CSS changes the display.
-        var html = "<div class=\"table-wrap\"><table class=\"stack\" role=\"table\"><caption>\(HTML.escape(caption))</caption><thead><tr role=\"row\">"
+        // A table of many columns stacks on narrower screens too (below 64em): laid out as a grid
+        // at 768 px its columns were wider than the window.
+        let stacking = (headers.count > 5 ? "stack stack-wide" : "stack") + (compact ? " compact" : "")
+        var html = "<div class=\"table-wrap\"><table class=\"\(stacking)\" role=\"table\"><caption>\(HTML.breakable(caption))</caption><thead><tr role=\"row\">"
         for (header, numeric) in headers {
             html += "<th scope=\"col\" role=\"columnheader\"\(numeric ? " class=\"number\"" : "")>\(HTML.escape(header))</th>"
         }
@@ -412,7 +416,7 @@ public final class SiteRenderer {
     }
 
     func anchor(_ from: String, _ to: String, _ text: String) -> String {
-        "<a href=\"\(HTML.escape(HTML.href(from: from, to: to)))\">\(HTML.escape(text))</a>"
+        "<a href=\"\(HTML.escape(HTML.href(from: from, to: to)))\">\(HTML.breakable(text))</a>"
     }
 
     /// A link whose text is a repository's name, breakable between its parts.
@@ -475,7 +479,7 @@ public final class SiteRenderer {
                 if let pageTeam, first.teamID != pageTeam, let team = first.teamID.flatMap({ teamNames[$0] }) {
                     owner = " <span class=\"owner\">owned by \(HTML.escape(team))</span>"
                 }
-                html += "<section class=\"file-group\"><h4>\(HTML.escape(group)) <span class=\"count\">(\(end - index))</span>\(owner)</h4><ul class=\"findings\">"
+                html += "<section class=\"file-group\"><h4>\(HTML.breakable(group)) <span class=\"count\">(\(end - index))</span>\(owner)</h4><ul class=\"findings\">"
                 for finding in items[index..<end] { html += findingItem(finding, from: path, commit: commits[finding.repositoryID]) }
                 html += "</ul></section>"
                 index = end

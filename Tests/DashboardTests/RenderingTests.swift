@@ -32,11 +32,14 @@ import Testing
 
     @Test func messagesShowBackticksAsCodeAndEscapeEverything() {
         #expect(HTML.inlineCode("Use `.font(.body)` instead of `.system(size: 12)`.")
-                == "Use <code>.font(.body)</code> instead of <code>.system(size: 12)</code>.")
+                == "Use <code>.font(.body)</code> instead of <code>.system(size: 12)</code>.<wbr>")
         #expect(HTML.inlineCode("`<b>` & more") == "<code>&lt;b&gt;</code> &amp; more")
         #expect(HTML.inlineCode("one ` backtick") == "one ` backtick")
         #expect(HTML.inlineCode("`a` then ` unpaired") == "<code>a</code> then ` unpaired")
         #expect(HTML.inlineCode("no code <here>") == "no code &lt;here&gt;")
+        // Prose around code can break inside long API names, between their parts.
+        #expect(HTML.inlineCode("call preferredFont(forTextStyle:) on `UIFont`") == "call preferred<wbr>Font(for<wbr>Text<wbr>Style:) on <code>UIFont</code>")
+        #expect(HTML.breakable("acme/CheckoutStep0ViewController.swift") == "acme/<wbr>Checkout<wbr>Step0<wbr>View<wbr>Controller.<wbr>swift")
     }
 
     @Test func escapingCoversTheFiveCharactersAndLeavesTheRestAsItIs() {

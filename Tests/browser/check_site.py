@@ -230,7 +230,8 @@ LAYOUT_SCRIPT = """
     const d = document.documentElement;
     const out = {scrollWidth: d.scrollWidth, clientWidth: d.clientWidth, wide: [], broken: [], clipped: []};
     const describe = el => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') +
-        (el.className && typeof el.className === 'string' && el.className.trim() ? '.' + el.className.trim().split(/\\s+/).join('.') : '');
+        (el.className && typeof el.className === 'string' && el.className.trim() ? '.' + el.className.trim().split(/\\s+/).join('.') : '') +
+        ' "' + (el.textContent || '').trim().slice(0, 40) + '"';
     for (const el of document.body.querySelectorAll('*')) {
         const r = el.getBoundingClientRect();
         if (r.width > 0 && r.right > d.clientWidth + 1) { out.wide.push(describe(el) + ' right=' + Math.round(r.right)); if (out.wide.length >= 5) break; }
@@ -249,13 +250,25 @@ LAYOUT_SCRIPT = """
         const pattern = /[^\\s\\/\\-_.]+/g;
         let match;
         while ((match = pattern.exec(text)) !== null && out.broken.length < 5) {
-            if (match[0].length < 2) continue;
-            checked++;
-            range.setStart(node, match.index);
-            range.setEnd(node, match.index + match[0].length);
-            const rects = [...range.getClientRects()].filter(x => x.width > 0);
-            const lines = new Set(rects.map(x => Math.round(x.top)));
-            if (lines.size > 1) out.broken.push(JSON.stringify(match[0]) + ' in ' + describe(parent) + ' over ' + lines.size + ' lines');
+            // Names break between camel-case parts too (the renderer puts <wbr> there).
+            const word = match[0];
+            const starts = [0];
+            for (let k = 1; k < word.length; k++) {
+                if (/[a-z0-9]/.test(word[k - 1]) && /[A-Z]/.test(word[k])) starts.push(k);
+            }
+            starts.push(word.length);
+            for (let part = 0; part + 1 < starts.length && out.broken.length < 5; part++) {
+                if (starts[part + 1] - starts[part] < 2) continue;
+                checked++;
+                range.setStart(node, match.index + starts[part]);
+                range.setEnd(node, match.index + starts[part + 1]);
+                const rects = [...range.getClientRects()].filter(x => x.width > 0);
+                const lines = new Set(rects.map(x => Math.round(x.top)));
+                if (lines.size > 1) {
+                    out.broken.push(JSON.stringify(word.slice(starts[part], starts[part + 1])) + ' of ' + JSON.stringify(word) + ' in ' +
+                                    describe(parent) + ' over ' + lines.size + ' lines');
+                }
+            }
         }
     }
     // A table cut off: wider than its box (and so hidden or scrolled) or past the viewport.
