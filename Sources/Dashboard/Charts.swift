@@ -118,5 +118,11 @@ enum Chart {
         return ((value + 3) / 4) * 4
     }
 
-    private static func fmt(_ value: Double) -> String { String(format: "%.1f", value) }
+    /// One decimal, as `%.1f` prints it (String(format:) per coordinate was a tenth of a render).
+    static func fmt(_ value: Double) -> String {
+        guard value.isFinite else { return "0.0" }
+        let tenths = Int((value * 10).rounded())
+        let magnitude = tenths.magnitude
+        return (tenths < 0 ? "-" : "") + "\(magnitude / 10).\(magnitude % 10)"
+    }
 }

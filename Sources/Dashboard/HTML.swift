@@ -48,6 +48,7 @@ public enum HTML {
     /// <code>Text("x")</code>. Everything is escaped; an unpaired backtick stays as it is; the
     /// prose around the code gets `breakable`'s break opportunities (API names in prose).
     public static func inlineCode(_ text: String) -> String {
+        guard text.utf8.contains(0x60) else { return breakable(text) }
         let parts = text.split(separator: "`", omittingEmptySubsequences: false).map(String.init)
         guard parts.count >= 3 else { return breakable(text) }
         var html = breakable(parts[0])
