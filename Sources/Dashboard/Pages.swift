@@ -347,10 +347,15 @@ extension SiteRenderer {
                               HTML.escape(rule.platforms.description), HTML.number(counts[rule.id] ?? 0)]
                          }, empty: "")
         try write(indexPath, page(indexPath, title: "Rules", breadcrumbs: [("Overview", "index.html")], body))
+        let spread = try queries.ruleSpread(org: org)
+        let trends = try queries.ruleTrends(org: org)
+        let teamSlugs = Dictionary(try queries.teams(org: org, latestRun: nil).map { ($0.id, $0.slug) }, uniquingKeysWith: { first, _ in first })
         for rule in catalog {
             let path = Self.rulePath(rule.id)
             var body = "<p><code>\(HTML.escape(rule.id))</code> · \(Badge.kind(rule.kind.rawValue)) · \(Badge.severity(rule.severity.rawValue)) · "
             body += "\(HTML.escape(rule.platforms.description)) · \(HTML.number(counts[rule.id] ?? 0)) open findings in \(HTML.escape(org))</p>"
+            body += whereRuleIs(rule, spread: spread[rule.id] ?? DashboardQueries.RuleSpread(), trend: trends[rule.id] ?? [],
+                                teamSlugs: teamSlugs, from: path)
             body += "<h2>What and why</h2><p>\(HTML.inlineCode(rule.rationale))</p>"
             for citation in rule.citations {
                 body += "<blockquote><p>\(HTML.breakable(citation.quote))</p><footer>\(HTML.breakable(citation.source))</footer></blockquote>"
@@ -371,6 +376,28 @@ extension SiteRenderer {
             }
             try write(path, page(path, title: rule.title, breadcrumbs: [("Overview", "index.html"), ("Rules", indexPath)], body))
         }
+    }
+
+    /// A rule's open findings: where they are (per team, the repositories with most) and their
+    /// trend per run.
+    func whereRuleIs(_ rule: RuleDescription, spread: DashboardQueries.RuleSpread, trend: [DashboardQueries.Night],
+                     teamSlugs: [Int: String], from path: String) -> String {
+        var body = "<section aria-labelledby=\"where\"><h2 id=\"where\">Where they are</h2>"
+        guard !spread.teams.isEmpty else { return body + "<p>No open findings of this rule.</p></section>" }
+        body += table(caption: "Open findings of this rule by team", headers: [("Team", false), ("Open findings", true)],
+                      rows: spread.teams.map { team in
+                          [team.id.flatMap { teamSlugs[$0] }.map { anchor(path, Self.teamPath($0), team.name) } ?? "No team", HTML.number(team.count)]
+                      }, empty: "")
+        let more = spread.repositoryCount - spread.repositories.count
+        body += table(caption: "Repositories with most open findings of this rule" + (more > 0 ? " (\(spread.repositories.count) of \(spread.repositoryCount))" : ""),
+                      headers: [("Repository", false), ("Open findings", true)],
+                      rows: spread.repositories.map { repository in
+                          [repository.id.map { nameAnchor(path, repositoryPath($0) + "#open", repository.name) } ?? HTML.breakable(repository.name),
+                           HTML.number(repository.count)]
+                      }, empty: "")
+        if more > 0 { body += "<p>And \(HTML.number(more)) more repositories.</p>" }
+        body += trendChart(id: "rule-trend", title: "Open findings of \(rule.title) by severity", nights: trend, subject: rule.title)
+        return body + "</section>"
     }
 
     // MARK: Nutrition Label readiness

@@ -96,6 +96,17 @@ func count(_ needle: String, in html: String) -> Int { html.components(separated
             let repository = try site.html("repos/fixture/app-0.html")
             #expect(count("<li class=\"finding\">", in: repository) == open)
             #expect(repository.contains("findings suppressed inline"))
+
+            // A rule's page says where its open findings are, per team as the database counts them, and charts its trend.
+            let rule = try site.html("rules/fixed-font-size.html").replacingOccurrences(of: "<wbr>", with: "")
+            #expect(rule.contains("Where they are") && rule.contains("id=\"rule-trend-title\""))
+            for row in try connection.query("""
+                SELECT t.name, count(*) AS n FROM findings f JOIN teams t ON t.id = f.team_id
+                WHERE f.rule_id = 'fixed-font-size' AND f.fixed_in_run IS NULL GROUP BY t.name
+                """, purpose: "read") {
+                #expect(rule.contains(">\(HTMLEscaped(row.string("name") ?? ""))</a></th><td role=\"cell\" data-label=\"Open findings\" class=\"number\">\(row.int("n") ?? -1)</td>"),
+                        "team \(row.string("name") ?? "") on the rule page")
+            }
         }
     }
 

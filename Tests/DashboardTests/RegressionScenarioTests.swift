@@ -32,6 +32,21 @@ import Testing
          finding("image-asset-name-spoken", kind: .recommendation, .warning, "Sources/\(repository)/Icon.swift", line: 8, "Image(\"ic_close\")")]
     }
 
+    /// Night 2: Growth adds a requirement-level error and fixes a warning (net ±0); Payments adds
+    /// a warning and fixes an error; Design System adds a note.
+    static func nightTwo(_ repository: String) -> [Finding] {
+        var findings = base(repository)
+        switch repository {
+        case "grow-feed": findings.append(finding("fixed-font-size", kind: .requirement, .error, "Sources/grow-feed/Feed.swift", line: 30, ".font(.system(size: 11))"))
+        case "grow-onboarding": findings.removeLast()
+        case "pay-api": findings.append(finding("image-asset-name-spoken", kind: .recommendation, .warning, "Sources/pay-api/Card.swift", line: 12, "Image(\"card_bg\")"))
+        case "pay-ui": findings.removeFirst()
+        case "ds-components": findings.append(finding("hstack-never-restacks", kind: .advisory, .note, "Sources/ds-components/Row.swift", line: 5, "HStack {"))
+        default: break
+        }
+        return findings
+    }
+
     /// Runs `runID`'s queued jobs, each reporting what `findings` says for its repository.
     func audit(_ connection: PostgresConnection, _ findings: (String) -> [Finding]) throws {
         let queue = JobQueue(connection: connection)
@@ -75,21 +90,8 @@ import Testing
                 #expect(try site.html("teams/\(team)/index.html").contains("0 new findings since the run before"))
             }
 
-            // Night 2: Growth adds a requirement-level error and fixes a warning (net ±0); Payments
-            // adds a warning and fixes an error; Design System adds a note.
             let night2 = try schedule(connection, "2026-11-29")
-            try audit(connection) { repository in
-                var findings = Self.base(repository)
-                switch repository {
-                case "grow-feed": findings.append(Self.finding("fixed-font-size", kind: .requirement, .error, "Sources/grow-feed/Feed.swift", line: 30, ".font(.system(size: 11))"))
-                case "grow-onboarding": findings.removeLast()
-                case "pay-api": findings.append(Self.finding("image-asset-name-spoken", kind: .recommendation, .warning, "Sources/pay-api/Card.swift", line: 12, "Image(\"card_bg\")"))
-                case "pay-ui": findings.removeFirst()
-                case "ds-components": findings.append(Self.finding("hstack-never-restacks", kind: .advisory, .note, "Sources/ds-components/Row.swift", line: 5, "HStack {"))
-                default: break
-                }
-                return findings
-            }
+            try audit(connection, Self.nightTwo)
             try renderer.renderAll()
             let overview = try site.html("index.html").replacingOccurrences(of: "<wbr>", with: "")
             let regressed = try #require(overview.components(separatedBy: "id=\"regressed\"").last)
@@ -106,17 +108,9 @@ import Testing
             // A manual run the same day: Design System adds a warning. Both runs of the day keep a report.
             let manual = try schedule(connection, "2026-11-29", kind: .manual)
             try audit(connection) { repository in
-                var findings = Self.base(repository)
-                switch repository {
-                case "grow-feed": findings.append(Self.finding("fixed-font-size", kind: .requirement, .error, "Sources/grow-feed/Feed.swift", line: 30, ".font(.system(size: 11))"))
-                case "grow-onboarding": findings.removeLast()
-                case "pay-api": findings.append(Self.finding("image-asset-name-spoken", kind: .recommendation, .warning, "Sources/pay-api/Card.swift", line: 12, "Image(\"card_bg\")"))
-                case "pay-ui": findings.removeFirst()
-                case "ds-components": findings.append(Self.finding("hstack-never-restacks", kind: .advisory, .note, "Sources/ds-components/Row.swift", line: 5, "HStack {"))
-                case "ds-icons": findings.append(Self.finding("image-asset-name-spoken", kind: .recommendation, .warning, "Sources/ds-icons/Glyph.swift", line: 2, "Image(\"glyph_x\")"))
-                default: break
-                }
-                return findings
+                Self.nightTwo(repository) + (repository == "ds-icons"
+                    ? [Self.finding("image-asset-name-spoken", kind: .recommendation, .warning, "Sources/ds-icons/Glyph.swift", line: 2, "Image(\"glyph_x\")")]
+                    : [])
             }
             try renderer.renderAll()
             let nightReport = try site.html("teams/design-system/regressions/run-\(night2).html").replacingOccurrences(of: "<wbr>", with: "")

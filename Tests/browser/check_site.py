@@ -196,10 +196,7 @@ def check_zoom(driver, url, problems, shots):
     """Emulates browser zoom by shrinking the CSS viewport of a 1280 px window: at 200% a page
     lays out in 640 CSS px. `shots` maps a zoom name to a screenshot path prefix (or None)."""
     for name, width, scale in ZOOM_CHECKS:
-        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                               {"width": width, "height": 900 // scale * 2, "deviceScaleFactor": scale, "mobile": False})
-        try:
-            time.sleep(0.05)
+        with Viewport(driver, width, 900 // scale * 2, scale):
             sizes = driver.execute_script("""
                 const d = document.documentElement;
                 const wide = [];
@@ -218,15 +215,12 @@ def check_zoom(driver, url, problems, shots):
                              sizes["wide"])
             prefix = shots.get(name)
             if prefix:
-                for scheme in ("light", "dark"):
-                    set_color_scheme(driver, scheme)
-                    save_screenshot(driver, f"{prefix}-{scheme}.png")
-                set_color_scheme(driver, "light")
-        finally:
-            driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+                save_both_schemes(driver, prefix)
 
 
 LAYOUT_SCRIPT = """
+    // Closed <details> (chart data, fixes) are opened: what they hold must lay out too.
+    for (const details of document.querySelectorAll('details')) details.open = true;
     const d = document.documentElement;
     const out = {scrollWidth: d.scrollWidth, clientWidth: d.clientWidth, wide: [], broken: [], clipped: []};
     const describe = el => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') +
@@ -246,6 +240,7 @@ LAYOUT_SCRIPT = """
         const node = walker.currentNode;
         const parent = node.parentElement;
         if (!parent || parent.closest('pre, code, svg, script, style, .visually-hidden, [aria-hidden=true]')) continue;
+        if (parent.checkVisibility && !parent.checkVisibility()) continue;
         const text = node.nodeValue;
         const pattern = /[^\\s\\/\\-_.]+/g;
         let match;
@@ -272,7 +267,10 @@ LAYOUT_SCRIPT = """
         }
     }
     // A table cut off: wider than its box (and so hidden or scrolled) or past the viewport.
+    // What is still not shown (hidden on purpose) is not laid out.
+    const shown = el => !el.checkVisibility || el.checkVisibility();
     for (const table of document.querySelectorAll('table')) {
+        if (!shown(table)) continue;
         const r = table.getBoundingClientRect();
         const box = table.parentElement;
         if (r.right > d.clientWidth + 1 || (box && box.scrollWidth > box.clientWidth + 1)) {
@@ -283,16 +281,36 @@ LAYOUT_SCRIPT = """
 """
 
 
+class Viewport:
+    """The page laid out in a CSS viewport of `width` x `height` at `scale`, for a `with` block."""
+
+    def __init__(self, driver, width, height, scale):
+        self.driver, self.metrics = driver, {"width": width, "height": height, "deviceScaleFactor": scale, "mobile": False}
+
+    def __enter__(self):
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", self.metrics)
+        time.sleep(0.05)
+
+    def __exit__(self, *exception):
+        self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def save_both_schemes(driver, prefix):
+    for scheme in ("light", "dark"):
+        set_color_scheme(driver, scheme)
+        save_screenshot(driver, f"{prefix}-{scheme}.png")
+    set_color_scheme(driver, "light")
+
+
 def check_layout(driver, url, problems, shot_prefix):
     """At each width in LAYOUT_WIDTHS: nothing wider than the viewport, no word broken
     mid-letter, no table cut off; screenshots of the first page of a kind, light and dark."""
     for width in LAYOUT_WIDTHS:
-        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                               {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": False})
-        try:
-            time.sleep(0.05)
+        with Viewport(driver, width, 900, 1):
             facts = driver.execute_script(LAYOUT_SCRIPT)
-            if facts["scrollWidth"] > facts["clientWidth"] or facts["wide"]:
+            # Elements past the edge inside a box that scrolls or clips are the table check's
+            # business; the page itself must not scroll sideways.
+            if facts["scrollWidth"] > facts["clientWidth"]:
                 problems.add("layout", url, f"wider than the viewport at {width} px: scrollWidth {facts['scrollWidth']} > {facts['clientWidth']}",
                              facts["wide"])
             if facts["broken"]:
@@ -300,12 +318,7 @@ def check_layout(driver, url, problems, shot_prefix):
             if facts["clipped"]:
                 problems.add("layout", url, f"tables cut off at {width} px", facts["clipped"])
             if shot_prefix:
-                for scheme in ("light", "dark"):
-                    set_color_scheme(driver, scheme)
-                    save_screenshot(driver, f"{shot_prefix}-w{width}-{scheme}.png")
-                set_color_scheme(driver, "light")
-        finally:
-            driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+                save_both_schemes(driver, f"{shot_prefix}-w{width}")
 
 
 def normalise(url):

@@ -391,6 +391,73 @@ public struct DashboardQueries {
             """, [.int(repositoryID)], purpose: "list the open findings of repository \(repositoryID)"))
     }
 
+    /// Where each rule's open findings are: per team, and the repositories with most (up to
+    /// `top` per rule), with how many repositories hold any.
+    public struct RuleSpread: Sendable, Equatable {
+        public var teams: [Count] = []
+        public var repositories: [Count] = []
+        public var repositoryCount = 0
+        public init() {}
+
+        public struct Count: Sendable, Equatable {
+            public var id: Int?
+            public var name: String
+            public var count: Int
+        }
+    }
+
+    public func ruleSpread(org: String, top: Int = 20) throws -> [String: RuleSpread] {
+        var spread: [String: RuleSpread] = [:]
+        for row in try connection.query("""
+            SELECT o.rule_id, o.team_id, t.name, sum(o.open_count) AS n
+            FROM repository_open_counts o JOIN repositories p ON p.id = o.repository_id AND p.active AND p.org = $1
+            LEFT JOIN teams t ON t.id = o.team_id
+            GROUP BY o.rule_id, o.team_id, t.name ORDER BY o.rule_id, n DESC, t.name
+            """, [.text(org)], purpose: "count each rule's open findings by team") {
+            spread[row.string("rule_id") ?? "", default: RuleSpread()].teams
+                .append(.init(id: row.int("team_id"), name: row.string("name") ?? "", count: row.int("n") ?? 0))
+        }
+        for row in try connection.query("""
+            SELECT rule_id, repository_id, name, n, repositories FROM (
+                SELECT o.rule_id, o.repository_id, p.name, sum(o.open_count) AS n,
+                       row_number() OVER (PARTITION BY o.rule_id ORDER BY sum(o.open_count) DESC, p.name) AS rank,
+                       count(*) OVER (PARTITION BY o.rule_id) AS repositories
+                FROM repository_open_counts o JOIN repositories p ON p.id = o.repository_id AND p.active AND p.org = $1
+                GROUP BY o.rule_id, o.repository_id, p.name) ranked
+            WHERE rank <= $2 ORDER BY rule_id, rank
+            """, [.text(org), .int(top)], purpose: "list each rule's repositories with most open findings") {
+            let rule = row.string("rule_id") ?? ""
+            spread[rule, default: RuleSpread()].repositories
+                .append(.init(id: row.int("repository_id"), name: row.string("name") ?? "", count: row.int("n") ?? 0))
+            spread[rule]?.repositoryCount = row.int("repositories") ?? 0
+        }
+        return spread
+    }
+
+    /// Each rule's open findings per run over the last `nights` runs, oldest first.
+    public func ruleTrends(org: String, nights: Int = 90) throws -> [String: [Night]] {
+        var trends: [String: [Night]] = [:]
+        for row in try connection.query("""
+            SELECT c.rule_id, r.id, r.run_date::text AS date, r.kind, c.severity, sum(c.open_count) AS open,
+                   sum(c.new_count) AS new, sum(c.fixed_count) AS fixed
+            FROM (SELECT id, run_date, kind FROM runs WHERE org = $1 ORDER BY id DESC LIMIT $2) r
+            JOIN run_rule_counts c ON c.run_id = r.id
+            GROUP BY c.rule_id, r.id, r.run_date, r.kind, c.severity ORDER BY c.rule_id, r.id
+            """, [.text(org), .int(nights)], purpose: "read each rule's trend") {
+            let rule = row.string("rule_id") ?? "", run = row.int("id") ?? 0
+            if trends[rule]?.last?.runID != run {
+                trends[rule, default: []].append(Night(runID: run, date: row.string("date") ?? "",
+                                                       kind: row.string("kind").flatMap(RunKind.init(rawValue:)) ?? .nightly,
+                                                       openBySeverity: [:], new: 0, fixed: 0))
+            }
+            let last = (trends[rule]?.count ?? 1) - 1
+            trends[rule]?[last].openBySeverity[row.string("severity") ?? "", default: 0] += row.int("open") ?? 0
+            trends[rule]?[last].new += row.int("new") ?? 0
+            trends[rule]?[last].fixed += row.int("fixed") ?? 0
+        }
+        return trends
+    }
+
     /// Open findings per rule, for the organisation, a team, or a repository.
     public func openByRule(org: String, teamID: Int? = nil, repositoryID: Int? = nil) throws -> [(rule: String, count: Int)] {
         try connection.query("""
