@@ -233,7 +233,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DashboardTests",
-            dependencies: ["AuditModel", "AuditStore", "Dashboard", "DatabaseTestSupport", "PostgresClient", "HistorySimulation", "SwiftChecks"],
+            dependencies: ["AuditModel", "AuditStore", "Dashboard", "DatabaseTestSupport", "PostgresClient", "HistorySimulation", "OrgModel", "SwiftChecks"],
             swiftSettings: importSyntax
         ),
         .testTarget(
