@@ -184,8 +184,12 @@ extension SiteRenderer {
         let regressions = try queries.findings(teamID: team.id, runID: run.id, fixed: false)
         let fixes = try queries.findings(teamID: team.id, runID: run.id, fixed: true)
         let commits = try queries.commits(runID: run.id, repositoryIDs: Array(Set(regressions.map(\.repositoryID))))
+        let exports = try writeExports(regressions.map { exportRow($0, change: "new", commit: commits[$0.repositoryID]) }
+                                       + fixes.map { exportRow($0, change: "fixed", commit: nil) },
+                                       beside: path, what: "this report's new and fixed findings")
         var body = "<p>\(anchor(path, Self.runPath(run.id), "Run \(run.id)")) (\(HTML.escape(run.kind.rawValue)), \(HTML.escape(run.date))): "
         body += "\(regressions.count) new, \(fixes.count) fixed for team \(anchor(path, Self.teamPath(team.slug), team.name)).</p>"
+        body += exports
         body += "<section aria-labelledby=\"new\"><h2 id=\"new\">New findings</h2>"
         body += regressions.isEmpty ? "<p>No new findings: nothing regressed.</p>"
             : findingList(regressions, from: path, showRepository: true, pageTeam: .some(team.id), commits: commits)
@@ -224,6 +228,8 @@ extension SiteRenderer {
         body += readinessTable(findings, from: path, caption: "Static evidence per label for \(repository.name)")
         body += "</section>"
         body += "<section aria-labelledby=\"open\"><h2 id=\"open\">Open findings</h2>"
+        body += try writeExports(findings.map { exportRow($0, change: "open", commit: lastDone?.commitSHA) }, beside: path,
+                                 what: "the open findings of \(repository.name)")
         body += findings.isEmpty ? "<p>No open findings.</p>"
             : findingList(findings, from: path, showRepository: false, pageTeam: .some(repository.teamID),
                           commits: lastDone?.commitSHA.map { [repository.id: $0] } ?? [:])

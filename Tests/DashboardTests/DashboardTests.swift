@@ -20,6 +20,11 @@ final class RenderedSite {
         (FileManager.default.enumerator(atPath: root)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".html") }.sorted()
     }
 
+    /// The CSV and JSON exports beside the pages.
+    var exports: [String] {
+        (FileManager.default.enumerator(atPath: root)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".csv") || $0.hasSuffix(".json") }.sorted()
+    }
+
     func html(_ path: String) throws -> String { try String(contentsOfFile: root + "/" + path, encoding: .utf8) }
 }
 
@@ -55,7 +60,9 @@ func count(_ needle: String, in html: String) -> Int { html.components(separated
             let site = try RenderedSite()
             let (_, summary) = try render(connection, into: site)
             let pages = site.pages
-            #expect(summary.written == pages.count + 1, "pages plus the stylesheet")
+            #expect(summary.written == pages.count + site.exports.count + 1, "pages, their exports and the stylesheet")
+            let reports = pages.filter { $0.contains("/regressions/") }.count
+            #expect(site.exports.count == 2 * (12 + reports), "a CSV and a JSON beside each repository page and regression report")
             for expected in ["index.html", "runs/index.html", "rules/index.html", "readiness.html", "teams/payments/index.html",
                              "teams/design-system/index.html", "teams/growth-retention/index.html",
                              "teams/payments/regressions/run-\(runs[0]).html",
@@ -95,6 +102,13 @@ func count(_ needle: String, in html: String) -> Int { html.components(separated
                 """, purpose: "read").first?.int("n"))
             let repository = try site.html("repos/fixture/app-0.html")
             #expect(count("<li class=\"finding\">", in: repository) == open)
+            // Its exports hold the same findings: a header and a CRLF-ended row each, and a JSON array.
+            let csv = try site.html("repos/fixture/app-0.csv")
+            #expect(csv.components(separatedBy: "\r\n").filter { !$0.isEmpty }.count == open + 1)
+            #expect(csv.hasPrefix("\"change\",\"repository\",\"path\",\"line\""))
+            let json = try JSONSerialization.jsonObject(with: Data(try site.html("repos/fixture/app-0.json").utf8)) as? [[String: Any]]
+            #expect(json?.count == open && json?.allSatisfy { $0["change"] as? String == "open" && $0["line"] is Int } == true)
+            #expect(repository.contains("href=\"../../repos/fixture/app-0.csv\"") && repository.contains("href=\"../../repos/fixture/app-0.json\""))
             #expect(repository.contains("findings suppressed inline"))
 
             // A rule's page says where its open findings are, per team as the database counts them, and charts its trend.
@@ -228,6 +242,9 @@ func count(_ needle: String, in html: String) -> Int { html.components(separated
                 }
             }
             #expect(sawPlanted, "the planted finding is shown, escaped")
+            // In the CSV export a quote in a field is doubled and the field quoted.
+            let exported = try site.exports.filter { $0.hasSuffix(".csv") }.map { try site.html($0) }.joined()
+            #expect(exported.contains("\"label \"\"<script>alert('x')</script>\"\" is a raw identifier\""))
         }
     }
 
