@@ -55,7 +55,7 @@ extension SiteRenderer {
         let csv = FindingExport.path(of: page, extension: "csv"), json = FindingExport.path(of: page, extension: "json")
         try write(csv, FindingExport.csv(rows))
         try write(json, FindingExport.json(rows))
-        return "<p class=\"exports\">Download \(HTML.escape(what)): \(anchor(page, csv, "CSV")), \(anchor(page, json, "JSON")) "
+        return "<p class=\"exports\">Download \(HTML.breakable(what)): \(anchor(page, csv, "CSV")), \(anchor(page, json, "JSON")) "
             + "(\(HTML.number(rows.count)) \(rows.count == 1 ? "finding" : "findings"))</p>"
     }
 
