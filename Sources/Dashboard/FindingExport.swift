@@ -21,26 +21,67 @@ enum FindingExport {
     }
 
     static func csv(_ rows: [Row]) -> String {
-        func quoted(_ field: String) -> String { "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
-        var text = columns.map(quoted).joined(separator: ",") + "\r\n"
-        for row in rows { text += row.fields.map(quoted).joined(separator: ",") + "\r\n" }
-        return text
+        // Built over bytes: a whole render exports millions of fields.
+        var out: [UInt8] = []
+        out.reserveCapacity(rows.count * 256)
+        func field(_ text: String) {
+            out.append(0x22)
+            for byte in text.utf8 {
+                if byte == 0x22 { out.append(0x22) }
+                out.append(byte)
+            }
+            out.append(0x22)
+        }
+        func line(_ fields: [String]) {
+            for (index, value) in fields.enumerated() {
+                if index > 0 { out.append(0x2C) }
+                field(value)
+            }
+            out.append(contentsOf: [0x0D, 0x0A])
+        }
+        line(columns)
+        for row in rows { line(row.fields) }
+        return String(decoding: out, as: UTF8.self)
     }
 
     static func json(_ rows: [Row]) -> String {
-        let objects = rows.map { row -> [String: Any] in
-            var object: [String: Any] = [:]
-            for (key, value) in zip(columns, row.fields) {
-                switch key {
-                case "line", "column", "first_seen_run": object[key] = Int(value) ?? 0
-                case "fixed_in_run", "link": object[key] = value.isEmpty ? NSNull() : (key == "link" ? value : Int(value) as Any)
-                default: object[key] = value
+        var out: [UInt8] = []
+        out.reserveCapacity(rows.count * 384)
+        func string(_ text: String) {
+            out.append(0x22)
+            for byte in text.utf8 {
+                switch byte {
+                case 0x22: out.append(contentsOf: [0x5C, 0x22])
+                case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
+                case 0x0A: out.append(contentsOf: [0x5C, 0x6E])
+                case 0x0D: out.append(contentsOf: [0x5C, 0x72])
+                case 0x09: out.append(contentsOf: [0x5C, 0x74])
+                case 0..<0x20: out.append(contentsOf: Array(String(format: "\\u%04x", byte).utf8))
+                default: out.append(byte)
                 }
             }
-            return object
+            out.append(0x22)
         }
-        let data = (try? JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])) ?? Data("[]".utf8)
-        return String(decoding: data, as: UTF8.self) + "\n"
+        // Keys sorted, as JSONSerialization's .sortedKeys wrote them.
+        let order = columns.enumerated().sorted { $0.element < $1.element }
+        out.append(0x5B)
+        for (rowIndex, row) in rows.enumerated() {
+            out.append(contentsOf: Array((rowIndex == 0 ? "\n  {" : ",\n  {").utf8))
+            let fields = row.fields
+            for (position, (index, key)) in order.enumerated() {
+                out.append(contentsOf: Array(((position == 0 ? "\n    " : ",\n    ") + "\"\(key)\" : ").utf8))
+                let value = fields[index]
+                switch key {
+                case "line", "column", "first_seen_run": out.append(contentsOf: Array(String(Int(value) ?? 0).utf8))
+                case "fixed_in_run": out.append(contentsOf: Array((value.isEmpty ? "null" : String(Int(value) ?? 0)).utf8))
+                case "link": if value.isEmpty { out.append(contentsOf: Array("null".utf8)) } else { string(value) }
+                default: string(value)
+                }
+            }
+            out.append(contentsOf: Array("\n  }".utf8))
+        }
+        out.append(contentsOf: Array((rows.isEmpty ? "]\n" : "\n]\n").utf8))
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// `repos/acme/app.html` -> `repos/acme/app.csv`.

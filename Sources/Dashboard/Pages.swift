@@ -184,9 +184,13 @@ extension SiteRenderer {
         let regressions = try queries.findings(teamID: team.id, runID: run.id, fixed: false)
         let fixes = try queries.findings(teamID: team.id, runID: run.id, fixed: true)
         let commits = try queries.commits(runID: run.id, repositoryIDs: Array(Set(regressions.map(\.repositoryID))))
-        let exports = try writeExports(regressions.map { exportRow($0, change: "new", commit: commits[$0.repositoryID]) }
-                                       + fixes.map { exportRow($0, change: "fixed", commit: nil) },
-                                       beside: path, what: "this report's new and fixed findings")
+        // The newest runs' reports are exported (as their job pages are kept): exporting all 3,600
+        // reports of a 90-night history doubled a whole render.
+        let exports = recentRunIDs.contains(run.id)
+            ? try writeExports(regressions.map { exportRow($0, change: "new", commit: commits[$0.repositoryID]) }
+                                   + fixes.map { exportRow($0, change: "fixed", commit: nil) },
+                               beside: path, what: "this report's new and fixed findings")
+            : ""
         var body = "<p>\(anchor(path, Self.runPath(run.id), "Run \(run.id)")) (\(HTML.escape(run.kind.rawValue)), \(HTML.escape(run.date))): "
         body += "\(regressions.count) new, \(fixes.count) fixed for team \(anchor(path, Self.teamPath(team.slug), team.name)).</p>"
         body += exports

@@ -51,7 +51,7 @@ public final class SiteRenderer {
     /// repositories a page per job per night would add 10,000 pages every night (see
     /// docs/scaling.md) to say "succeeded" again.
     public static let jobPageRuns = 7
-    private var recentRunIDs = Set<Int>()
+    private(set) var recentRunIDs = Set<Int>()
     /// Each repository's last audited job, which keeps its page whatever its run's age.
     private var lastAuditedJobIDs = Set<Int>()
     /// Each repository's last audited job, by repository (a whole render reads them up front, so

@@ -61,8 +61,12 @@ func count(_ needle: String, in html: String) -> Int { html.components(separated
             let (_, summary) = try render(connection, into: site)
             let pages = site.pages
             #expect(summary.written == pages.count + site.exports.count + 1, "pages, their exports and the stylesheet")
-            let reports = pages.filter { $0.contains("/regressions/") }.count
-            #expect(site.exports.count == 2 * (12 + reports), "a CSV and a JSON beside each repository page and regression report")
+            // A CSV and a JSON beside each repository page and each regression report of the newest runs.
+            #expect(site.exports.count == 2 * (12 + 3 * SiteRenderer.jobPageRuns))
+            #expect(site.exports.contains("teams/payments/regressions/run-\(runs[runs.count - 1]).json"))
+            #expect(!site.exports.contains("teams/payments/regressions/run-\(runs[0]).json"))
+            let exportedReport = try JSONSerialization.jsonObject(with: Data(try site.html("teams/payments/regressions/run-\(runs[runs.count - 1]).json").utf8))
+            #expect((exportedReport as? [[String: Any]])?.allSatisfy { ["new", "fixed"].contains($0["change"] as? String ?? "") } == true)
             for expected in ["index.html", "runs/index.html", "rules/index.html", "readiness.html", "teams/payments/index.html",
                              "teams/design-system/index.html", "teams/growth-retention/index.html",
                              "teams/payments/regressions/run-\(runs[0]).html",

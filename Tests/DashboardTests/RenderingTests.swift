@@ -1,4 +1,7 @@
+import AuditModel
+import AuditStore
 @testable import Dashboard
+import Foundation
 import Testing
 
 /// The renderer's pure parts, without a database.
@@ -47,6 +50,20 @@ import Testing
         #expect(HTML.escape("Größe 😀 — café") == "Größe 😀 — café")
         #expect(HTML.escape("é<ü") == "é&lt;ü")
         #expect(HTML.escape("") == "")
+    }
+
+    @Test func exportsQuoteCSVAndEscapeJSONWhateverAFieldHolds() throws {
+        let message = "say \"hi\", then \\ back\nslash\tand \u{01} \u{1F600} é"
+        let finding = DashboardQueries.Finding(id: 1, repositoryID: 2, repository: "acme/app", teamID: nil, ruleID: "fixed-font-size",
+                                               kind: .requirement, severity: .error, path: "A, B.swift", line: 3, column: 4, message: message,
+                                               snippet: "x", sourceLine: "x", firstSeenRun: 5, fixedInRun: nil)
+        let rows = [FindingExport.Row(change: "open", finding: finding, link: nil)]
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(FindingExport.json(rows).utf8)) as? [[String: Any]])
+        #expect(parsed.first?["message"] as? String == message && parsed.first?["path"] as? String == "A, B.swift")
+        #expect(parsed.first?["line"] as? Int == 3 && parsed.first?["fixed_in_run"] is NSNull && parsed.first?["link"] is NSNull)
+        let csv = FindingExport.csv(rows)
+        #expect(csv.contains("\"say \"\"hi\"\", then \\ back\nslash\tand \u{01} \u{1F600} é\"") && csv.contains("\"A, B.swift\""))
+        #expect(FindingExport.json([]) == "[]\n")
     }
 
     @Test func numbersAreGroupedByThree() {
