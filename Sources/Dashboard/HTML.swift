@@ -76,14 +76,7 @@ public enum HTML {
         for byte in name.utf8 {
             let isUpper = (0x41...0x5A).contains(byte)
             if isUpper, (0x61...0x7A).contains(previous) || (0x30...0x39).contains(previous) { out.append(contentsOf: wbr) }
-            switch byte {
-            case 0x26: out.append(contentsOf: [0x26, 0x61, 0x6D, 0x70, 0x3B])
-            case 0x3C: out.append(contentsOf: [0x26, 0x6C, 0x74, 0x3B])
-            case 0x3E: out.append(contentsOf: [0x26, 0x67, 0x74, 0x3B])
-            case 0x22: out.append(contentsOf: [0x26, 0x71, 0x75, 0x6F, 0x74, 0x3B])
-            case 0x27: out.append(contentsOf: [0x26, 0x23, 0x33, 0x39, 0x3B])
-            default: out.append(byte)
-            }
+            HTMLText.appendEscaped(byte, to: &out)
             // After / - _ .
             if byte == 0x2F || byte == 0x2D || byte == 0x5F || byte == 0x2E { out.append(contentsOf: wbr) }
             previous = byte

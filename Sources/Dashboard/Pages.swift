@@ -85,8 +85,8 @@ extension SiteRenderer {
                                 ("Top new rules", false), ("Repositories", false), ("Report", false)],
                       rows: regressed.map { team in
                           let new = details[team.id] ?? DashboardQueries.NewInRun()
-                          let topRules = new.rules.prefix(3).map { "\(anchor(path, Self.rulePath($0.rule), self.rules[$0.rule]?.title ?? $0.rule)) (\($0.count))" }
-                          let repositories = new.repositories.prefix(3).map { "\(nameAnchor(path, repositoryPath($0.id), $0.name)) (\($0.count))" }
+                          let topRules = new.rules.prefix(3).map { "\(anchor(path, Self.rulePath($0.name), self.rules[$0.name]?.title ?? $0.name)) (\($0.count))" }
+                          let repositories = new.repositories.prefix(3).map { "\(nameAnchor(path, repositoryPath($0.id ?? 0), $0.name)) (\($0.count))" }
                           return [anchor(path, Self.teamPath(team.slug), team.name), HTML.number(team.newRequirementsInLatest),
                                   HTML.number(team.newInLatest), HTML.number(team.fixedInLatest),
                                   list(topRules, more: new.rules.count - topRules.count), list(repositories, more: new.repositories.count - repositories.count),

@@ -237,7 +237,7 @@ public struct DashboardQueries {
                        FROM repository_open_counts o JOIN repositories p ON p.id = o.repository_id AND p.active
                        WHERE p.org = $1 GROUP BY o.team_id) o ON o.team_id = t.id
             LEFT JOIN (SELECT team_id, sum(new_count) AS new, sum(fixed_count) AS fixed,
-                              sum(new_count) FILTER (WHERE kind = 'requirement' AND severity <> 'note') AS new_requirements
+                              sum(new_count) FILTER (WHERE \(Self.violatesRequirement())) AS new_requirements
                        FROM run_rule_counts WHERE run_id = $2 GROUP BY team_id) c ON c.team_id = t.id
             WHERE t.org = $1
             ORDER BY requirements DESC, total DESC, t.name
@@ -254,14 +254,10 @@ public struct DashboardQueries {
     /// What run `runID` found new, per team: the rules and the repositories with new findings,
     /// most first (a baseline is not new).
     public struct NewInRun: Sendable, Equatable {
-        public var rules: [(rule: String, count: Int)] = []
-        public var repositories: [(id: Int, name: String, count: Int)] = []
+        /// By rule: `name` is the rule id.
+        public var rules: [NamedCount] = []
+        public var repositories: [NamedCount] = []
         public init() {}
-
-        public static func == (lhs: NewInRun, rhs: NewInRun) -> Bool {
-            lhs.rules.map { "\($0.rule)=\($0.count)" } == rhs.rules.map { "\($0.rule)=\($0.count)" }
-                && lhs.repositories.map { "\($0.id)=\($0.count)" } == rhs.repositories.map { "\($0.id)=\($0.count)" }
-        }
     }
 
     public func newInRun(_ runID: Int) throws -> [Int?: NewInRun] {
@@ -270,7 +266,7 @@ public struct DashboardQueries {
             SELECT team_id, rule_id, sum(new_count) AS n FROM run_rule_counts WHERE run_id = $1 AND new_count > 0
             GROUP BY team_id, rule_id ORDER BY n DESC, rule_id
             """, [.int(runID)], purpose: "count run \(runID)'s new findings by team and rule") {
-            byTeam[row.int("team_id"), default: NewInRun()].rules.append((row.string("rule_id") ?? "", row.int("n") ?? 0))
+            byTeam[row.int("team_id"), default: NewInRun()].rules.append(.init(id: nil, name: row.string("rule_id") ?? "", count: row.int("n") ?? 0))
         }
         // By the finding's owner (CODEOWNERS), as the team pages count them.
         for row in try connection.query("""
@@ -278,7 +274,7 @@ public struct DashboardQueries {
             WHERE f.first_seen_run = $1 AND NOT f.baseline
             GROUP BY f.team_id, p.id, p.name ORDER BY n DESC, p.name
             """, [.int(runID)], purpose: "count run \(runID)'s new findings by team and repository") {
-            byTeam[row.int("team_id"), default: NewInRun()].repositories.append((row.int("id") ?? 0, row.string("name") ?? "", row.int("n") ?? 0))
+            byTeam[row.int("team_id"), default: NewInRun()].repositories.append(.init(id: row.int("id"), name: row.string("name") ?? "", count: row.int("n") ?? 0))
         }
         return byTeam
     }
@@ -293,6 +289,20 @@ public struct DashboardQueries {
         public var open: Int
         /// Requirement-level violations (review findings are reported at note severity).
         public var requirements: Int
+    }
+
+    /// A count of something named: a team, a repository (with their ids) or a rule.
+    public struct NamedCount: Sendable, Equatable {
+        public var id: Int?
+        public var name: String
+        public var count: Int
+    }
+
+    /// A requirement-level violation in a roll-up row (`kind`, `severity` of `alias`): review
+    /// findings are reported at note severity, so the roll-ups tell them apart by it.
+    static func violatesRequirement(_ alias: String? = nil) -> String {
+        let prefix = alias.map { $0 + "." } ?? ""
+        return "\(prefix)kind = '\(RuleKind.requirement.rawValue)' AND \(prefix)severity <> '\(Severity.note.rawValue)'"
     }
 
     /// Each repository's last audit: its newest succeeded job that is not a pull request's.
@@ -326,7 +336,7 @@ public struct DashboardQueries {
     public func openOwned(byTeam teamID: Int) throws -> [OwnedOpen] {
         try connection.query("""
             SELECT p.id, p.name, CASE WHEN p.team_id IS DISTINCT FROM $1 THEN t.name END AS other_team, sum(o.open_count) AS open,
-                   coalesce(sum(o.open_count) FILTER (WHERE o.kind = 'requirement' AND o.severity <> 'note'), 0) AS requirements
+                   coalesce(sum(o.open_count) FILTER (WHERE \(Self.violatesRequirement("o"))), 0) AS requirements
             FROM repository_open_counts o JOIN repositories p ON p.id = o.repository_id AND p.active
             LEFT JOIN teams t ON t.id = p.team_id
             WHERE o.team_id = $1
@@ -394,16 +404,10 @@ public struct DashboardQueries {
     /// Where each rule's open findings are: per team, and the repositories with most (up to
     /// `top` per rule), with how many repositories hold any.
     public struct RuleSpread: Sendable, Equatable {
-        public var teams: [Count] = []
-        public var repositories: [Count] = []
+        public var teams: [NamedCount] = []
+        public var repositories: [NamedCount] = []
         public var repositoryCount = 0
         public init() {}
-
-        public struct Count: Sendable, Equatable {
-            public var id: Int?
-            public var name: String
-            public var count: Int
-        }
     }
 
     public func ruleSpread(org: String, top: Int = 20) throws -> [String: RuleSpread] {
@@ -485,8 +489,8 @@ public struct DashboardQueries {
         var counts: [Int: [Int: LabelCounts]] = [:]
         for row in try connection.query("""
             SELECT o.repository_id, g.rule_group,
-                   coalesce(sum(o.open_count) FILTER (WHERE o.kind = 'requirement' AND o.severity <> 'note'), 0) AS blocking,
-                   coalesce(sum(o.open_count) FILTER (WHERE NOT (o.kind = 'requirement' AND o.severity <> 'note')), 0) AS other
+                   coalesce(sum(o.open_count) FILTER (WHERE \(Self.violatesRequirement("o"))), 0) AS blocking,
+                   coalesce(sum(o.open_count) FILTER (WHERE NOT (\(Self.violatesRequirement("o")))), 0) AS other
             FROM repository_open_counts o JOIN repositories p ON p.id = o.repository_id AND p.active
             JOIN unnest($2::text[], $3::int[]) AS g (rule_id, rule_group) ON g.rule_id = o.rule_id
             WHERE p.org = $1 AND p.team_id IS NOT DISTINCT FROM $4 GROUP BY o.repository_id, g.rule_group
