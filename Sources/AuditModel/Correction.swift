@@ -1,3 +1,5 @@
+import Foundation
+
 /// A point in a file: a UTF-8 byte offset from the start, and the same place as a 1-based line
 /// and column (the column counted in Unicode scalars, SARIF's `unicodeCodePoints`).
 public struct TextPoint: Codable, Sendable, Hashable, Comparable {
@@ -56,5 +58,38 @@ public struct Correction: Codable, Sendable, Hashable {
     public init(summary: String, edits: [TextEdit]) {
         self.summary = summary
         self.edits = edits.sorted { ($0.file, $0.start.offset, $0.end.offset) < ($1.file, $1.start.offset, $1.end.offset) }
+    }
+}
+
+extension Correction {
+    /// The finding's line as the correction leaves it, when every edit on that line lies within
+    /// it: what a report shows as the suggested line. Columns count Unicode scalars from 1, as
+    /// the edits' points do. Nil when an edit on the line reaches past it (or the line is not
+    /// the one the edits were made against).
+    public func editedLine(_ text: String, number: Int) -> String? {
+        let scalars = Array(text.unicodeScalars)
+        let onLine = edits.filter { $0.start.line == number || $0.end.line == number }
+        guard !onLine.isEmpty else { return nil }
+        var result = String.UnicodeScalarView()
+        var cursor = 0
+        for edit in onLine.sorted(by: { $0.start.offset < $1.start.offset }) {
+            guard edit.start.line == number, edit.end.line == number else { return nil }
+            let (from, to) = (edit.start.column - 1, edit.end.column - 1)
+            guard from >= cursor, to >= from, to <= scalars.count else { return nil }
+            result.append(contentsOf: scalars[cursor..<from])
+            result.append(contentsOf: edit.replacement.unicodeScalars)
+            cursor = to
+        }
+        result.append(contentsOf: scalars[cursor...])
+        return String(result)
+    }
+
+    /// The edits away from the finding's line (an `adjustsFontForContentSizeCategory` set after
+    /// the font, for example), as "line 14: insert `…`".
+    public func editsElsewhere(than number: Int) -> [String] {
+        edits.filter { $0.start.line != number && $0.end.line != number }.map { edit in
+            let text = edit.replacement.trimmingCharacters(in: .whitespacesAndNewlines)
+            return edit.isInsertion ? "line \(edit.start.line): insert `\(text)`" : "line \(edit.start.line): replace with `\(text)`"
+        }
     }
 }

@@ -49,8 +49,8 @@ public struct PullRequestReporter: Sendable {
     func report(_ check: PullRequestStore.Check) throws -> Int? {
         let parts = check.repository.split(separator: "/", maxSplits: 1).map(String.init)
         guard parts.count == 2 else { throw GitHubError.invalidArgument("repository \(check.repository) is not owner/name") }
-        let results = (check.resultsJSON.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } as? [String: Any]) ?? [:]
-        let summary = results["summary"] as? String ?? ""
+        let results = check.results ?? PullRequestResults()
+        let summary = results.summary
         let target = publicURL.map { $0 + "/" + PullRequestReport.path(repository: check.repository, prNumber: check.prNumber, headSHA: check.headSHA) }
         let (state, description): (CommitStatus.State, String) = switch check.state {
         case .pending: (.pending, "Accessibility check queued")
@@ -63,24 +63,54 @@ public struct PullRequestReporter: Sendable {
                                         CommitStatus(state: state, targetURL: state == .pending ? nil : target,
                                                      description: description, context: Self.context))
         guard let checks, check.state == .success || check.state == .failure else { return nil }
-        let new = results["new"] as? [[String: Any]] ?? []
-        let annotations = new.compactMap { finding -> CheckRunAnnotation? in
-            guard let path = finding["path"] as? String, let line = finding["line"] as? Int else { return nil }
-            let level: CheckRunAnnotation.Level = switch finding["severity"] as? String {
-            case "error": .failure
-            case "warning": .warning
-            default: .notice
-            }
-            return CheckRunAnnotation(path: path, startLine: line, endLine: line, level: level,
-                                      message: finding["message"] as? String ?? "", title: finding["rule"] as? String)
-        }
+        let new = results.new
+        let annotations = new.map(Self.annotation)
+        let fixable = new.filter { $0.correction != nil }.count
         let conclusion: CheckRunConclusion = check.state == .failure ? .failure : (new.isEmpty ? .success : .neutral)
         let output = CheckRunOutput(title: summary.isEmpty ? "No new accessibility findings" : summary,
                                     summary: "\(check.newCount ?? 0) new, \(check.fixedCount ?? 0) fixed, \(check.unchangedCount ?? 0) unchanged. Gate: \(check.gate.rawValue)."
+                                        + Self.fixableSentence(fixable, of: new.count)
                                         + (target.map { " Report: \($0)" } ?? ""),
                                     annotations: annotations)
         let run = try checks.createCheckRun(owner: parts[0], repository: parts[1], NewCheckRun(
             name: Self.context, headSHA: check.headSHA, status: .completed, conclusion: conclusion, detailsURL: target, output: output))
         return run.id
+    }
+
+    /// A new finding as GitHub shows it on the changed file: violations at their severity's level,
+    /// findings that need review as notices (a person decides them; a failure mark would claim a
+    /// defect the rule could not settle), and a mechanical fix in the details.
+    static func annotation(_ finding: PullRequestResults.Item) -> CheckRunAnnotation {
+        let level: CheckRunAnnotation.Level = switch (finding.certainty, finding.severity) {
+        case (.review, _), (_, .note): .notice
+        case (.violation, .warning): .warning
+        case (.violation, .error): .failure
+        }
+        let title = finding.certainty == .review ? "\(finding.rule) (needs review)" : finding.rule
+        // GitHub refuses an annotation before line 1; a finding about a whole file (a colour set's) marks its first.
+        let line = max(finding.line, 1)
+        return CheckRunAnnotation(path: finding.path, startLine: line, endLine: line, level: level,
+                                  message: finding.message, title: title, rawDetails: suggestion(finding))
+    }
+
+    /// " 2 of the 5 new findings have a mechanical fix (`a11y-audit fix`)."
+    static func fixableSentence(_ fixable: Int, of count: Int) -> String {
+        switch (fixable, count) {
+        case (0, _): ""
+        case (1, 1): " The new finding has a mechanical fix (`a11y-audit fix`)."
+        case (_, _) where fixable == count: " All \(count) new findings have a mechanical fix (`a11y-audit fix`)."
+        default: " \(fixable) of the \(count) new findings \(fixable == 1 ? "has" : "have") a mechanical fix (`a11y-audit fix`)."
+        }
+    }
+
+    /// "Suggested fix: …" with the line before and after, for a finding `a11y-audit fix` can fix.
+    static func suggestion(_ finding: PullRequestResults.Item) -> String? {
+        guard let correction = finding.correction else { return nil }
+        var text = "Suggested fix: \(correction.summary) (`a11y-audit fix` applies it)"
+        if let edited = correction.editedLine(finding.sourceLine, number: finding.line) {
+            text += "\n\n- " + finding.sourceLine.trimmingCharacters(in: .whitespaces) + "\n+ " + edited.trimmingCharacters(in: .whitespaces)
+        }
+        for edit in correction.editsElsewhere(than: finding.line) { text += "\n" + edit }
+        return text
     }
 }

@@ -554,26 +554,31 @@ extension SiteRenderer {
 
     func renderPullRequest(_ check: PullRequestStore.Check) throws {
         let path = PullRequestReport.path(repository: check.repository, prNumber: check.prNumber, headSHA: check.headSHA)
-        let results = (check.resultsJSON.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } as? [String: Any]) ?? [:]
-        func findings(_ key: String) -> [DashboardQueries.Finding] {
-            ((results[key] as? [[String: Any]]) ?? []).enumerated().map { index, item in
+        let results = check.results ?? PullRequestResults()
+        func findings(_ items: [PullRequestResults.Item]) -> [DashboardQueries.Finding] {
+            items.enumerated().map { index, item in
                 DashboardQueries.Finding(id: index, repositoryID: check.repositoryID, repository: check.repository, teamID: nil,
-                                         ruleID: item["rule"] as? String ?? "",
-                                         kind: (item["kind"] as? String).flatMap(RuleKind.init(rawValue:)) ?? .recommendation,
-                                         severity: (item["severity"] as? String).flatMap(Severity.init(rawValue:)) ?? .note, path: item["path"] as? String ?? "",
-                                         line: item["line"] as? Int ?? 0, column: item["column"] as? Int ?? 0,
-                                         message: item["message"] as? String ?? "", snippet: item["snippet"] as? String ?? "",
-                                         sourceLine: item["sourceLine"] as? String ?? "", firstSeenRun: 0, fixedInRun: nil,
-                                         certainty: (item["certainty"] as? String).flatMap(Certainty.init(rawValue:)) ?? .violation)
+                                         ruleID: item.rule, kind: item.kind, severity: item.severity, path: item.path,
+                                         line: item.line, column: item.column, message: item.message, snippet: item.snippet,
+                                         sourceLine: item.sourceLine, firstSeenRun: 0, fixedInRun: nil, certainty: item.certainty,
+                                         correction: item.correction)
             }
         }
-        let new = findings("new"), fixed = findings("fixed"), unchanged = findings("unchangedInChangedFiles")
+        // A fixed finding has nothing left to fix.
+        let new = findings(results.new), fixed = findings(results.fixed).map { finding in
+            var finding = finding
+            finding.correction = nil
+            return finding
+        }, unchanged = findings(results.unchangedInChangedFiles)
         var body = "<p>\(Badge.state(check.state == .failure ? "failed" : check.state == .success ? "succeeded" : check.state.rawValue)) "
-        body += "\(HTML.escape(results["summary"] as? String ?? "")). Pull request #\(check.prNumber) of "
+        body += "\(HTML.escape(results.summary)). Pull request #\(check.prNumber) of "
         body += "\(anchor(path, repositoryPath(check.repositoryID), check.repository)) at <code>\(HTML.escape(String(check.headSHA.prefix(12))))</code>, "
         body += "compared with \(HTML.escape(check.baseRef)) at <code>\(HTML.escape(String(check.baseSHA.prefix(12))))</code>. "
         body += "Gate: \(HTML.escape(Self.gateText(check.gate))).</p>"
-        let changed = (results["changedFiles"] as? [String]) ?? []
+        if check.results == nil, check.state == .success || check.state == .failure {
+            body += "<p>The findings this check stored cannot be read; the verdict and counts above stand.</p>"
+        }
+        let changed = results.changedFiles
         body += "<p>\(changed.count) changed \(changed.count == 1 ? "file" : "files"); only findings in them can be new.</p>"
         body += "<section aria-labelledby=\"new\"><h2 id=\"new\">New findings</h2>"
         let head = [check.repositoryID: check.headSHA], base = [check.repositoryID: check.baseSHA]

@@ -530,9 +530,26 @@ public final class SiteRenderer {
         if !finding.sourceLine.isEmpty || !finding.snippet.isEmpty {
             html += "<pre class=\"snippet\"><code>\(HTML.escape(finding.sourceLine.isEmpty ? finding.snippet : finding.sourceLine))</code></pre>"
         }
+        if let correction = finding.correction { html += Self.suggestion(correction, finding: finding) }
         if finding.path.hasSuffix(".swift") {
             html += "<p class=\"suppress\">To suppress, put above the line: <code>// a11y-audit:disable:next \(HTML.escape(finding.ruleID))</code></p>"
         }
         return html + "</li>"
+    }
+
+    /// A finding's mechanical fix: what it does, and the finding's line as it leaves it (the line
+    /// before is the snippet just above), then any edit it makes on other lines.
+    static func suggestion(_ correction: Correction, finding: DashboardQueries.Finding) -> String {
+        var html = "<p class=\"suggestion\">Fixable: \(HTML.inlineCode(correction.summary)). <code>a11y-audit fix</code> applies it"
+        if let edited = correction.editedLine(finding.sourceLine, number: finding.line) {
+            html += "; the line becomes:</p><pre class=\"snippet snippet--fixed\"><code>\(HTML.escape(edited))</code></pre>"
+        } else {
+            html += ".</p>"
+        }
+        let elsewhere = correction.editsElsewhere(than: finding.line)
+        if !elsewhere.isEmpty {
+            html += "<p class=\"suggestion\">It also edits \(elsewhere.map(HTML.inlineCode).joined(separator: "; ")).</p>"
+        }
+        return html
     }
 }

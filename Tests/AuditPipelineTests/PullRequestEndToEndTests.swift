@@ -25,6 +25,12 @@ import Webhooks
                 struct NewBadge: View {
                     var body: some View { Button(action: {}) { Image(systemName: "star.fill") }.accessibilityLabel("star.fill") }
                 }
+                struct ShareRow: View {
+                    var body: some View {
+                        Button(action: {}) { Image(systemName: "square.and.arrow.up") }.accessibilityLabel("Share button")
+                        Image("QRCode")
+                    }
+                }
                 """.write(toFile: head + "/Shared/NewBadge.swift", atomically: true, encoding: .utf8)
             let statusView = head + "/Shared/OrderStatusView.swift"
             try String(contentsOfFile: statusView, encoding: .utf8).components(separatedBy: "\n")
@@ -78,12 +84,23 @@ import Webhooks
             #expect(statuses.map(\.state) == ["pending", "failure"])
             let final = try #require(statuses.last)
             #expect(final.sha == headSHA && final.context == "a11y-audit")
-            #expect(final.description?.hasPrefix("1 new accessibility finding (1 requirement)") == true, "\(final.description ?? "")")
+            #expect(final.description?.hasPrefix("2 new accessibility findings (1 requirement), 1 to review") == true, "\(final.description ?? "")")
             #expect(final.description?.contains("fixed") == true)
             #expect(final.targetURL == "https://a11y.example.com/pulls/Codertocat/Hello-World/2-111111111111.html")
             let run = try #require(github.checkRuns.first)
             #expect(run.headSHA == headSHA && run.conclusion == "failure")
             #expect(run.annotations.contains { $0.path == "Shared/NewBadge.swift" && $0.startLine == 3 && $0.level == "failure" && $0.title == "accessibility-label-raw-identifier" })
+            // A finding that needs review is a notice, never a failure mark.
+            #expect(run.annotations.contains { $0.startLine == 8 && $0.level == "notice" && $0.title == "image-asset-name-spoken (needs review)" },
+                    "\(run.annotations)")
+            // A mechanical fix travels with its finding: the details show the line as it would become.
+            let fixable = try #require(run.annotations.first { $0.title == "accessibility-label-names-trait" })
+            #expect(fixable.level == "warning" && fixable.startLine == 7)
+            #expect(fixable.rawDetails?.hasPrefix("Suggested fix: Drop the type word: \"Share\"") == true, "\(fixable.rawDetails ?? "")")
+            #expect(fixable.rawDetails?.contains("\n+ Button(action: {}) { Image(systemName: \"square.and.arrow.up\") }.accessibilityLabel(\"Share\")") == true,
+                    "\(fixable.rawDetails ?? "")")
+            #expect(run.annotations.filter { $0.rawDetails != nil }.count == 1, "only the finding with a correction has details")
+            #expect(run.summary?.contains("1 of the 3 new findings has a mechanical fix") == true, "\(run.summary ?? "")")
             #expect(github.requests("POST", "/repos/Codertocat/Hello-World/statuses").count == 3, "one 500, then two statuses")
             // Nothing left to report: a second sweep posts nothing.
             #expect(try reporter.sweep(connection) == 0)

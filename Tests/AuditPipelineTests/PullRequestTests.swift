@@ -52,14 +52,13 @@ import Testing
 
             let check = try #require(try PullRequestStore(connection: connection).checks().first)
             #expect(check.state == .failure, "a new requirement-level finding fails the default gate")
-            let results = try #require(try JSONSerialization.jsonObject(with: Data((check.resultsJSON ?? "{}").utf8)) as? [String: Any])
-            let new = results["new"] as? [[String: Any]] ?? []
-            let fixed = results["fixed"] as? [[String: Any]] ?? []
+            let results = try #require(check.results)
+            let (new, fixed) = (results.new, results.fixed)
             #expect(new.count == check.newCount && fixed.count == check.fixedCount)
-            #expect(!new.isEmpty && new.allSatisfy { $0["path"] as? String == "Shared/NewBadge.swift" }, "\(new)")
-            #expect(new.contains { $0["rule"] as? String == "accessibility-label-raw-identifier" && $0["line"] as? Int == 3 })
-            #expect(fixed.contains { $0["rule"] as? String == "text-below-minimum-size" && $0["path"] as? String == "Shared/OrderStatusView.swift" })
-            #expect(Set(results["changedFiles"] as? [String] ?? []) == ["Shared/NewBadge.swift", "Shared/OrderStatusView.swift"])
+            #expect(!new.isEmpty && new.allSatisfy { $0.path == "Shared/NewBadge.swift" }, "\(new)")
+            #expect(new.contains { $0.rule == "accessibility-label-raw-identifier" && $0.line == 3 })
+            #expect(fixed.contains { $0.rule == "text-below-minimum-size" && $0.path == "Shared/OrderStatusView.swift" })
+            #expect(Set(results.changedFiles) == ["Shared/NewBadge.swift", "Shared/OrderStatusView.swift"])
             // The base came from the cache: the nightly run had parsed every file already.
             let parsed = try #require(try connection.query("SELECT files_parsed FROM job_summaries WHERE job_id = $1", [.int(job)],
                                                            purpose: "read").first?.int("files_parsed"))

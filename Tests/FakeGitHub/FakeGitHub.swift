@@ -57,6 +57,7 @@ public struct FakeAnnotation: Sendable, Equatable {
     public let level: String
     public let message: String
     public let title: String?
+    public let rawDetails: String?
 }
 
 /// A check run as the fake holds it after every create and update.
@@ -325,7 +326,7 @@ private final class Store: Sendable {
             return jsonResponse(200, run.annotations.map { annotation -> [String: Any] in
                 ["path": annotation.path, "start_line": annotation.startLine, "end_line": annotation.endLine,
                  "annotation_level": annotation.level, "message": annotation.message, "title": nullable(annotation.title),
-                 "start_column": NSNull(), "end_column": NSNull(), "raw_details": NSNull(),
+                 "start_column": NSNull(), "end_column": NSNull(), "raw_details": nullable(annotation.rawDetails),
                  "blob_href": "\(origin)/\(run.owner)/\(run.repository)/blob/\(run.headSHA)/\(annotation.path)"]
             })
         case ("GET", _) where parts.count >= 5 && parts[0] == "repos" && parts[3] == "tarball":
@@ -517,8 +518,13 @@ private final class Store: Sendable {
                 if entry["start_column"] != nil || entry["end_column"] != nil, start != end {
                     return invalid("output.annotations", "start_column and end_column are allowed only when start_line equals end_line.")
                 }
+                // GitHub's limit on raw_details, like the message's: 64 KB.
+                let details = entry["raw_details"] as? String
+                if let details, details.utf8.count > 64 * 1024 {
+                    return invalid("output.annotations", "raw_details is longer than 64 KB.")
+                }
                 annotations.append(FakeAnnotation(path: path, startLine: start, endLine: end, level: level, message: message,
-                                                  title: entry["title"] as? String))
+                                                  title: entry["title"] as? String, rawDetails: details))
             }
             output?["annotations"] = nil
         }

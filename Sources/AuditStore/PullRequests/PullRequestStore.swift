@@ -42,7 +42,8 @@ public struct PullRequestStore {
         public var newCount: Int?
         public var fixedCount: Int?
         public var unchangedCount: Int?
-        public var resultsJSON: String?
+        /// The comparison, once the job has stored it; nil before, or if the stored row cannot be read.
+        public var results: PullRequestResults?
         public var reportedState: CheckState?
         public var reportAttempts: Int
         public var reportError: String?
@@ -85,7 +86,7 @@ public struct PullRequestStore {
                                  job_id = $9, updated_at = now()
             WHERE repository_id = $1 AND pr_number = $2 AND head_sha = $3
             """, [.int(job.repositoryID), .int(prNumber), .text(job.commitRef), .text(state.rawValue), .int(comparison.new.count),
-                  .int(comparison.fixed.count), .int(comparison.unchangedCount), .text(Self.resultsJSON(comparison)), .int(job.id)],
+                  .int(comparison.fixed.count), .int(comparison.unchangedCount), .text(PullRequestResults(comparison).json), .int(job.id)],
             purpose: "store the verdict of pull request #\(prNumber)")
     }
 
@@ -106,7 +107,7 @@ public struct PullRequestStore {
                   prNumber: row.int("pr_number") ?? 0, headSHA: row.string("head_sha") ?? "", baseSHA: row.string("base_sha") ?? "",
                   baseRef: row.string("base_ref") ?? "", jobID: row.int("job_id"), state: row.string("state").flatMap(CheckState.init(rawValue:)) ?? .pending,
                   gate: row.string("gate").flatMap(PullRequestGate.init(rawValue:)) ?? .requirements, newCount: row.int("new_count"),
-                  fixedCount: row.int("fixed_count"), unchangedCount: row.int("unchanged_count"), resultsJSON: row.string("results"),
+                  fixedCount: row.int("fixed_count"), unchangedCount: row.int("unchanged_count"), results: row.string("results").flatMap { try? PullRequestResults(json: $0) },
                   reportedState: row.string("reported_state").flatMap(CheckState.init(rawValue:)), reportAttempts: row.int("report_attempts") ?? 0,
                   reportError: row.string("report_error"), checkRunID: row.int("check_run_id"))
         }
@@ -148,22 +149,5 @@ public struct PullRequestStore {
                                  updated_at = now()
             WHERE id = $1
             """, [.int(checkID), .text(error)], purpose: "record a failed report of check \(checkID)")
-    }
-
-    static func resultsJSON(_ comparison: PullRequestComparison) -> String {
-        func encode(_ findings: [Finding]) -> [[String: Any]] {
-            findings.map { finding in
-                ["rule": finding.ruleID, "kind": finding.kind.rawValue, "severity": finding.severity.rawValue,
-                 "path": finding.location.file, "line": finding.location.line, "column": finding.location.column,
-                 "message": finding.message, "snippet": finding.snippet, "sourceLine": finding.sourceLine,
-                 "fingerprint": finding.fingerprint]
-            }
-        }
-        let object: [String: Any] = ["new": encode(comparison.new), "fixed": encode(comparison.fixed),
-                                     "unchangedInChangedFiles": encode(comparison.unchangedInChangedFiles),
-                                     "changedFiles": comparison.changedFiles.sorted(), "summary": comparison.summary]
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]),
-              let text = String(data: data, encoding: .utf8) else { return "{}" }
-        return text
     }
 }

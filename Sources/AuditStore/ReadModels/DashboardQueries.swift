@@ -72,11 +72,14 @@ public struct DashboardQueries {
         public var sourceLine: String
         public var firstSeenRun: Int
         public var fixedInRun: Int?
+        /// The mechanical fix `a11y-audit fix` would apply, if there is one.
+        public var correction: Correction?
 
         public init(id: Int, repositoryID: Int, repository: String, teamID: Int?, ruleID: String, kind: RuleKind, severity: Severity,
                     path: String, line: Int, column: Int, message: String, snippet: String, sourceLine: String, firstSeenRun: Int,
-                    fixedInRun: Int?, certainty: Certainty = .violation) {
+                    fixedInRun: Int?, certainty: Certainty = .violation, correction: Correction? = nil) {
             self.certainty = certainty
+            self.correction = correction
             self.id = id; self.repositoryID = repositoryID; self.repository = repository; self.teamID = teamID; self.ruleID = ruleID
             self.kind = kind; self.severity = severity; self.path = path; self.line = line; self.column = column; self.message = message
             self.snippet = snippet; self.sourceLine = sourceLine; self.firstSeenRun = firstSeenRun; self.fixedInRun = fixedInRun
@@ -367,7 +370,7 @@ public struct DashboardQueries {
 
     static let findingColumns = """
         f.id, f.repository_id, p.name AS repository, f.team_id, f.rule_id, f.kind, f.severity, f.path, f.line, f.column_number,
-        f.message, f.snippet, f.source_line, f.first_seen_run, f.fixed_in_run, f.certainty
+        f.message, f.snippet, f.source_line, f.first_seen_run, f.fixed_in_run, f.certainty, f.correction
         """
 
     func findings(_ rows: PostgresRows) -> [Finding] {
@@ -379,7 +382,8 @@ public struct DashboardQueries {
                     column: row.int("column_number") ?? 0, message: row.string("message") ?? "", snippet: row.string("snippet") ?? "",
                     sourceLine: row.string("source_line") ?? "", firstSeenRun: row.int("first_seen_run") ?? 0,
                     fixedInRun: row.int("fixed_in_run"),
-                    certainty: row.string("certainty").flatMap(Certainty.init(rawValue:)) ?? .violation)
+                    certainty: row.string("certainty").flatMap(Certainty.init(rawValue:)) ?? .violation,
+                    correction: row.string("correction").flatMap { try? JSONDecoder().decode(Correction.self, from: Data($0.utf8)) })
         }
     }
 

@@ -135,7 +135,8 @@ public struct HistoryWriter {
     private func applyHistory(_ results: JobResults, repositoryID: Int, runID: Int, previousRun: Int?,
                               baseline: BaselineRules) throws -> (Set<String>, Int, [CountKey: Int], [String: String]) {
         let open = try connection.query("""
-            SELECT id, fingerprint, team_id, rule_id, kind, severity, certainty, path, line, column_number, message, snippet, source_line
+            SELECT id, fingerprint, team_id, rule_id, kind, severity, certainty, path, line, column_number, message, snippet, source_line,
+                   correction
             FROM findings WHERE repository_id = $1 AND fixed_in_run IS NULL
             """, [.int(repositoryID)], purpose: "read the open findings of repository \(repositoryID)")
         var openByFingerprint: [String: PostgresRow] = [:]
@@ -155,7 +156,8 @@ public struct HistoryWriter {
                 || row.string("severity") != finding.severity.rawValue || row.int("team_id") != item.teamID
                 || row.string("snippet") != HistoryWriter.storable(finding.snippet)
                 || row.string("source_line") != HistoryWriter.storable(finding.sourceLine)
-                || row.string("kind") != finding.kind.rawValue || row.string("certainty") != finding.certainty.rawValue,
+                || row.string("kind") != finding.kind.rawValue || row.string("certainty") != finding.certainty.rawValue
+                || row.string("correction") != HistoryWriter.correctionJSON(finding.correction),
                let id = row.int("id") {
                 changed.append((id, item))
             }
@@ -175,13 +177,14 @@ public struct HistoryWriter {
             // A fingerprint fixed earlier and seen again is reopened as new in this run.
             try connection.query("""
                 INSERT INTO findings (repository_id, fingerprint, rule_id, kind, severity, team_id, path, line, column_number,
-                                      message, snippet, source_line, certainty, baseline, first_seen_run)
-                SELECT $1, * , $15 FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::text[],
-                                          $8::int[], $9::int[], $10::text[], $11::text[], $12::text[], $13::text[], $14::bool[])
+                                      message, snippet, source_line, certainty, correction, baseline, first_seen_run)
+                SELECT $1, * , $16 FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::text[],
+                                          $8::int[], $9::int[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[],
+                                          $15::bool[])
                 ON CONFLICT (repository_id, fingerprint) DO UPDATE SET
                     baseline = EXCLUDED.baseline,
                     rule_id = EXCLUDED.rule_id, kind = EXCLUDED.kind, severity = EXCLUDED.severity, team_id = EXCLUDED.team_id,
-                    certainty = EXCLUDED.certainty,
+                    certainty = EXCLUDED.certainty, correction = EXCLUDED.correction,
                     path = EXCLUDED.path, line = EXCLUDED.line, column_number = EXCLUDED.column_number,
                     message = EXCLUDED.message, snippet = EXCLUDED.snippet, source_line = EXCLUDED.source_line,
                     first_seen_run = EXCLUDED.first_seen_run, first_seen_at = now(),
@@ -193,10 +196,10 @@ public struct HistoryWriter {
             try connection.query("""
                 UPDATE findings f SET severity = u.severity, kind = u.kind, team_id = u.team_id, path = u.path, line = u.line,
                     column_number = u.column_number, message = u.message, snippet = u.snippet, source_line = u.source_line,
-                    certainty = u.certainty
+                    certainty = u.certainty, correction = u.correction
                 FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::int[], $6::int[], $7::text[], $8::text[], $9::text[],
-                            $10::text[], $11::text[])
-                     AS u (id, severity, team_id, path, line, column_number, message, snippet, source_line, kind, certainty)
+                            $10::text[], $11::text[], $12::text[])
+                     AS u (id, severity, team_id, path, line, column_number, message, snippet, source_line, kind, certainty, correction)
                 WHERE f.id = u.id
                 """, [.intArray(changed.map(\.0)), .textArray(changed.map { $0.1.finding.severity.rawValue }),
                       .optionalIntArray(changed.map { $0.1.teamID }), .textArray(changed.map { $0.1.finding.location.file }),
@@ -204,7 +207,8 @@ public struct HistoryWriter {
                       .textArray(changed.map { HistoryWriter.storable($0.1.finding.message) }),
                       .textArray(changed.map { HistoryWriter.storable($0.1.finding.snippet) }),
                       .textArray(changed.map { HistoryWriter.storable($0.1.finding.sourceLine) }), .textArray(changed.map { $0.1.finding.kind.rawValue }),
-                      .textArray(changed.map { $0.1.finding.certainty.rawValue })],
+                      .textArray(changed.map { $0.1.finding.certainty.rawValue }),
+                      .optionalTextArray(changed.map { HistoryWriter.correctionJSON($0.1.finding.correction) })],
                 purpose: "update \(changed.count) moved or reworded findings")
         }
         if !fixedIDs.isEmpty {
@@ -298,7 +302,18 @@ public struct HistoryWriter {
          .optionalIntArray(items.map(\.teamID)), .textArray(items.map { storable($0.finding.location.file) }),
          .intArray(items.map(\.finding.location.line)), .intArray(items.map(\.finding.location.column)),
          .textArray(items.map { storable($0.finding.message) }), .textArray(items.map { storable($0.finding.snippet) }),
-         .textArray(items.map { storable($0.finding.sourceLine) }), .textArray(items.map(\.finding.certainty.rawValue))]
+         .textArray(items.map { storable($0.finding.sourceLine) }), .textArray(items.map(\.finding.certainty.rawValue)),
+         .optionalTextArray(items.map { correctionJSON($0.finding.correction) })]
+    }
+
+    /// A correction as stored: JSON with sorted keys, so the same fix is the same text from night
+    /// to night (the writer compares it to decide whether a finding changed). JSON escapes a NUL,
+    /// which a text column could not hold.
+    static func correctionJSON(_ correction: Correction?) -> String? {
+        guard let correction else { return nil }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(correction)).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// PostgreSQL text cannot hold NUL; a file with one past the binary check's first 8 KiB must
