@@ -84,6 +84,7 @@ public struct FixtureHistory {
                                            line: 20 + index, code: "legacy-\(index)",
                                            message: "\(rule.id): `Text(\"legacy-\(index)\")` in CheckoutStep\(index % 60)ViewController")
                 if index % 9 == 0 { finding.certainty = .review; finding.severity = .note }
+                if rule.id == "fixed-font-size", index % 2 == 0 { Self.addFontCorrection(to: &finding) }
                 list.append(finding)
             }
         }
@@ -96,6 +97,18 @@ public struct FixtureHistory {
         Finding(ruleID: rule.id, kind: rule.kind, severity: rule.severity, location: SourceLocation(file: file, line: line, column: 9),
                 message: message ?? "\(rule.id) in \(file)", fix: "", citation: Citation("HIG", ""), platforms: .all,
                 snippet: "Text(\"\(code)\")", sourceLine: "        Text(\"\(code)\")")
+    }
+
+    /// Gives a fixed-size text finding the mechanical fix the scanner offers: its line reads
+    /// `.font(.system(size: 17))`, and the fix makes it `.font(.body)`.
+    static func addFontCorrection(to finding: inout Finding) {
+        let prefix = finding.sourceLine + ".font("
+        finding.sourceLine = prefix + ".system(size: 17))"
+        let start = prefix.unicodeScalars.count + 1
+        finding.correction = Correction(summary: "Use `.body`: the text style whose default size is 17 pt", edits: [
+            TextEdit(file: finding.location.file, start: TextPoint(offset: 0, line: finding.location.line, column: start),
+                     end: TextPoint(offset: 17, line: finding.location.line, column: start + 17), replacement: ".body"),
+        ])
     }
 
     /// Writes every night; returns the run ids, oldest first.

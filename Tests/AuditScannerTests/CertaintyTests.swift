@@ -13,7 +13,7 @@ struct CertaintyTests {
         import SwiftUI
         struct Toolbar: View {
             var body: some View {
-                Button(action: {}) { Image(systemName: "square.and.arrow.up") }
+                Button(action: {}) { Image(systemName: "square.and.arrow.up") }.padding()
                 Text("Title").font(.system(size: 17))
             }
         }

@@ -22,7 +22,10 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
             storyboards and xibs it is the control's size constraints, else its frame. System \
             UIKit controls drawn at their own size are held to the minimum control size only, \
             because Apple draws them that way; a UIKit switch is not measured at all (UIKit \
-            draws it 51x31 pt whatever its frame says). tvOS is focus-driven and not checked.
+            draws it 51x31 pt whatever its frame says). A SwiftUI control that shows only an SF \
+            Symbol, with no frame, padding or content shape on it, is as large as its glyph: on \
+            iOS it goes to review with the text size that draws it (outside lists, bars and \
+            menus, which lay out their items themselves). tvOS is focus-driven and not checked.
             """,
         citations: [
             Citation("HIG › Buttons",
@@ -190,6 +193,44 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
             ]),
         ],
         nonTriggering: [
+            // Symbol-only controls something sizes: padding, a frame that reaches 44 pt, a bar or
+            // a list that lays them out, a bordered style, a large text style, a Mac-only view.
+            RuleExample("""
+                import SwiftUI
+                struct Controls: View {
+                    var body: some View {
+                        VStack {
+                            Button(action: {}) { Image(systemName: "xmark") }.padding()
+                            Button(action: {}) { Image(systemName: "plus") }.frame(minWidth: 44, minHeight: 44).contentShape(Rectangle())
+                            Button(action: {}) { Image(systemName: "gear") }.buttonStyle(.bordered)
+                            Image(systemName: "play.fill").font(.largeTitle).imageScale(.large).onTapGesture {}
+                            Button(action: {}) { Label("Add", systemImage: "plus") }
+                            List { Button(action: {}) { Image(systemName: "star") } }
+                        }
+                        .toolbar { Button(action: {}) { Image(systemName: "square.and.arrow.up") } }
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
+            // A helper's button that this file places in the navigation bar.
+            RuleExample("""
+                import SwiftUI
+                struct History: View {
+                    var body: some View {
+                        Text("History").navigationBarItems(trailing: exportButton())
+                    }
+                    func exportButton() -> some View {
+                        Button(action: {}) { Image(systemName: "square.and.arrow.up") }
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
+            RuleExample("""
+                import SwiftUI
+                struct MacControls: View {
+                    var body: some View {
+                        Button(action: {}) { Image(systemName: "xmark") }.buttonStyle(.plain)
+                    }
+                }
+                """, platforms: PlatformSet(.macOS)),
             // Always disabled: a placeholder nobody can press.
             RuleExample("""
                 import SwiftUI
@@ -416,6 +457,48 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
             ]),
         ],
         needsReview: [
+            // A symbol-only button no frame sizes: the glyph, at an 11 pt text style, is what can be hit.
+            RuleExample("""
+                import SwiftUI
+                struct PriceRow: View {
+                    @State private var showingInfo = false
+                    var body: some View {
+                        HStack {
+                            Text("Price")
+                            ↓Image(systemName: "info.circle")
+                                .font(.caption2)
+                                .onTapGesture { showingInfo.toggle() }
+                        }
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
+            RuleExample("""
+                import SwiftUI
+                struct CopyRow: View {
+                    var body: some View {
+                        Button(action: copy) {
+                            ↓Image(systemName: "doc.on.doc")
+                        }
+                        .buttonStyle(.plain)
+                    }
+                    func copy() {}
+                }
+                """, platforms: PlatformSet(.iOS)),
+            // A little padding on one side leaves the short side the glyph's.
+            RuleExample("""
+                import SwiftUI
+                struct TitleRow: View {
+                    var body: some View {
+                        Text("Export").overlay(alignment: .trailing) {
+                            Button(action: {}) {
+                                ↓Image(systemName: "doc.on.doc").font(.body)
+                            }
+                            .buttonStyle(.plain)
+                            .padding(.trailing, 4)
+                        }
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
             // The Mac's default button style draws a bezel around the label: the label's frame is
             // not what can be clicked, unless a view around it (in another file) sets a plain style.
             RuleExample("""
@@ -861,6 +944,7 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
     )
 
     func check(_ file: SourceFile, _ sink: inout FindingSink) {
+        checkGlyphSized(file, &sink)
         for region in SwiftUIHitRegion.measure(file) {
             var missed: [(Platform, Double)] = []
             let platforms = file.platformsForSizes(at: region.frame)
@@ -912,6 +996,27 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
             sink.report(region.frame, at: member.period,
                         "\(region.control) can be hit in \(size), below \(ControlSizeThreshold.thresholds(missed)); \(why)",
                         platforms: PlatformSet(missed.map(\.0)), certainty: unsure ? .review : nil)
+        }
+    }
+
+    /// Symbol-only controls no frame sizes: the glyph is what can be hit (iOS only, to review).
+    private func checkGlyphSized(_ file: SourceFile, _ sink: inout FindingSink) {
+        guard let threshold = ControlSizeThreshold.required(.iOS, file.reference) else { return }
+        for control in GlyphSizedControl.find(file) where file.platformsForSizes(at: control.image).contains(.iOS) {
+            let body = file.reference.iosTextStyleSizes["Large (default)"]?["body"] ?? 17
+            let font = control.font.map { "drawn at \($0.text) (\($0.points.points) pt at the default text size)" }
+                ?? "drawn at the text size it inherits (body, \(body.points) pt, unless a view around it in another file sets a larger one)"
+            let scale = control.largeScale ? " at the large image scale" : ""
+            let padded = max(control.padding.horizontal, control.padding.vertical) > 0
+            let across = min(control.padding.horizontal, control.padding.vertical)
+            let surround = !padded ? "with no frame, padding or content shape"
+                : across == 0 ? "with no frame or content shape and no padding across its short side"
+                : "with no frame or content shape and only \(across.points) pt of padding across its short side"
+            sink.report(control.image,
+                        "\(control.control) shows only the SF Symbol \"\(InputExcerpt.of(control.symbol))\", \(font)\(scale), \(surround): "
+                        + "what can be hit is the glyph, far below \(threshold.points)x\(threshold.points) pt on iOS; measure it in the running app "
+                        + "(a view around it may pad it) or give it `.frame(minWidth: \(threshold.points), minHeight: \(threshold.points))` and `.contentShape(Rectangle())`",
+                        platforms: PlatformSet(.iOS), certainty: .review)
         }
     }
 

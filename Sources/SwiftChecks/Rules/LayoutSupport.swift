@@ -213,7 +213,7 @@ struct SwiftUIHitRegion {
     }
 
     /// The control whose label closure holds nothing but this chain.
-    private static func labelOwner(of chain: ModifierChain) -> FunctionCallExprSyntax? {
+    static func labelOwner(of chain: ModifierChain) -> FunctionCallExprSyntax? {
         guard let item = chain.outermost.parent?.as(CodeBlockItemSyntax.self),
               let list = item.parent?.as(CodeBlockItemListSyntax.self), list.count == 1,
               let closure = list.parent?.as(ClosureExprSyntax.self),
@@ -515,4 +515,160 @@ enum SwiftUITextStyle {
     }
 
     static let textViews: Set<String> = ["Text", "Label", "TextField", "SecureField"]
+}
+
+/// A SwiftUI control whose whole hit region is one SF Symbol drawn at a text size: a `Button`,
+/// `NavigationLink` or `Link` whose label is nothing but `Image(systemName:)`, or such an image
+/// with `.onTapGesture`, with no frame, padding or content shape anywhere on the chain. What can
+/// be hit is the glyph's bounds, about as tall as the text size that draws it. Only iOS draws a
+/// default-styled button as its bare label; the size at runtime is a person's to measure (a view
+/// in another file may pad or frame the control), so these are findings to review.
+struct GlyphSizedControl {
+    let image: FunctionCallExprSyntax
+    /// "`Button`", "A view with `.onTapGesture`".
+    let control: String
+    let symbol: String
+    /// The font that sizes the glyph as written (`.caption2`), and its size at the default text
+    /// size; nil: none is set around it in this file, so the body style (17 pt) is inherited.
+    let font: (text: String, points: Double)?
+    /// `.imageScale(.large)`: the glyph is drawn larger than its font, by an amount Apple does not publish.
+    let largeScale: Bool
+    /// Literal padding around the glyph, summed per axis.
+    let padding: (horizontal: Double, vertical: Double)
+
+    /// The literal paddings of `modifiers`, per axis; nil when one has no literal amount (a
+    /// default `.padding()`, a variable): the size is then not known.
+    static func padding(_ modifiers: [FunctionCallExprSyntax]) -> (horizontal: Double, vertical: Double)? {
+        var total = (horizontal: 0.0, vertical: 0.0)
+        for call in modifiers where call.calleeName == "padding" {
+            guard call.arguments.count <= 2, let amount = call.arguments.last?.expression.numberValue else { return nil }
+            switch call.arguments.count == 2 ? call.arguments.first?.expression.memberName : "all" {
+            case "all": total.horizontal += 2 * amount; total.vertical += 2 * amount
+            case "horizontal": total.horizontal += 2 * amount
+            case "vertical": total.vertical += 2 * amount
+            case "leading", "trailing": total.horizontal += amount
+            case "top", "bottom": total.vertical += amount
+            default: return nil
+            }
+        }
+        return total
+    }
+
+    /// Modifiers that change what can be hit, or say it is not a plain glyph: any one of them
+    /// leaves the size to the frame-based measure, or to nobody.
+    static let sizing: Set<String> = [
+        "frame", "contentShape", "background", "overlay", "border", "clipShape", "scaleEffect", "fixedSize",
+        "labelStyle", "controlSize", "hidden", "disabled", "opacity", "position", "offset", "safeAreaPadding",
+        "resizable", "aspectRatio", "allowsHitTesting", "accessibilityHidden", "containerRelativeFrame", "layoutPriority",
+        "buttonBorderShape", "glassEffect", "menuStyle", "simultaneousGesture", "highPriorityGesture", "gesture",
+    ]
+    /// Containers that lay out their items at sizes of their own (rows, bars, menus, tabs).
+    static let sizedByContainer: Set<String> = [
+        "List", "Form", "Section", "Menu", "Picker", "TabView", "tabItem", "ControlGroup", "toolbar", "ToolbarItem",
+        "ToolbarItemGroup", "navigationBarItems", "contextMenu", "swipeActions", "confirmationDialog", "alert", "Table",
+        "OutlineGroup", "DisclosureGroup", "commands", "MenuBarExtra", "safeAreaInset",
+    ]
+    /// The largest text size whose glyph cannot come near 44 pt without padding: half of it.
+    static let largestFontPoints = 22.0
+
+    static func find(_ file: SourceFile) -> [GlyphSizedControl] {
+        var result: [GlyphSizedControl] = []
+        for image in file.index.calls(named: "Image") where image.calledExpression.is(DeclReferenceExprSyntax.self) {
+            guard image.arguments.count == 1, let argument = image.arguments.first, argument.label?.text == "systemName",
+                  let symbol = argument.expression.as(StringLiteralExprSyntax.self).flatMap({ ExprSyntax($0).stringLiteralValue }) else { continue }
+            let chain = ModifierChain(containing: ExprSyntax(image))
+            guard chain.root.as(FunctionCallExprSyntax.self)?.id == image.id,
+                  !chain.modifiers.contains(where: { sizing.contains($0.calleeName ?? "") }) else { continue }
+            var control: String
+            var controlChain: [FunctionCallExprSyntax] = []
+            var containers = image.enclosingViewCalls
+            if chain.has("onTapGesture") {
+                control = "A view with `.onTapGesture`"
+                // In a control's label the control decides what can be hit.
+                if containers.contains(where: { SwiftUIHitRegion.controls.contains($0.calleeName ?? "") }) { continue }
+            } else if let owner = SwiftUIHitRegion.labelOwner(of: chain), let name = owner.calleeName,
+                      ["Button", "NavigationLink", "Link"].contains(name) {
+                controlChain = ModifierChain(containing: ExprSyntax(owner)).modifiers
+                guard !controlChain.contains(where: { sizing.contains($0.calleeName ?? "") }) else { continue }
+                // A style set around it (plain or borderless draws the bare label too, but the
+                // app's own style may pad it; a bordered one pads it by the system's amount).
+                if case .customStyle = SwiftUIHitRegion.labelPadding(owner) { continue }
+                if case .system = SwiftUIHitRegion.labelPadding(owner) { continue }
+                control = "`\(name)`"
+                containers = owner.enclosingViewCalls
+            } else {
+                continue
+            }
+            // Inside another control's label, that control is what can be hit.
+            if containers.contains(where: { SwiftUIHitRegion.controls.contains($0.calleeName ?? "") }) { continue }
+            if isPlacedByContainer(Syntax(image), file) { continue }
+            // The nearest font wins: the image's, its control's, then its containers'.
+            var font: (text: String, points: Double)?
+            var fontKnown = true
+            search: for modifiers in [chain.modifiers, controlChain] + containers.map({ ModifierChain(containing: ExprSyntax($0)).modifiers }) {
+                for modifier in modifiers.reversed() where modifier.calleeName == "font" {
+                    font = modifier.arguments.first.flatMap { Self.points(of: $0.expression, file) }
+                    fontKnown = font != nil
+                    break search
+                }
+            }
+            guard fontKnown else { continue }
+            let largeScale = (chain.modifiers + controlChain).contains { $0.calleeName == "imageScale" && $0.arguments.first?.expression.memberName == "large" }
+            guard let padding = Self.padding(chain.modifiers + controlChain) else { continue }
+            let points = font?.points ?? file.reference.iosTextStyleSizes["Large (default)"]?["body"] ?? 17
+            // The short side: the glyph, about as tall and wide as its text size, plus the padding on that axis.
+            let shortSide = points + min(padding.horizontal, padding.vertical)
+            guard shortSide <= (largeScale ? largestFontPoints * 0.75 : largestFontPoints) else { continue }
+            result.append(GlyphSizedControl(image: image, control: control, symbol: symbol, font: font, largeScale: largeScale,
+                                            padding: padding))
+        }
+        return result
+    }
+
+    /// Whether a container that lays out its items at sizes of its own holds `node`: as a
+    /// closure's content or as an argument (`.navigationBarItems(trailing: Button { … })`), or
+    /// through the helper function or property whose result it is, where this file uses it
+    /// (`.navigationBarItems(trailing: exportButton())`).
+    static func isPlacedByContainer(_ node: Syntax, _ file: SourceFile, depth: Int = 0) -> Bool {
+        var child = node
+        var current = node.parent
+        while let parent = current {
+            if let call = parent.as(FunctionCallExprSyntax.self), call.calledExpression.id != child.id,
+               sizedByContainer.contains(call.calleeName ?? "") { return true }
+            // A local `let` is part of the code around it; a member or a function ends the search.
+            if parent.kind.isDeclaration && parent.kind != .ifConfigDecl && !(parent.kind == .variableDecl && parent.parent?.kind == .codeBlockItem) {
+                break
+            }
+            child = parent
+            current = parent.parent
+        }
+        guard depth < 2, let declaration = current else { return false }
+        let name: String?
+        if let function = declaration.as(FunctionDeclSyntax.self) {
+            name = function.name.text
+        } else if let variable = declaration.as(VariableDeclSyntax.self), variable.bindings.count == 1 {
+            name = variable.bindings.first?.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+        } else {
+            name = nil
+        }
+        guard let name, name != "body" else { return false }
+        for offset in file.index.references[name] ?? [] {
+            guard let token = file.tree.token(at: AbsolutePosition(utf8Offset: offset)), token.position.utf8Offset >= declaration.endPosition.utf8Offset
+                    || token.endPosition.utf8Offset <= declaration.position.utf8Offset else { continue }
+            if isPlacedByContainer(Syntax(token), file, depth: depth + 1) { return true }
+        }
+        return false
+    }
+
+    /// A text style's default size (`.caption2`, `Font.caption2`, `.system(.caption2)`), or a
+    /// literal `.system(size:)`; nil for anything else (a custom font, a variable).
+    static func points(of font: ExprSyntax, _ file: SourceFile) -> (text: String, points: Double)? {
+        let sizes = file.reference.iosTextStyleSizes["Large (default)"] ?? [:]
+        let text = "`\(InputExcerpt.of(font.trimmedDescription))`"
+        if let name = font.memberName, let size = sizes[name] { return (text, size) }
+        guard let call = font.as(FunctionCallExprSyntax.self), call.calleeName == "system" else { return nil }
+        if let size = call.argument("size")?.numberValue { return (text, size) }
+        if let style = call.arguments.first?.expression.memberName, call.arguments.first?.label == nil, let size = sizes[style] { return (text, size) }
+        return nil
+    }
 }

@@ -15,7 +15,7 @@ struct CheckoutView: View {
             Button {
                 dismiss()
             } label: {
-                Image(systemName: "xmark")
+                Image(systemName: "xmark") // expect: hit-region-too-small
             }
             .accessibilityLabel("xmark.circle.fill") // expect: accessibility-label-raw-identifier
             Button("Help") {}

@@ -22,7 +22,7 @@ struct OrderRow: View {
             Button { // expect: sf-symbol-default-label
                 share()
             } label: {
-                Image(systemName: "square.and.arrow.up")
+                Image(systemName: "square.and.arrow.up") // expect: hit-region-too-small
             }
             Button(action: reorder) {
                 Label("Reorder", systemImage: "arrow.clockwise")
