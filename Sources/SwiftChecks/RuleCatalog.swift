@@ -11,6 +11,7 @@ public enum RuleCatalog {
         AccessibilityLabelNamesTraitRule(),
         AccessibilityLabelEmptyOrEmojiRule(),
         ImageAssetNameSpokenRule(),
+        ImageWithoutLabelRule(),
         SFSymbolDefaultLabelRule(),
         TapGestureMissingTraitRule(),
         CustomToggleMissingTraitRule(),

@@ -300,6 +300,11 @@ struct ModifierChain {
         }
     }
 
+    /// `.accessibilityElement(children: .combine)`: one element whose label joins its children's.
+    var combinesChildren: Bool {
+        modifiers.contains { $0.calleeName == "accessibilityElement" && $0.argument("children")?.memberName == "combine" }
+    }
+
     /// The traits added with `.accessibilityAddTraits(…)` or `.accessibility(addTraits:)`.
     var addedTraits: Set<String> {
         var traits: Set<String> = []

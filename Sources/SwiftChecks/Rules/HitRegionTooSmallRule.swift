@@ -1002,10 +1002,12 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
     /// Symbol-only controls no frame sizes: the glyph is what can be hit (iOS only, to review).
     private func checkGlyphSized(_ file: SourceFile, _ sink: inout FindingSink) {
         guard let threshold = ControlSizeThreshold.required(.iOS, file.reference) else { return }
+        // A widget's or Live Activity's content is laid out and hit-tested by the system.
+        guard !file.buildsWidgets else { return }
         for control in GlyphSizedControl.find(file) where file.platformsForSizes(at: control.image).contains(.iOS) {
             let body = file.reference.iosTextStyleSizes["Large (default)"]?["body"] ?? 17
-            let font = control.font.map { "drawn at \($0.text) (\($0.points.points) pt at the default text size)" }
-                ?? "drawn at the text size it inherits (body, \(body.points) pt, unless a view around it in another file sets a larger one)"
+            let font = control.font.map { "drawn at \($0.text) (\($0.points.points) pt\($0.fixed ? "" : " at the default text size"))" }
+                ?? "drawn at the text size it inherits (body, \(body.points) pt, unless a view around it in another file sets another)"
             let scale = control.largeScale ? " at the large image scale" : ""
             let padded = max(control.padding.horizontal, control.padding.vertical) > 0
             let across = min(control.padding.horizontal, control.padding.vertical)

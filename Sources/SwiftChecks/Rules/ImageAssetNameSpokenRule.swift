@@ -37,9 +37,9 @@ struct ImageAssetNameSpokenRule: SourceRule {
             another file). A name the project's strings tables define as a key is not reported: \
             VoiceOver reads the translation. An enclosing container that labels, hides, replaces \
             (`.accessibilityRepresentation`) or groups its children with \
-            `.accessibilityElement(children: .combine)` or `.ignore` clears the image; with \
-            `.combine` the image's label may still be merged into the container's, which this \
-            rule does not report. Labels, hiding and grouping applied outside the expression \
+            `.accessibilityElement(children: .ignore)` clears the image; with `.combine` the \
+            image's label is merged into the container's, so the asset name is read there and \
+            is reported as such, unless it reads as words beside the text. Labels, hiding and grouping applied outside the expression \
             (through a custom `ViewModifier`, or by the caller of a view) are not seen. \
             Decision for `Button { Image("x"); Text("Play") }`: it is reported, since the \
             button's label is built from all of its content, so the asset name is read beside \
@@ -96,6 +96,19 @@ struct ImageAssetNameSpokenRule: SourceRule {
                             Text("Acme")
                         }
                         ↓Image("hero_banner", bundle: .module).resizable().scaledToFit()
+                    }
+                }
+                """),
+            // Combined with its text, the asset name is read as part of the row's one label.
+            RuleExample("""
+                import SwiftUI
+                struct Rating: View {
+                    var body: some View {
+                        HStack {
+                            ↓Image("ic_rating_star")
+                            Text("4.5")
+                        }
+                        .accessibilityElement(children: .combine)
                     }
                 }
                 """),
@@ -353,42 +366,25 @@ struct ImageAssetNameSpokenRule: SourceRule {
                   call.argument("label") == nil
             else { continue }
             if file.isLocalizedKey(name) { continue }
-            let chain = ModifierChain(containing: ExprSyntax(call))
-            if Self.clears(chain) { continue }
-            if chain.outermost.parent?.is(InitializerClauseSyntax.self) == true || Self.isAssigned(chain.outermost) { continue }
-            if let argument = chain.outermost.parent?.as(LabeledExprSyntax.self),
-               let owner = argument.parent?.parent?.as(FunctionCallExprSyntax.self)?.calleeName,
-               Self.imageTakers.contains(owner) { continue }
-            if AccessibilityLabels.isInPreview(call) { continue }
-
-            var control: String?
-            var cleared = false
-            var row: FunctionCallExprSyntax?
-            for container in AccessibilityLabels.accessibilityContainers(of: call) {
-                let containerName = container.calleeName ?? ""
-                if Self.titledIconContainers.contains(containerName) { cleared = true; break }
-                // A picker's option (`Picker { HStack { Image(…); Text(name) } }`) becomes a menu
-                // item or segment titled by its text, with the image as its icon.
-                if containerName == "Picker", Self.isInContent(call, of: container), let row, Self.hasText(row) { cleared = true; break }
-                row = row ?? container
-                let containerChain = ModifierChain(containing: ExprSyntax(container))
-                if Self.clears(containerChain) || containerChain.groupsChildren { cleared = true; break }
-                if control == nil, AccessibilityLabels.labelledControls.contains(containerName),
-                   container.calledExpression.is(DeclReferenceExprSyntax.self) {
-                    // A menu's item becomes a system menu action titled by its text, with the
-                    // image as its icon.
-                    if containerName == "Button", Self.isMenuItem(container), Self.hasText(container) { cleared = true; break }
-                    control = containerName
-                }
-            }
-            if cleared { continue }
-            // A helper that hands out an `Image` value: where it is shown decides its label
-            // (a `Label` icon, a hidden row, a bare button), and that may be another file.
-            if control == nil, let helper = Self.enclosingImageHelper(of: chain.outermost) {
+            let control: String?
+            let role: String
+            switch Self.placement(of: call) {
+            case .cleared:
+                continue
+            case .returnedBy(let helper):
+                // A helper that hands out an `Image` value: where it is shown decides its label
+                // (a `Label` icon, a hidden row, a bare button), and that may be another file.
                 sink.report(call, "`Image(\"\(name)\")` is returned by `\(helper)`, so VoiceOver reads the asset name \"\(name)\" wherever it is shown without a label; check each place it is used", certainty: .review)
                 continue
+            case .shown(let owner):
+                control = owner?.calleeName
+                role = control.map { "as part of the enclosing `\($0)`'s label" } ?? "as the image's label"
+            case .combined(let container):
+                // A name that reads as words ("star" beside "4.5 stars") joins the text as a word.
+                if Self.readsAsWords(name) { continue }
+                control = nil
+                role = "as part of the label the enclosing `\(container.calleeName ?? "view")` combines from its children"
             }
-            let role = control.map { "as part of the enclosing `\($0)`'s label" } ?? "as the image's label"
             // Named after the app: most likely its logo, which the app's name labels well.
             if file.context.appNames.contains(ProjectContext.normalizedAppName(name)) {
                 sink.report(call, "`Image(\"\(name)\")` has no accessibility label: VoiceOver reads the asset name \"\(name)\" \(role), which is the app's name; if the image is the app's logo that is a fine label, otherwise label it in words",
@@ -408,6 +404,55 @@ struct ImageAssetNameSpokenRule: SourceRule {
     }
 
     private static func clears(_ chain: ModifierChain) -> Bool { AccessibilityLabels.labelsOrHides(chain) }
+
+    /// Where an `Image` call is shown, as far as its label goes.
+    enum Placement {
+        /// Labelled, hidden, grouped or given a title by what holds it (a `Label`, a menu item,
+        /// a picker option with text), kept for later, or preview code: nothing to report.
+        case cleared
+        /// Returned by a helper (`func icon() -> Image`): its callers show it.
+        case returnedBy(String)
+        /// Shown as it is, alone or as part of the label of `control` (a `Button`, a `Link`…).
+        case shown(control: FunctionCallExprSyntax?)
+        /// A child of `container`, which merges its children's labels into one
+        /// (`.accessibilityElement(children: .combine)`) and labels nothing itself.
+        case combined(container: FunctionCallExprSyntax)
+    }
+
+    static func placement(of call: FunctionCallExprSyntax) -> Placement {
+        let chain = ModifierChain(containing: ExprSyntax(call))
+        if clears(chain) { return .cleared }
+        if chain.outermost.parent?.is(InitializerClauseSyntax.self) == true || isAssigned(chain.outermost) { return .cleared }
+        if let argument = chain.outermost.parent?.as(LabeledExprSyntax.self),
+           let owner = argument.parent?.parent?.as(FunctionCallExprSyntax.self)?.calleeName,
+           imageTakers.contains(owner) { return .cleared }
+        if AccessibilityLabels.isInPreview(call) { return .cleared }
+        var control: FunctionCallExprSyntax?
+        var row: FunctionCallExprSyntax?
+        for container in AccessibilityLabels.accessibilityContainers(of: call) {
+            let containerName = container.calleeName ?? ""
+            if titledIconContainers.contains(containerName) { return .cleared }
+            // A picker's option (`Picker { HStack { Image(…); Text(name) } }`) becomes a menu
+            // item or segment titled by its text, with the image as its icon.
+            if containerName == "Picker", isInContent(call, of: container), let row, hasText(row) { return .cleared }
+            row = row ?? container
+            let containerChain = ModifierChain(containing: ExprSyntax(container))
+            if clears(containerChain) { return .cleared }
+            if containerChain.groupsChildren {
+                // `.combine` merges each child's label into the container's: an asset name is read there.
+                return containerChain.combinesChildren ? .combined(container: container) : .cleared
+            }
+            if control == nil, AccessibilityLabels.labelledControls.contains(containerName),
+               container.calledExpression.is(DeclReferenceExprSyntax.self) {
+                // A menu's item becomes a system menu action titled by its text, with the
+                // image as its icon.
+                if containerName == "Button", isMenuItem(container), hasText(container) { return .cleared }
+                control = container
+            }
+        }
+        if control == nil, let helper = enclosingImageHelper(of: chain.outermost) { return .returnedBy(helper) }
+        return .shown(control: control)
+    }
 
     /// `self.icon = Image("x")`, `icon = custom ?? Image("x")`: a value kept for later, shown
     /// (and labelled or hidden) wherever the property is read, as with a `let` initializer.

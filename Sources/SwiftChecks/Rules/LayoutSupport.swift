@@ -530,7 +530,7 @@ struct GlyphSizedControl {
     let symbol: String
     /// The font that sizes the glyph as written (`.caption2`), and its size at the default text
     /// size; nil: none is set around it in this file, so the body style (17 pt) is inherited.
-    let font: (text: String, points: Double)?
+    let font: (text: String, points: Double, fixed: Bool)?
     /// `.imageScale(.large)`: the glyph is drawn larger than its font, by an amount Apple does not publish.
     let largeScale: Bool
     /// Literal padding around the glyph, summed per axis.
@@ -603,7 +603,7 @@ struct GlyphSizedControl {
             if containers.contains(where: { SwiftUIHitRegion.controls.contains($0.calleeName ?? "") }) { continue }
             if isPlacedByContainer(Syntax(image), file) { continue }
             // The nearest font wins: the image's, its control's, then its containers'.
-            var font: (text: String, points: Double)?
+            var font: (text: String, points: Double, fixed: Bool)?
             var fontKnown = true
             search: for modifiers in [chain.modifiers, controlChain] + containers.map({ ModifierChain(containing: ExprSyntax($0)).modifiers }) {
                 for modifier in modifiers.reversed() where modifier.calleeName == "font" {
@@ -662,13 +662,13 @@ struct GlyphSizedControl {
 
     /// A text style's default size (`.caption2`, `Font.caption2`, `.system(.caption2)`), or a
     /// literal `.system(size:)`; nil for anything else (a custom font, a variable).
-    static func points(of font: ExprSyntax, _ file: SourceFile) -> (text: String, points: Double)? {
+    static func points(of font: ExprSyntax, _ file: SourceFile) -> (text: String, points: Double, fixed: Bool)? {
         let sizes = file.reference.iosTextStyleSizes["Large (default)"] ?? [:]
         let text = "`\(InputExcerpt.of(font.trimmedDescription))`"
-        if let name = font.memberName, let size = sizes[name] { return (text, size) }
+        if let name = font.memberName, let size = sizes[name] { return (text, size, false) }
         guard let call = font.as(FunctionCallExprSyntax.self), call.calleeName == "system" else { return nil }
-        if let size = call.argument("size")?.numberValue { return (text, size) }
-        if let style = call.arguments.first?.expression.memberName, call.arguments.first?.label == nil, let size = sizes[style] { return (text, size) }
+        if let size = call.argument("size")?.numberValue { return (text, size, true) }
+        if let style = call.arguments.first?.expression.memberName, call.arguments.first?.label == nil, let size = sizes[style] { return (text, size, false) }
         return nil
     }
 }

@@ -1,0 +1,205 @@
+import AuditModel
+import SwiftSyntax
+
+/// `Image(uiImage:)` and `Image(nsImage:)` shown with no label and not hidden: a picture drawn
+/// from an image object has no name at all, so VoiceOver finds it and says only "image" (and a
+/// button whose whole label it is says only "button").
+struct ImageWithoutLabelRule: SourceRule {
+    let description = RuleDescription(
+        id: "image-without-label",
+        title: "Image with no accessibility label",
+        kind: .recommendation,
+        rationale: """
+            An image made from a `UIImage` or `NSImage` (a photo, an avatar, a favicon, a QR \
+            code, a rendered chart) carries no name SwiftUI could read: unlike `Image("name")`, \
+            nothing labels it. Shown as it is, VoiceOver stops on it and says only "image"; as \
+            the whole label of a button or link, the control is announced with no name. An image \
+            is either meaningful (it needs a description in words) or decorative (it should be \
+            hidden).
+            """,
+        citations: [
+            Citation("HIG › VoiceOver",
+                     "Provide alternative labels for all key interface elements. … System-provided controls have generic labels by default, but you should provide more descriptive labels that convey your app's functionality. Add labels to any custom elements your app defines."),
+            Citation("HIG › VoiceOver",
+                     "Exclude purely decorative images from VoiceOver. It's unnecessary to describe images that are decorative and don't convey useful or actionable information."),
+        ],
+        fix: """
+            Meaningful image: `.accessibilityLabel("Profile photo of \\(name)")` on the image, or \
+            on the button whose label it is. Decorative image: `.accessibilityHidden(true)`. \
+            Beside a title, `Label { Text(title) } icon: { Image(uiImage: icon) }`, or group the \
+            row with `.accessibilityElement(children: .combine)`.
+            """,
+        limitations: """
+            An image whose `UIImage`/`NSImage` is loaded by name (`UIImage(named:)`, \
+            `UIImage(systemName:)`) may carry a name of its own, so it goes to review. An image a \
+            helper returns (`func icon() -> Image`) is judged where it is used, by a person. \
+            Images kept in a property are judged where they are shown, as with \
+            `image-asset-name-spoken`; containers that label, hide or group their children clear \
+            the image, and so does a caller in another file that does (the app model). A button \
+            whose label also holds text is named by the text and is not reported. \
+            `Image(cgImage:…)` always takes a label or is decorative, and is not judged.
+            """,
+        triggering: [
+            RuleExample("""
+                import SwiftUI
+                import UIKit
+                struct Favicon: View {
+                    let favicon: UIImage?
+                    var body: some View {
+                        ↓Image(uiImage: favicon ?? UIImage())
+                            .resizable()
+                            .frame(width: 16, height: 16)
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
+            // Beside its text, but not grouped with it: two elements, one of them nameless.
+            RuleExample("""
+                import SwiftUI
+                import UIKit
+                struct StatusRow: View {
+                    let icon: UIImage
+                    var body: some View {
+                        HStack {
+                            ↓Image(uiImage: icon)
+                            Text("Status")
+                        }
+                        .accessibilityElement(children: .contain)
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
+            // The whole label of a link: the link has no name.
+            RuleExample("""
+                import SwiftUI
+                import UIKit
+                struct AvatarLink: View {
+                    let avatar: UIImage
+                    var body: some View {
+                        NavigationLink {
+                            Text("Profile")
+                        } label: {
+                            ↓Image(uiImage: avatar).clipShape(Circle())
+                        }
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
+            RuleExample("""
+                import SwiftUI
+                import AppKit
+                struct Preferences: View {
+                    var body: some View {
+                        VStack {
+                            ↓Image(nsImage: NSImage())
+                            Text("Settings")
+                        }
+                    }
+                }
+                """, platforms: PlatformSet(.macOS)),
+        ],
+        nonTriggering: [
+            RuleExample("""
+                import SwiftUI
+                import UIKit
+                struct Gallery: View {
+                    let photo: UIImage
+                    let title: String
+                    var body: some View {
+                        VStack {
+                            Image(uiImage: photo).accessibilityLabel("Sunset over the bay")
+                            Image(uiImage: photo).accessibilityHidden(true)
+                            Image(uiImage: photo).accessibility(label: Text("Sunset"))
+                            Label { Text(title) } icon: { Image(uiImage: photo) }
+                            HStack { Image(uiImage: photo); Text(title) }.accessibilityElement(children: .combine)
+                            Button(action: {}) { HStack { Image(uiImage: photo); Text("Share") } }
+                            Button(action: {}) { Image(uiImage: photo) }.accessibilityLabel("Open photo")
+                        }
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
+            // Kept for later: judged where it is shown.
+            RuleExample("""
+                import SwiftUI
+                import UIKit
+                struct Thumbnail {
+                    let image = Image(uiImage: UIImage())
+                }
+                """, platforms: PlatformSet(.iOS)),
+        ],
+        needsReview: [
+            // Loaded by name: the image object may carry a name of its own.
+            RuleExample("""
+                import SwiftUI
+                import UIKit
+                struct Logo: View {
+                    var body: some View {
+                        ↓Image(uiImage: UIImage(named: "AppLogo") ?? UIImage())
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
+            RuleExample("""
+                import SwiftUI
+                import UIKit
+                struct Badge {
+                    let badge: UIImage
+                    func icon() -> Image {
+                        ↓Image(uiImage: badge)
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
+        ]
+    )
+
+    func check(_ file: SourceFile, _ sink: inout FindingSink) {
+        for call in file.index.calls(named: "Image") {
+            guard call.calledExpression.is(DeclReferenceExprSyntax.self) || call.calleeBaseText == "SwiftUI",
+                  call.arguments.count == 1, let argument = call.arguments.first,
+                  let label = argument.label?.text, label == "uiImage" || label == "nsImage" else { continue }
+            let shown = "`Image(\(label): \(InputExcerpt.of(argument.expression.trimmedDescription, limit: 40)))`"
+            // `UIImage(named:)`, `NSImage(named:)`, `UIImage(systemName:)`: the object may carry a name.
+            let byName = argument.expression.tokens(viewMode: .sourceAccurate).contains { token in
+                (token.tokenKind == .identifier("named") || token.tokenKind == .identifier("systemName"))
+                    && token.nextToken(viewMode: .sourceAccurate)?.tokenKind == .colon
+            }
+            switch ImageAssetNameSpokenRule.placement(of: call) {
+            case .cleared, .combined:
+                // A nameless child adds nothing to a combined label.
+                continue
+            case .returnedBy(let helper):
+                sink.report(call, "\(shown) is returned by `\(helper)` with no accessibility label: wherever it is shown without one, VoiceOver says only \"image\"; check each place it is used",
+                            certainty: .review)
+            case .shown(let control?):
+                // A title in the control's label names it; the nameless image adds nothing to it.
+                if Self.labelHasText(control, around: call) || Self.hasTitle(control) { continue }
+                let name = control.calleeName ?? "Button"
+                let role = name == "Link" || name == "NavigationLink" ? "link" : "button"
+                sink.report(call, "`\(name)` has no accessible name: its label is only \(shown), which has no accessibility label, so VoiceOver announces it as \"\(role)\" and nothing more"
+                            + (byName ? " (unless the image object, loaded by name, carries a label of its own: check it)" : "")
+                            + "; label the `\(name)` in words",
+                            certainty: byName ? .review : nil,
+                            reviewIf: ImageAssetNameSpokenRule.enclosingView(of: call).map { ["\($0)@labelled"] } ?? [])
+            case .shown(nil):
+                sink.report(call, "\(shown) has no accessibility label and is not hidden: VoiceOver stops on it and says only \"image\""
+                            + (byName ? " (unless the image object, loaded by name, carries a label of its own: check it)" : "")
+                            + "; label it in words, or hide it if it is decorative",
+                            certainty: byName ? .review : nil,
+                            reviewIf: ImageAssetNameSpokenRule.enclosingView(of: call).map { ["\($0)@labelled"] } ?? [])
+            }
+        }
+    }
+
+    /// Whether the part of `control` that holds `image` (its label closure, not a link's
+    /// destination) also shows a `Text` or a `Label`.
+    static func labelHasText(_ control: FunctionCallExprSyntax, around image: FunctionCallExprSyntax) -> Bool {
+        var part = Syntax(image)
+        while let parent = part.parent, parent.id != control.id { part = parent }
+        return part.tokens(viewMode: .sourceAccurate).contains { token in
+            (token.tokenKind == .identifier("Text") || token.tokenKind == .identifier("Label"))
+                && token.nextToken(viewMode: .sourceAccurate)?.tokenKind == .leftParen
+        }
+    }
+
+    /// `Button(title) { … }`, `Link(title, destination:)`: a title argument (not a closure).
+    static func hasTitle(_ control: FunctionCallExprSyntax) -> Bool {
+        guard let first = control.arguments.first, first.label == nil else { return false }
+        return !first.expression.is(ClosureExprSyntax.self)
+    }
+}
