@@ -64,6 +64,9 @@ public struct FileResult: Codable, Sendable, Hashable {
         }
     }
 
+    /// In `assignedMembers`: `Row@grouped`, a custom view some file shows where a nameless image
+    /// in it is no element of its own (see `SourceFile.viewsGroupedWhereUsed`).
+    public static let groupedMarker = "@grouped"
     /// In `assignedMembers`, `Sub<:Super`: a class and its superclass (the first inherited type).
     public static let inheritsMarker = "<:"
     /// In `assignedMembers` (facts the scanner adds): `Base@subclassNib`, a class a subclass of
@@ -501,7 +504,7 @@ public struct SourceChecker: Sendable {
         result.referencedNames.formUnion(file.targetsGivenInCode())
         result.referencedNames.formUnion(file.index.identifierLiterals.map { FileResult.sceneRequirementPrefix + $0 })
         result.assignedMembers = file.overridingAssignments(FileResult.overridableProperties)
-            .union(file.viewsLabelledWhereUsed()).union(file.superclassFacts()).union(file.rowSelectionFacts())
+            .union(file.viewsLabelledWhereUsed()).union(file.viewsGroupedWhereUsed()).union(file.superclassFacts()).union(file.rowSelectionFacts())
             .union(file.styleMethodFacts(FileResult.overridableProperties))
             .union(file.catalystGatedTypeFacts()).union(file.declarationFacts()).union(file.renderingSurfaceFacts())
             .union(file.constructionPlatformFacts()).union(file.typeUseFacts())

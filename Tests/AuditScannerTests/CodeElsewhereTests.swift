@@ -128,6 +128,47 @@ struct CodeElsewhereTests {
         #expect(images == [5: .review, 6: .violation])
     }
 
+    /// A nameless image in a view that another file combines, or places in a link's label (where
+    /// text may name the link), goes to a person; the same image in a view shown bare stays a
+    /// violation.
+    @Test func aNamelessImageInAViewAnotherFileGroupsGoesToReview() throws {
+        let repository = try TemporaryRepository()
+        try repository.write("Chat.xcodeproj/project.pbxproj", "// !$*UTF8*$!\n{ archiveVersion = 1; objects = { }; rootObject = R1; }\n")
+        try repository.write("App/Rows.swift", """
+            import SwiftUI
+            import UIKit
+            struct ConversationRow: View {
+                let picture: UIImage
+                var body: some View { HStack { Image(uiImage: picture); Text("Ada") } }
+            }
+            struct PreviewCard: View {
+                let picture: UIImage
+                var body: some View { VStack { Image(uiImage: picture); Text("Preview") } }
+            }
+            struct Banner: View {
+                let picture: UIImage
+                var body: some View { Image(uiImage: picture) }
+            }
+            """)
+        try repository.write("App/Screens.swift", """
+            import SwiftUI
+            import UIKit
+            @main struct ChatApp: App { var body: some Scene { WindowGroup { Screens(picture: UIImage()) } } }
+            struct Screens: View {
+                let picture: UIImage
+                var body: some View {
+                    NavigationLink { Text("Chat") } label: { ConversationRow(picture: picture) }
+                    PreviewCard(picture: picture).accessibilityElement(children: .combine)
+                    Banner(picture: picture)
+                }
+            }
+            """)
+        let report = try Self.scan(repository, platforms: PlatformSet(.iOS))
+        let images = Dictionary(report.findings.filter { $0.ruleID == "image-without-label" }.map { ($0.location.line, $0.certainty) },
+                                uniquingKeysWith: { first, _ in first })
+        #expect(images == [5: .review, 9: .review, 13: .violation], "\(report.findings.map { ($0.ruleID, $0.location.line, $0.message) })")
+    }
+
     /// An XcodeGen project (`project.yml`, the `.xcodeproj` not checked in) whose targets are
     /// all for the Mac makes its folder's code Mac code: no Dynamic Type claims.
     @Test func anXcodeGenProjectsTargetsDecideThePlatform() throws {

@@ -274,7 +274,7 @@ extension SourceFile {
                 call.calleeName == "accessibilityElement" && (call.argument("children").map { $0.memberName == "ignore" } ?? true)
             }
             guard replaces, let root = chain.root.as(FunctionCallExprSyntax.self), walked.insert(root.id).inserted else { continue }
-            for call in [root] + Self.callsInSubtree(of: root) {
+            for call in [root] + Self.callsInSubtree(of: Syntax(root)) {
                 guard let name = call.calleeName, name.first?.isUppercase == true,
                       call.calledExpression.is(DeclReferenceExprSyntax.self),
                       !AccessibilityLabels.systemViews.contains(name) else { continue }
@@ -284,8 +284,40 @@ extension SourceFile {
         return names
     }
 
+    /// `Row@grouped` for each custom view this file constructs where a nameless image in it may
+    /// not be an element of its own: under `.accessibilityElement(children: .combine)`, or in
+    /// the label of a button or link (`NavigationLink { … } label: { ConversationRow(…) }`),
+    /// which text beside it or in the view itself may name. Only the nameless-image rule reads
+    /// it, to hand its findings to a person: an asset name is still read inside such a label.
+    func viewsGroupedWhereUsed() -> Set<String> {
+        var names = Set<String>()
+        func collect(_ root: Syntax) {
+            for call in (root.as(FunctionCallExprSyntax.self).map { [$0] } ?? []) + Self.callsInSubtree(of: root) {
+                guard let name = call.calleeName, name.first?.isUppercase == true,
+                      call.calledExpression.is(DeclReferenceExprSyntax.self),
+                      !AccessibilityLabels.systemViews.contains(name) else { continue }
+                names.insert(name + FileResult.groupedMarker)
+            }
+        }
+        for modifier in index.calls(named: "accessibilityElement") where modifier.isMemberCallWithBase
+            && modifier.argument("children")?.memberName == "combine" {
+            if let root = ModifierChain(containing: ExprSyntax(modifier)).root.as(FunctionCallExprSyntax.self) {
+                collect(Syntax(root))
+            }
+        }
+        for control in index.calls(named: ["Button", "NavigationLink", "Link"]) where control.calledExpression.is(DeclReferenceExprSyntax.self) {
+            // The label: a `label:` closure, else the trailing closure of a control given its action.
+            let label = control.additionalTrailingClosures.first { $0.label.text == "label" }.map { Syntax($0.closure) }
+                ?? control.argument("label").map(Syntax.init)
+                ?? (control.arguments.isEmpty ? nil : control.trailingClosure.map(Syntax.init))
+            guard let label else { continue }
+            collect(label)
+        }
+        return names
+    }
+
     /// The calls inside `root`, from one walk of its subtree (not a filter over the file's calls).
-    static func callsInSubtree(of root: FunctionCallExprSyntax) -> [FunctionCallExprSyntax] {
+    static func callsInSubtree(of root: Syntax) -> [FunctionCallExprSyntax] {
         final class Collector: SyntaxVisitor {
             var calls: [FunctionCallExprSyntax] = []
             override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {

@@ -1,8 +1,8 @@
 import AuditModel
 import SwiftSyntax
 
-/// `Image(uiImage:)` and `Image(nsImage:)` shown with no label and not hidden: a picture drawn
-/// from an image object has no name at all, so VoiceOver finds it and says only "image" (and a
+/// `Image(uiImage:)`, `Image(nsImage:)` and `AsyncImage` shown with no label and not hidden: a
+/// picture drawn from an image object or a URL has no name at all, so VoiceOver finds it and says only "image" (and a
 /// button whose whole label it is says only "button").
 struct ImageWithoutLabelRule: SourceRule {
     let description = RuleDescription(
@@ -11,8 +11,8 @@ struct ImageWithoutLabelRule: SourceRule {
         kind: .recommendation,
         rationale: """
             An image made from a `UIImage` or `NSImage` (a photo, an avatar, a favicon, a QR \
-            code, a rendered chart) carries no name SwiftUI could read: unlike `Image("name")`, \
-            nothing labels it. Shown as it is, VoiceOver stops on it and says only "image"; as \
+            code, a rendered chart), or loaded from a URL by `AsyncImage`, carries no name \
+            SwiftUI could read: unlike `Image("name")`, nothing labels it. Shown as it is, VoiceOver stops on it and says only "image"; as \
             the whole label of a button or link, the control is announced with no name. An image \
             is either meaningful (it needs a description in words) or decorative (it should be \
             hidden).
@@ -37,7 +37,10 @@ struct ImageWithoutLabelRule: SourceRule {
             `image-asset-name-spoken`; containers that label, hide or group their children clear \
             the image, and so does a caller in another file that does (the app model). A button \
             whose label also holds text is named by the text and is not reported. \
-            `Image(cgImage:…)` always takes a label or is decorative, and is not judged.
+            `Image(cgImage:…)` always takes a label or is decorative, and is not judged. An \
+            `AsyncImage` whose content closure labels or hides the loaded image is clear; a \
+            control whose label also calls one of the app's own views (a placeholder that may \
+            show text, in another file) goes to review.
             """,
         triggering: [
             RuleExample("""
@@ -82,6 +85,25 @@ struct ImageWithoutLabelRule: SourceRule {
                     }
                 }
                 """, platforms: PlatformSet(.iOS)),
+            // A remote picture as a link's whole label.
+            RuleExample("""
+                import SwiftUI
+                struct Attachment: View {
+                    let url: URL?
+                    var body: some View {
+                        NavigationLink {
+                            Text("Post")
+                        } label: {
+                            ↓AsyncImage(url: url) { image in
+                                image.resizable().scaledToFill()
+                            } placeholder: {
+                                ProgressView()
+                            }
+                            .frame(width: 74, height: 74)
+                        }
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
             RuleExample("""
                 import SwiftUI
                 import AppKit
@@ -111,6 +133,8 @@ struct ImageWithoutLabelRule: SourceRule {
                             HStack { Image(uiImage: photo); Text(title) }.accessibilityElement(children: .combine)
                             Button(action: {}) { HStack { Image(uiImage: photo); Text("Share") } }
                             Button(action: {}) { Image(uiImage: photo) }.accessibilityLabel("Open photo")
+                            AsyncImage(url: nil) { image in image.resizable().accessibilityLabel(title) } placeholder: { Color.gray }
+                            AsyncImage(url: nil).accessibilityHidden(true)
                         }
                     }
                 }
@@ -125,6 +149,18 @@ struct ImageWithoutLabelRule: SourceRule {
                 """, platforms: PlatformSet(.iOS)),
         ],
         needsReview: [
+            // The app's own placeholder view in the label may show text.
+            RuleExample("""
+                import SwiftUI
+                struct Attachment: View {
+                    let url: URL?
+                    var body: some View {
+                        Button(action: {}) {
+                            ↓AsyncImage(url: url) { image in image.resizable() } placeholder: { BlurPlaceholder() }
+                        }
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
             // Loaded by name: the image object may carry a name of its own.
             RuleExample("""
                 import SwiftUI
@@ -149,15 +185,26 @@ struct ImageWithoutLabelRule: SourceRule {
     )
 
     func check(_ file: SourceFile, _ sink: inout FindingSink) {
-        for call in file.index.calls(named: "Image") {
+        for call in file.index.calls(named: ["Image", "AsyncImage"]) {
             guard call.calledExpression.is(DeclReferenceExprSyntax.self) || call.calleeBaseText == "SwiftUI",
-                  call.arguments.count == 1, let argument = call.arguments.first,
-                  let label = argument.label?.text, label == "uiImage" || label == "nsImage" else { continue }
-            let shown = "`Image(\(label): \(InputExcerpt.of(argument.expression.trimmedDescription, limit: 40)))`"
-            // `UIImage(named:)`, `NSImage(named:)`, `UIImage(systemName:)`: the object may carry a name.
-            let byName = argument.expression.tokens(viewMode: .sourceAccurate).contains { token in
-                (token.tokenKind == .identifier("named") || token.tokenKind == .identifier("systemName"))
-                    && token.nextToken(viewMode: .sourceAccurate)?.tokenKind == .colon
+                  let argument = call.arguments.first else { continue }
+            let shown: String
+            var byName = false
+            if call.calleeName == "AsyncImage" {
+                // Its content closure may label or hide the loaded image itself.
+                guard !call.tokens(viewMode: .sourceAccurate).contains(where: { token in
+                    ["accessibilityLabel", "accessibilityHidden", "accessibility", "accessibilityElement", "accessibilityRepresentation"]
+                        .contains(token.text) && token.previousToken(viewMode: .sourceAccurate)?.tokenKind == .period
+                }) else { continue }
+                shown = "`AsyncImage(\(InputExcerpt.of(argument.trimmedDescription, limit: 40)))`"
+            } else {
+                guard call.arguments.count == 1, let label = argument.label?.text, label == "uiImage" || label == "nsImage" else { continue }
+                shown = "`Image(\(label): \(InputExcerpt.of(argument.expression.trimmedDescription, limit: 40)))`"
+                // `UIImage(named:)`, `NSImage(named:)`, `UIImage(systemName:)`: the object may carry a name.
+                byName = argument.expression.tokens(viewMode: .sourceAccurate).contains { token in
+                    (token.tokenKind == .identifier("named") || token.tokenKind == .identifier("systemName"))
+                        && token.nextToken(viewMode: .sourceAccurate)?.tokenKind == .colon
+                }
             }
             switch ImageAssetNameSpokenRule.placement(of: call) {
             case .cleared, .combined:
@@ -171,18 +218,38 @@ struct ImageWithoutLabelRule: SourceRule {
                 if Self.labelHasText(control, around: call) || Self.hasTitle(control) { continue }
                 let name = control.calleeName ?? "Button"
                 let role = name == "Link" || name == "NavigationLink" ? "link" : "button"
+                // A view of the app's own in the label may show text (in another file).
+                let custom = Self.customViews(inLabelOf: control, around: call)
                 sink.report(call, "`\(name)` has no accessible name: its label is only \(shown), which has no accessibility label, so VoiceOver announces it as \"\(role)\" and nothing more"
                             + (byName ? " (unless the image object, loaded by name, carries a label of its own: check it)" : "")
+                            + (custom.first.map { " (unless `\(InputExcerpt.of($0))`, also in its label, shows text: check it)" } ?? "")
                             + "; label the `\(name)` in words",
-                            certainty: byName ? .review : nil,
-                            reviewIf: ImageAssetNameSpokenRule.enclosingView(of: call).map { ["\($0)@labelled"] } ?? [])
+                            certainty: byName || !custom.isEmpty ? .review : nil,
+                            reviewIf: ImageAssetNameSpokenRule.enclosingView(of: call).map { ["\($0)@labelled", $0 + FileResult.groupedMarker] } ?? [])
             case .shown(nil):
                 sink.report(call, "\(shown) has no accessibility label and is not hidden: VoiceOver stops on it and says only \"image\""
                             + (byName ? " (unless the image object, loaded by name, carries a label of its own: check it)" : "")
                             + "; label it in words, or hide it if it is decorative",
                             certainty: byName ? .review : nil,
-                            reviewIf: ImageAssetNameSpokenRule.enclosingView(of: call).map { ["\($0)@labelled"] } ?? [])
+                            reviewIf: ImageAssetNameSpokenRule.enclosingView(of: call).map { ["\($0)@labelled", $0 + FileResult.groupedMarker] } ?? [])
             }
+        }
+    }
+
+    /// Types that are not views, called in a label's code (`URL(string:)`, `Transaction(…)`).
+    static let notViews: Set<String> = ["URL", "Transaction", "Animation", "UIImage", "NSImage", "CGSize", "CGFloat", "CGRect",
+                                        "Double", "Int", "String", "Date", "Data", "Binding", "Font", "Angle", "UnitPoint", "LinearGradient"]
+
+    /// The app's own views called in the part of `control` that holds `image`.
+    static func customViews(inLabelOf control: FunctionCallExprSyntax, around image: FunctionCallExprSyntax) -> [String] {
+        var part = Syntax(image)
+        while let parent = part.parent, parent.id != control.id { part = parent }
+        return part.tokens(viewMode: .sourceAccurate).compactMap { token -> String? in
+            guard case .identifier(let name) = token.tokenKind, name.first?.isUppercase == true,
+                  token.nextToken(viewMode: .sourceAccurate)?.tokenKind == .leftParen,
+                  token.previousToken(viewMode: .sourceAccurate)?.tokenKind != .period,
+                  !AccessibilityLabels.systemViews.contains(name), !notViews.contains(name) else { return nil }
+            return name
         }
     }
 
