@@ -233,7 +233,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DashboardTests",
-            dependencies: ["AuditModel", "AuditStore", "Dashboard", "DatabaseTestSupport", "PostgresClient", "HistorySimulation", "OrgModel", "SwiftChecks"],
+            dependencies: ["AuditModel", "AuditStore", "Dashboard", "DatabaseTestSupport", "PostgresClient", "HistorySimulation", "OrgModel", "PullRequestVerdict", "SwiftChecks"],
             swiftSettings: importSyntax
         ),
         .testTarget(

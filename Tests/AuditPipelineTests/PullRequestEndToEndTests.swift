@@ -84,7 +84,7 @@ import Webhooks
             #expect(statuses.map(\.state) == ["pending", "failure"])
             let final = try #require(statuses.last)
             #expect(final.sha == headSHA && final.context == "a11y-audit")
-            #expect(final.description?.hasPrefix("2 new accessibility findings (1 requirement), 1 to review") == true, "\(final.description ?? "")")
+            #expect(final.description?.hasPrefix("2 new accessibility findings (1 requirement), 3 to review") == true, "\(final.description ?? "")")
             #expect(final.description?.contains("fixed") == true)
             #expect(final.targetURL == "https://a11y.example.com/pulls/Codertocat/Hello-World/2-111111111111.html")
             let run = try #require(github.checkRuns.first)
@@ -100,7 +100,7 @@ import Webhooks
             #expect(fixable.rawDetails?.contains("\n+ Button(action: {}) { Image(systemName: \"square.and.arrow.up\") }.accessibilityLabel(\"Share\")") == true,
                     "\(fixable.rawDetails ?? "")")
             #expect(run.annotations.filter { $0.rawDetails != nil }.count == 1, "only the finding with a correction has details")
-            #expect(run.summary?.contains("1 of the 3 new findings has a mechanical fix") == true, "\(run.summary ?? "")")
+            #expect(run.summary?.contains("1 of the 5 new findings has a mechanical fix") == true, "\(run.summary ?? "")")
             #expect(github.requests("POST", "/repos/Codertocat/Hello-World/statuses").count == 3, "one 500, then two statuses")
             // Nothing left to report: a second sweep posts nothing.
             #expect(try reporter.sweep(connection) == 0)

@@ -139,6 +139,19 @@ struct ImageWithoutLabelRule: SourceRule {
                     }
                 }
                 """, platforms: PlatformSet(.iOS)),
+            // Built by a helper that every place in the file shows inside a labelled button.
+            RuleExample("""
+                import SwiftUI
+                struct Comment: View {
+                    let url: URL?
+                    var body: some View {
+                        Button(action: {}) { thumbnail }.accessibilityLabel("Open attachment")
+                    }
+                    private var thumbnail: some View {
+                        AsyncImage(url: url) { image in image.resizable() } placeholder: { Color.gray }
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
             // Kept for later: judged where it is shown.
             RuleExample("""
                 import SwiftUI
@@ -213,6 +226,9 @@ struct ImageWithoutLabelRule: SourceRule {
             case .returnedBy(let helper):
                 sink.report(call, "\(shown) is returned by `\(helper)` with no accessibility label: wherever it is shown without one, VoiceOver says only \"image\"; check each place it is used",
                             certainty: .review)
+            case .shown where Self.namedWhereUsed(call, file) == .all:
+                // Every place this file shows the helper that builds it labels, hides or groups it.
+                continue
             case .shown(let control?):
                 // A title in the control's label names it; the nameless image adds nothing to it.
                 if Self.labelHasText(control, around: call) || Self.hasTitle(control) { continue }
@@ -224,16 +240,35 @@ struct ImageWithoutLabelRule: SourceRule {
                             + (byName ? " (unless the image object, loaded by name, carries a label of its own: check it)" : "")
                             + (custom.first.map { " (unless `\(InputExcerpt.of($0))`, also in its label, shows text: check it)" } ?? "")
                             + "; label the `\(name)` in words",
-                            certainty: byName || !custom.isEmpty ? .review : nil,
+                            certainty: byName || !custom.isEmpty || Self.namedWhereUsed(call, file) == .some ? .review : nil,
                             reviewIf: ImageAssetNameSpokenRule.enclosingView(of: call).map { ["\($0)@labelled", $0 + FileResult.groupedMarker] } ?? [])
             case .shown(nil):
+                let some = Self.namedWhereUsed(call, file) == .some
                 sink.report(call, "\(shown) has no accessibility label and is not hidden: VoiceOver stops on it and says only \"image\""
                             + (byName ? " (unless the image object, loaded by name, carries a label of its own: check it)" : "")
+                            + (some ? " where it is shown without one (some of the places that show it label or group it: check the others)" : "")
                             + "; label it in words, or hide it if it is decorative",
-                            certainty: byName ? .review : nil,
+                            certainty: byName || some ? .review : nil,
                             reviewIf: ImageAssetNameSpokenRule.enclosingView(of: call).map { ["\($0)@labelled", $0 + FileResult.groupedMarker] } ?? [])
             }
         }
+    }
+
+    enum Coverage { case none, some, all }
+
+    /// Whether the places this file shows the helper (a function or computed property) that
+    /// builds `image` label, hide or group what it returns: `.none` when it is not in a helper
+    /// or no place does.
+    static func namedWhereUsed(_ image: FunctionCallExprSyntax, _ file: SourceFile) -> Coverage {
+        guard let helper = file.helperUses(around: Syntax(image)), !helper.uses.isEmpty else { return .none }
+        let named = helper.uses.filter { use in
+            AccessibilityLabels.accessibilityContainers(of: use).contains { container in
+                let chain = ModifierChain(containing: ExprSyntax(container))
+                return AccessibilityLabels.labelsOrHides(chain) || chain.groupsChildren
+                    || (AccessibilityLabels.labelledControls.contains(container.calleeName ?? "") && labelHasText(container, around: use))
+            }
+        }.count
+        return named == 0 ? .none : named == helper.uses.count ? .all : .some
     }
 
     /// Types that are not views, called in a label's code (`URL(string:)`, `Transaction(…)`).
@@ -255,7 +290,7 @@ struct ImageWithoutLabelRule: SourceRule {
 
     /// Whether the part of `control` that holds `image` (its label closure, not a link's
     /// destination) also shows a `Text` or a `Label`.
-    static func labelHasText(_ control: FunctionCallExprSyntax, around image: FunctionCallExprSyntax) -> Bool {
+    static func labelHasText(_ control: FunctionCallExprSyntax, around image: some SyntaxProtocol) -> Bool {
         var part = Syntax(image)
         while let parent = part.parent, parent.id != control.id { part = parent }
         return part.tokens(viewMode: .sourceAccurate).contains { token in

@@ -642,22 +642,8 @@ struct GlyphSizedControl {
             child = parent
             current = parent.parent
         }
-        guard depth < 2, let declaration = current else { return false }
-        let name: String?
-        if let function = declaration.as(FunctionDeclSyntax.self) {
-            name = function.name.text
-        } else if let variable = declaration.as(VariableDeclSyntax.self), variable.bindings.count == 1 {
-            name = variable.bindings.first?.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
-        } else {
-            name = nil
-        }
-        guard let name, name != "body" else { return false }
-        for offset in file.index.references[name] ?? [] {
-            guard let token = file.tree.token(at: AbsolutePosition(utf8Offset: offset)), token.position.utf8Offset >= declaration.endPosition.utf8Offset
-                    || token.endPosition.utf8Offset <= declaration.position.utf8Offset else { continue }
-            if isPlacedByContainer(Syntax(token), file, depth: depth + 1) { return true }
-        }
-        return false
+        guard depth < 2, let helper = file.helperUses(around: node) else { return false }
+        return helper.uses.contains { isPlacedByContainer(Syntax($0), file, depth: depth + 1) }
     }
 
     /// A text style's default size (`.caption2`, `Font.caption2`, `.system(.caption2)`), or a
@@ -670,5 +656,38 @@ struct GlyphSizedControl {
         if let size = call.argument("size")?.numberValue { return (text, size, true) }
         if let style = call.arguments.first?.expression.memberName, call.arguments.first?.label == nil, let size = sizes[style] { return (text, size, false) }
         return nil
+    }
+}
+
+extension SourceFile {
+    /// The member function or computed property (not `body`) whose code holds `node`, and the
+    /// places this file names it: where a view a helper builds is shown, and so what labels,
+    /// groups or sizes it, is decided at those places.
+    func helperUses(around node: Syntax) -> (name: String, uses: [TokenSyntax])? {
+        var current = node.parent
+        while let parent = current {
+            // A local `let` is part of the code around it; a member or a function ends the search.
+            if parent.kind.isDeclaration && parent.kind != .ifConfigDecl && !(parent.kind == .variableDecl && parent.parent?.kind == .codeBlockItem) {
+                break
+            }
+            current = parent.parent
+        }
+        guard let declaration = current else { return nil }
+        let name: String?
+        if let function = declaration.as(FunctionDeclSyntax.self) {
+            name = function.name.text
+        } else if let variable = declaration.as(VariableDeclSyntax.self), variable.bindings.count == 1 {
+            name = variable.bindings.first?.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+        } else {
+            name = nil
+        }
+        guard let name, name != "body" else { return nil }
+        let uses = (index.references[name] ?? []).compactMap { offset -> TokenSyntax? in
+            guard let token = tree.token(at: AbsolutePosition(utf8Offset: offset)),
+                  token.position.utf8Offset >= declaration.endPosition.utf8Offset || token.endPosition.utf8Offset <= declaration.position.utf8Offset
+            else { return nil }
+            return token
+        }
+        return (name, uses)
     }
 }
