@@ -40,7 +40,8 @@ struct ImageWithoutLabelRule: SourceRule {
             `Image(cgImage:…)` always takes a label or is decorative, and is not judged. An \
             `AsyncImage` whose content closure labels or hides the loaded image is clear; a \
             control whose label also calls one of the app's own views (a placeholder that may \
-            show text, in another file) goes to review.
+            show text, in another file) goes to review, and so does a picture in a widget or Live \
+            Activity (the system decides which of its elements VoiceOver visits).
             """,
         triggering: [
             RuleExample("""
@@ -162,6 +163,18 @@ struct ImageWithoutLabelRule: SourceRule {
                 """, platforms: PlatformSet(.iOS)),
         ],
         needsReview: [
+            // A widget's picture: the system decides whether VoiceOver visits it.
+            RuleExample("""
+                import SwiftUI
+                import WidgetKit
+                import UIKit
+                struct PhotoWidgetView: View {
+                    let photo: UIImage
+                    var body: some View {
+                        ↓Image(uiImage: photo).resizable().scaledToFill()
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
             // The app's own placeholder view in the label may show text.
             RuleExample("""
                 import SwiftUI
@@ -244,11 +257,14 @@ struct ImageWithoutLabelRule: SourceRule {
                             reviewIf: ImageAssetNameSpokenRule.enclosingView(of: call).map { ["\($0)@labelled", $0 + FileResult.groupedMarker] } ?? [])
             case .shown(nil):
                 let some = Self.namedWhereUsed(call, file) == .some
+                // In a widget or Live Activity the system decides which elements VoiceOver visits.
+                let widget = file.buildsWidgets
                 sink.report(call, "\(shown) has no accessibility label and is not hidden: VoiceOver stops on it and says only \"image\""
                             + (byName ? " (unless the image object, loaded by name, carries a label of its own: check it)" : "")
                             + (some ? " where it is shown without one (some of the places that show it label or group it: check the others)" : "")
+                            + (widget ? " (in a widget, where the system decides whether VoiceOver visits each element: check it with VoiceOver on the Home Screen)" : "")
                             + "; label it in words, or hide it if it is decorative",
-                            certainty: byName || some ? .review : nil,
+                            certainty: byName || some || widget ? .review : nil,
                             reviewIf: ImageAssetNameSpokenRule.enclosingView(of: call).map { ["\($0)@labelled", $0 + FileResult.groupedMarker] } ?? [])
             }
         }
