@@ -12,6 +12,7 @@ public enum RuleCatalog {
         AccessibilityLabelEmptyOrEmojiRule(),
         ImageAssetNameSpokenRule(),
         ImageWithoutLabelRule(),
+        MessageNotAnnouncedRule(),
         SFSymbolDefaultLabelRule(),
         TapGestureMissingTraitRule(),
         CustomToggleMissingTraitRule(),
