@@ -81,6 +81,27 @@ struct MessageNotAnnouncedRule: SourceRule {
                     }
                 }
                 """),
+            // The screen's own state: a loading flag, a placeholder, a status set as it appears,
+            // a parameter that shadows the property.
+            RuleExample("""
+                import SwiftUI
+                struct Photos: View {
+                    @State private var isStatusLoading = true
+                    @State private var statusText = ""
+                    @State private var message: String?
+                    var body: some View {
+                        if isStatusLoading { Text("Loading") }
+                        if statusText.isEmpty { Text("What's new?") }
+                        if let message { Text(message) }
+                        Button("Reload") { isStatusLoading = true; statusText = "x" }
+                            .onAppear { message = "Pull to refresh" }
+                        ForEach(["a"], id: \\.self) { message in
+                            if message.isEmpty == false { Text(message) }
+                        }
+                    }
+                    func row(message: String) -> some View { Text(message) }
+                }
+                """),
             // A message nothing sets after the view appears, and one an alert shows.
             RuleExample("""
                 import SwiftUI
@@ -115,8 +136,12 @@ struct MessageNotAnnouncedRule: SourceRule {
             // Passed to an alert: the system announces the alert.
             let alerted = Set(names.filter { name in Self.isAlerted(name, in: type) })
             let assigned = Self.assignedNames(in: type)
+            let shadowed = Self.parameterNames(in: type)
             for statement in Self.ifStatements(in: type) {
                 guard let name = names.first(where: { Self.conditionReads($0, statement) }), !alerted.contains(name), assigned.contains(name),
+                      !shadowed.contains(name), !Self.isPlaceholderCondition(statement, name),
+                      // An alert's or dialog's content is announced with it.
+                      !statement.enclosingViewCalls.contains(where: { ["alert", "confirmationDialog"].contains($0.calleeName ?? "") }),
                       statement.body.tokens(viewMode: .sourceAccurate).contains(where: { token in
                           token.tokenKind == .identifier("Text") && token.nextToken(viewMode: .sourceAccurate)?.tokenKind == .leftParen
                       }),
@@ -141,12 +166,32 @@ struct MessageNotAnnouncedRule: SourceRule {
     /// Text, a flag or an error, by its declared type or its first value: not a filter or a
     /// model named `statusFilter` or `result`.
     static func holdsMessage(_ binding: PatternBindingSyntax) -> Bool {
-        if let type = binding.typeAnnotation?.type.trimmedDescription {
-            return ["String", "String?", "Bool", "LocalizedStringKey", "LocalizedStringKey?", "Error?", "(any Error)?", "Text?",
+        let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text.lowercased() ?? ""
+        // A loading flag or a draft is the screen's own state, not a message.
+        if ["loading", "draft", "placeholder", "input", "filter"].contains(where: name.contains) { return false }
+        let type = binding.typeAnnotation?.type.trimmedDescription
+        let value = binding.initializer?.value
+        let isFlag = type == "Bool" || (type == nil && value?.is(BooleanLiteralExprSyntax.self) == true)
+        // A flag says a message shows only when its name says which: "showCopied", "errorVisible".
+        if isFlag { return ["copied", "toast", "banner", "success", "error"].contains(where: name.contains) }
+        if let type {
+            return ["String", "String?", "LocalizedStringKey", "LocalizedStringKey?", "Error?", "(any Error)?", "Text?",
                     "AttributedString", "AttributedString?"].contains(type)
         }
-        guard let value = binding.initializer?.value else { return false }
-        return value.is(StringLiteralExprSyntax.self) || value.is(BooleanLiteralExprSyntax.self)
+        return value?.is(StringLiteralExprSyntax.self) == true || value?.is(NilLiteralExprSyntax.self) == true
+    }
+
+    /// Assignments that come from an action or an event, not from the view's first appearance
+    /// (`onAppear`, `task`, `init`), which make the message part of the screen as it opens.
+    static func isLateAssignment(_ token: TokenSyntax) -> Bool {
+        var node = Syntax(token).parent
+        while let current = node {
+            if current.is(InitializerDeclSyntax.self) { return false }
+            if let call = current.as(FunctionCallExprSyntax.self), ["onAppear", "task"].contains(call.calleeName ?? "") { return false }
+            if current.kind.isDeclaration && !current.is(VariableDeclSyntax.self) && !current.is(IfConfigDeclSyntax.self) { return true }
+            node = current.parent
+        }
+        return true
     }
 
     /// Names assigned anywhere in the type's code (`error = …`, `self.error = …`), not in a declaration.
@@ -155,8 +200,23 @@ struct MessageNotAnnouncedRule: SourceRule {
         for token in type.tokens(viewMode: .sourceAccurate) where token.tokenKind == .equal || token.tokenKind == .binaryOperator("=") {
             guard let before = token.previousToken(viewMode: .sourceAccurate), case .identifier(let name) = before.tokenKind,
                   before.parent?.parent?.is(PatternBindingSyntax.self) != true,
-                  before.parent?.is(IdentifierPatternSyntax.self) != true else { continue }
+                  before.parent?.is(IdentifierPatternSyntax.self) != true, isLateAssignment(token) else { continue }
             names.insert(name)
+        }
+        return names
+    }
+
+    /// Parameters (of functions and closures) that shadow a property: `if` conditions on such
+    /// a name may read the parameter.
+    static func parameterNames(in type: StructDeclSyntax) -> Set<String> {
+        var names = Set<String>()
+        for token in type.tokens(viewMode: .sourceAccurate) {
+            guard case .identifier(let name) = token.tokenKind, let parent = token.parent else { continue }
+            if let parameter = parent.as(FunctionParameterSyntax.self), parameter.secondName?.text ?? parameter.firstName.text == name {
+                names.insert(name)
+            } else if parent.is(ClosureShorthandParameterSyntax.self) || parent.is(ClosureParameterSyntax.self) {
+                names.insert(name)
+            }
         }
         return names
     }
@@ -170,6 +230,12 @@ struct MessageNotAnnouncedRule: SourceRule {
             if call.arguments.tokens(viewMode: .sourceAccurate).contains(where: { $0.text == name }) { return true }
         }
         return false
+    }
+
+    /// `if name.isEmpty`: a placeholder shown while nothing is there, from the start.
+    static func isPlaceholderCondition(_ statement: IfExprSyntax, _ name: String) -> Bool {
+        let text = statement.conditions.trimmedDescription
+        return text == "\(name).isEmpty" || text == "self.\(name).isEmpty"
     }
 
     /// Whether the `if`'s conditions read `name` (`if let name`, `if name`, `if name != nil`, `if !name.isEmpty`).
