@@ -24,14 +24,14 @@ public enum NutritionLabel: String, CaseIterable, Sendable {
         switch self {
         case .voiceOver:
             ["accessibility-hidden-control", "accessibility-label-raw-identifier", "accessibility-label-names-trait",
-             "accessibility-label-empty-or-emoji", "image-asset-name-spoken", "image-without-label", "sf-symbol-default-label", "tap-gesture-missing-trait",
+             "accessibility-label-empty-or-emoji", "image-asset-name-spoken", "image-without-label", "control-without-name", "sf-symbol-default-label", "tap-gesture-missing-trait",
              "custom-toggle-missing-trait", "gesture-without-alternative", "accessibility-traits-assigned",
              "custom-modal-missing-is-modal", "sheet-focus-restoration", "ib-image-control-label", "ib-label-names-trait",
              "ib-control-hidden-from-accessibility"]
         case .voiceControl:
             // Voice Control addresses controls by their names and needs them exposed and targetable.
             ["accessibility-hidden-control", "accessibility-label-raw-identifier", "accessibility-label-empty-or-emoji",
-             "image-asset-name-spoken", "image-without-label", "tap-gesture-missing-trait", "gesture-without-alternative", "ib-image-control-label",
+             "image-asset-name-spoken", "image-without-label", "control-without-name", "tap-gesture-missing-trait", "gesture-without-alternative", "ib-image-control-label",
              "ib-control-hidden-from-accessibility", "hit-region-too-small"]
         case .largerText:
             ["fixed-font-size", "dynamic-type-size-capped", "large-content-viewer-missing", "font-not-adjusting-to-content-size",

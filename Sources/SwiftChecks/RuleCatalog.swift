@@ -13,6 +13,7 @@ public enum RuleCatalog {
         ImageAssetNameSpokenRule(),
         ImageWithoutLabelRule(),
         MessageNotAnnouncedRule(),
+        ControlWithoutNameRule(),
         SFSymbolDefaultLabelRule(),
         TapGestureMissingTraitRule(),
         CustomToggleMissingTraitRule(),

@@ -67,6 +67,9 @@ public struct FileResult: Codable, Sendable, Hashable {
     /// In `assignedMembers`: `Row@grouped`, a custom view some file shows where a nameless image
     /// in it is no element of its own (see `SourceFile.viewsGroupedWhereUsed`).
     public static let groupedMarker = "@grouped"
+    /// In `referencedNames`: `imageOnly:Avatar`, a view whose body shows only a nameless picture
+    /// (see `SourceFile.imageOnlyViews`); lowercase first, so it is never taken for a type name.
+    public static let imageOnlyPrefix = "imageOnly:"
     /// In `assignedMembers`, `Sub<:Super`: a class and its superclass (the first inherited type).
     public static let inheritsMarker = "<:"
     /// In `assignedMembers` (facts the scanner adds): `Base@subclassNib`, a class a subclass of
@@ -502,6 +505,7 @@ public struct SourceChecker: Sendable {
         result.referencedNames = Set(file.referencesOutsidePreviews.keys).union(file.index.typeReferences)
         if file.declaresEntryPoint { result.referencedNames.insert(FileResult.entryPointMarker) }
         result.referencedNames.formUnion(file.targetsGivenInCode())
+        result.referencedNames.formUnion(file.imageOnlyViews())
         result.referencedNames.formUnion(file.index.identifierLiterals.map { FileResult.sceneRequirementPrefix + $0 })
         result.assignedMembers = file.overridingAssignments(FileResult.overridableProperties)
             .union(file.viewsLabelledWhereUsed()).union(file.viewsGroupedWhereUsed()).union(file.superclassFacts()).union(file.rowSelectionFacts())

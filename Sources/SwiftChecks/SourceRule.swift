@@ -65,9 +65,11 @@ public struct FindingSink {
     /// Reports `node` (its code names the finding in fingerprints) but points at `anchor`, e.g. a
     /// modifier's name or the offending argument inside it.
     public mutating func report(_ node: some SyntaxProtocol, at anchor: some SyntaxProtocol, _ message: String,
-                                platforms: PlatformSet? = nil, certainty: Certainty? = nil) {
+                                platforms: PlatformSet? = nil, certainty: Certainty? = nil, reviewIf: [String] = [],
+                                requiredUse: [String] = []) {
         items.append(Item(node: Syntax(node), message: message, platforms: platforms,
-                          position: anchor.positionAfterSkippingLeadingTrivia, certainty: certainty))
+                          position: anchor.positionAfterSkippingLeadingTrivia, certainty: certainty, reviewIf: reviewIf,
+                          requiredUse: requiredUse))
     }
 }
 

@@ -169,6 +169,42 @@ struct CodeElsewhereTests {
         #expect(images == [5: .review, 9: .review, 13: .violation], "\(report.findings.map { ($0.ruleID, $0.location.line, $0.message) })")
     }
 
+    /// A link whose whole label is a view another file declares, which shows only a nameless
+    /// picture, has no name; a link labelled by a view that also shows text is named.
+    @Test func aLinkLabelledOnlyByAnImageOnlyViewElsewhereHasNoName() throws {
+        let repository = try TemporaryRepository()
+        try repository.write("Social.xcodeproj/project.pbxproj", "// !$*UTF8*$!\n{ archiveVersion = 1; objects = { }; rootObject = R1; }\n")
+        try repository.write("App/Avatar.swift", """
+            import SwiftUI
+            struct Avatar: View {
+                let url: URL?
+                var body: some View {
+                    AsyncImage(url: url) { image in image.resizable() } placeholder: { ZStack { Circle(); Image(systemName: "person.fill") } }
+                        .frame(width: 52, height: 52)
+                }
+            }
+            struct NameTag: View {
+                let url: URL?
+                var body: some View { HStack { AsyncImage(url: url); Text("Ada") } }
+            }
+            """)
+        try repository.write("App/Row.swift", """
+            import SwiftUI
+            @main struct SocialApp: App { var body: some Scene { WindowGroup { Row(url: nil) } } }
+            struct Row: View {
+                let url: URL?
+                var body: some View {
+                    NavigationLink { Text("Profile") } label: { Avatar(url: url) }
+                    NavigationLink { Text("Profile") } label: { NameTag(url: url) }
+                }
+            }
+            """)
+        let report = try Self.scan(repository, platforms: PlatformSet(.iOS))
+        let links = report.findings.filter { $0.ruleID == "image-without-label" && $0.location.file == "App/Row.swift" }
+        #expect(links.map(\.location.line) == [6] && links.first?.certainty == .violation, "\(report.findings.map { ($0.ruleID, $0.location.file, $0.location.line, $0.message) })")
+        #expect(links.first?.message.hasPrefix("`NavigationLink` has no accessible name: its label is only `Avatar`") == true)
+    }
+
     /// An XcodeGen project (`project.yml`, the `.xcodeproj` not checked in) whose targets are
     /// all for the Mac makes its folder's code Mac code: no Dynamic Type claims.
     @Test func anXcodeGenProjectsTargetsDecideThePlatform() throws {

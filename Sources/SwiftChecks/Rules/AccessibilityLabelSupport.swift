@@ -198,6 +198,14 @@ extension AccessibilityLabels {
         chain.hasAccessibilityLabel || chain.isHiddenFromAccessibility || chain.has("accessibilityRepresentation")
     }
 
+    /// A control's label: its `label:` closure or argument, else the trailing closure of a
+    /// control given its action (`Button(action: go) { … }`); nil for a titled control.
+    static func labelPart(of control: FunctionCallExprSyntax) -> Syntax? {
+        control.additionalTrailingClosures.first { $0.label.text == "label" }.map { Syntax($0.closure) }
+            ?? control.argument("label").map(Syntax.init)
+            ?? (control.arguments.isEmpty ? nil : control.trailingClosure.map(Syntax.init))
+    }
+
     /// Controls whose label is drawn by a closure (`Button(action:) { … }`, `… label: { … }`).
     static let labelledControls: Set<String> = ["Button", "Link", "NavigationLink", "Menu", "Toggle"]
 
@@ -306,12 +314,39 @@ extension SourceFile {
             }
         }
         for control in index.calls(named: ["Button", "NavigationLink", "Link"]) where control.calledExpression.is(DeclReferenceExprSyntax.self) {
-            // The label: a `label:` closure, else the trailing closure of a control given its action.
-            let label = control.additionalTrailingClosures.first { $0.label.text == "label" }.map { Syntax($0.closure) }
-                ?? control.argument("label").map(Syntax.init)
-                ?? (control.arguments.isEmpty ? nil : control.trailingClosure.map(Syntax.init))
-            guard let label else { continue }
+            guard let label = AccessibilityLabels.labelPart(of: control) else { continue }
             collect(label)
+        }
+        return names
+    }
+
+    /// `imageOnly:Name` for each view this file declares whose body shows nothing but a picture
+    /// with no name (`Image(uiImage:)`, `Image(nsImage:)`, `AsyncImage`), with no text, symbol,
+    /// asset image, view of the app's own or accessibility modifier: a control whose whole label
+    /// it is has no name (`image-without-label`, in the file of the control).
+    func imageOnlyViews() -> Set<String> {
+        var names = Set<String>()
+        for declaration in index.typeDeclarations {
+            guard let type = declaration.as(StructDeclSyntax.self),
+                  let body = type.memberBlock.members.lazy.compactMap({ $0.decl.as(VariableDeclSyntax.self) })
+                    .first(where: { $0.bindings.first?.pattern.trimmedDescription == "body" }) else { continue }
+            let calls = SourceFile.callsInSubtree(of: Syntax(body))
+            // What an `AsyncImage` shows while it loads (a symbol, a spinner) is part of the picture.
+            let loading = calls.filter { $0.calleeName == "AsyncImage" }.map { $0.position.utf8Offset..<$0.endPosition.utf8Offset }
+            var pictures = 0
+            var other = false
+            for call in calls {
+                guard let name = call.calleeName else { continue }
+                if name != "AsyncImage", loading.contains(where: { $0.contains(call.position.utf8Offset) }) { continue }
+                if name == "AsyncImage" || (name == "Image" && ["uiImage", "nsImage"].contains(call.arguments.first?.label?.text ?? "")) {
+                    pictures += 1
+                } else if ["Text", "Label", "Image", "TextField", "Button", "Toggle"].contains(name) || name.hasPrefix("accessibility") || name == "help"
+                            || (name.first?.isUppercase == true && call.calledExpression.is(DeclReferenceExprSyntax.self)
+                                && !AccessibilityLabels.systemViews.contains(name) && !ImageWithoutLabelRule.notViews.contains(name)) {
+                    other = true
+                }
+            }
+            if pictures > 0 && !other { names.insert(FileResult.imageOnlyPrefix + type.name.text) }
         }
         return names
     }

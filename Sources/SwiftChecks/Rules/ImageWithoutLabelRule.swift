@@ -78,10 +78,10 @@ struct ImageWithoutLabelRule: SourceRule {
                 struct AvatarLink: View {
                     let avatar: UIImage
                     var body: some View {
-                        NavigationLink {
+                        ↓NavigationLink {
                             Text("Profile")
                         } label: {
-                            ↓Image(uiImage: avatar).clipShape(Circle())
+                            Image(uiImage: avatar).clipShape(Circle())
                         }
                     }
                 }
@@ -92,10 +92,10 @@ struct ImageWithoutLabelRule: SourceRule {
                 struct Attachment: View {
                     let url: URL?
                     var body: some View {
-                        NavigationLink {
+                        ↓NavigationLink {
                             Text("Post")
                         } label: {
-                            ↓AsyncImage(url: url) { image in
+                            AsyncImage(url: url) { image in
                                 image.resizable().scaledToFill()
                             } placeholder: {
                                 ProgressView()
@@ -181,8 +181,8 @@ struct ImageWithoutLabelRule: SourceRule {
                 struct Attachment: View {
                     let url: URL?
                     var body: some View {
-                        Button(action: {}) {
-                            ↓AsyncImage(url: url) { image in image.resizable() } placeholder: { BlurPlaceholder() }
+                        ↓Button(action: {}) {
+                            AsyncImage(url: url) { image in image.resizable() } placeholder: { BlurPlaceholder() }
                         }
                     }
                 }
@@ -211,6 +211,7 @@ struct ImageWithoutLabelRule: SourceRule {
     )
 
     func check(_ file: SourceFile, _ sink: inout FindingSink) {
+        checkImageOnlyViewLabels(file, &sink)
         for call in file.index.calls(named: ["Image", "AsyncImage"]) {
             guard call.calledExpression.is(DeclReferenceExprSyntax.self) || call.calleeBaseText == "SwiftUI",
                   let argument = call.arguments.first else { continue }
@@ -249,7 +250,7 @@ struct ImageWithoutLabelRule: SourceRule {
                 let role = name == "Link" || name == "NavigationLink" ? "link" : "button"
                 // A view of the app's own in the label may show text (in another file).
                 let custom = Self.customViews(inLabelOf: control, around: call)
-                sink.report(call, "`\(name)` has no accessible name: its label is only \(shown), which has no accessibility label, so VoiceOver announces it as \"\(role)\" and nothing more"
+                sink.report(call, at: control, "`\(name)` has no accessible name: its label is only \(shown), which has no accessibility label, so VoiceOver announces it as \"\(role)\" and nothing more"
                             + (byName ? " (unless the image object, loaded by name, carries a label of its own: check it)" : "")
                             + (custom.first.map { " (unless `\(InputExcerpt.of($0))`, also in its label, shows text: check it)" } ?? "")
                             + "; label the `\(name)` in words",
@@ -267,6 +268,33 @@ struct ImageWithoutLabelRule: SourceRule {
                             certainty: byName || some || widget ? .review : nil,
                             reviewIf: ImageAssetNameSpokenRule.enclosingView(of: call).map { ["\($0)@labelled", $0 + FileResult.groupedMarker] } ?? [])
             }
+        }
+    }
+
+    /// A control whose whole label is one of the app's own views, which (in its own file, a
+    /// fact `imageOnly:Name`) shows nothing but a nameless picture: the control has no name.
+    private func checkImageOnlyViewLabels(_ file: SourceFile, _ sink: inout FindingSink) {
+        for control in file.index.calls(named: ["Button", "NavigationLink", "Link"]) where control.calledExpression.is(DeclReferenceExprSyntax.self) {
+            guard !Self.hasTitle(control), let label = AccessibilityLabels.labelPart(of: control) else { continue }
+            let calls = SourceFile.callsInSubtree(of: label)
+            let named = calls.compactMap(\.calleeName)
+            let custom = named.filter { $0.first?.isUppercase == true && !AccessibilityLabels.systemViews.contains($0) && !Self.notViews.contains($0) }
+            guard custom.count == 1, let view = custom.first,
+                  !named.contains(where: { ["Text", "Label", "Image", "AsyncImage"].contains($0) }),
+                  !named.contains(where: { $0.hasPrefix("accessibility") || $0 == "help" }),
+                  !AccessibilityLabels.labelsOrHides(ModifierChain(containing: ExprSyntax(control))),
+                  !SwiftUIHitRegion.isSystemDrawnItem(control),
+                  !AccessibilityLabels.accessibilityContainers(of: control).contains(where: { container in
+                      let chain = ModifierChain(containing: ExprSyntax(container))
+                      return AccessibilityLabels.labelsOrHides(chain) || chain.groupsChildren
+                  }),
+                  !AccessibilityLabels.isInPreview(control),
+                  let shown = calls.first(where: { $0.calleeName == view }) else { continue }
+            let name = control.calleeName ?? "Button"
+            let role = name == "Link" || name == "NavigationLink" ? "link" : "button"
+            sink.report(shown, at: control,
+                        "`\(name)` has no accessible name: its label is only `\(InputExcerpt.of(view))`, which shows nothing but a picture with no accessibility label (`Image(uiImage:)`, `Image(nsImage:)` or `AsyncImage`), so VoiceOver announces it as \"\(role)\" and nothing more; label the `\(name)` in words",
+                        requiredUse: [FileResult.imageOnlyPrefix + view])
         }
     }
 

@@ -1,0 +1,168 @@
+import AuditModel
+import Foundation
+import SwiftSyntax
+
+/// A slider with no label, or a toggle, picker or text field whose title is empty: VoiceOver
+/// announces only its value and kind, and Voice Control has no name to call it by.
+struct ControlWithoutNameRule: SourceRule {
+    let description = RuleDescription(
+        id: "control-without-name",
+        title: "Control with no name",
+        kind: .recommendation,
+        rationale: """
+            SwiftUI names a control by its title or its label view: that is what VoiceOver reads \
+            before the value ("Volume, 40 percent, adjustable") and what Voice Control users say \
+            to use it. A `Slider` or `Stepper` built without a label, or a `Toggle`, `Picker`, \
+            `TextField`, `SecureField` or `DatePicker` given an empty title (often to hide it: \
+            `.labelsHidden()` is the way to hide a title that still names the control), has no \
+            name at all.
+            """,
+        citations: [
+            Citation("HIG › VoiceOver",
+                     "Provide alternative labels for all key interface elements. … System-provided controls have generic labels by default, but you should provide more descriptive labels that convey your app's functionality. Add labels to any custom elements your app defines."),
+            Citation("Fact sheet › Voice Control",
+                     "Most of the work done for VoiceOver also serves Voice Control, Switch Control and Hover Text"),
+        ],
+        fix: """
+            Give the control its title and hide it visually if the design shows it elsewhere: \
+            `Toggle("Notifications", isOn: $on).labelsHidden()`, `Slider(value: $volume, in: 0...1) \
+            { Text("Volume") }`, or `.accessibilityLabel("Volume")`.
+            """,
+        limitations: """
+            A label, hide or grouping on the control or a container around it \
+            (`.accessibilityLabel`, `.accessibilityElement(children: .combine)`, `LabeledContent`) \
+            clears it; a title given by a variable is trusted. An empty `TextField` with a \
+            `prompt:` goes to review: VoiceOver may read the prompt in place of a name. Controls \
+            of the app's own (`SwiftUISlider(…)`) are not judged.
+            """,
+        triggering: [
+            RuleExample("""
+                import SwiftUI
+                struct TargetRange: View {
+                    @State private var low = 70.0
+                    @State private var snooze = 0
+                    @State private var muted = false
+                    var body: some View {
+                        VStack {
+                            Text("Low")
+                            ↓Slider(value: $low, in: 40...99, step: 1)
+                            ↓Picker(selection: $snooze, label: Text("")) {
+                                Text("5 minutes").tag(5)
+                            }
+                            .labelsHidden()
+                            ↓Toggle("", isOn: $muted)
+                        }
+                    }
+                }
+                """),
+            RuleExample("""
+                import SwiftUI
+                struct Search: View {
+                    @State private var query = ""
+                    var body: some View {
+                        ↓TextField("", text: $query)
+                    }
+                }
+                """),
+        ],
+        nonTriggering: [
+            RuleExample("""
+                import SwiftUI
+                struct Settings: View {
+                    @State private var volume = 0.5
+                    @State private var on = false
+                    @State private var name = ""
+                    let title: String
+                    var body: some View {
+                        Form {
+                            Slider(value: $volume, in: 0...1) { Text("Volume") }
+                            Slider(value: $volume, in: 0...1).accessibilityLabel("Balance")
+                            Toggle("Notifications", isOn: $on).labelsHidden()
+                            Toggle(title, isOn: $on)
+                            TextField("Name", text: $name)
+                            LabeledContent("Speed") { Slider(value: $volume) }
+                            HStack { Text("Pitch"); Slider(value: $volume) }.accessibilityElement(children: .combine)
+                        }
+                    }
+                }
+                """),
+        ],
+        needsReview: [
+            RuleExample("""
+                import SwiftUI
+                struct Search: View {
+                    @State private var query = ""
+                    var body: some View {
+                        ↓TextField("", text: $query, prompt: Text("Search"))
+                    }
+                }
+                """),
+        ]
+    )
+
+    /// Controls that take their name as a title (first unlabelled argument) or a label view.
+    static let titled: Set<String> = ["Toggle", "Picker", "TextField", "SecureField", "DatePicker", "ColorPicker", "Stepper"]
+    /// Controls that may be built with no title at all, whose name is then only a label view.
+    static let labelOnly: Set<String> = ["Slider", "Stepper"]
+
+    func check(_ file: SourceFile, _ sink: inout FindingSink) {
+        for control in file.index.calls(named: Self.titled.union(Self.labelOnly)) where control.calledExpression.is(DeclReferenceExprSyntax.self) {
+            guard let name = control.calleeName, let verdict = Self.nameless(control, name) else { continue }
+            let chain = ModifierChain(containing: ExprSyntax(control))
+            if AccessibilityLabels.labelsOrHides(chain) || AccessibilityLabels.isInPreview(control) { continue }
+            if AccessibilityLabels.accessibilityContainers(of: control).contains(where: { container in
+                if container.calleeName == "LabeledContent" { return true }
+                let containerChain = ModifierChain(containing: ExprSyntax(container))
+                return AccessibilityLabels.labelsOrHides(containerChain) || containerChain.groupsChildren
+            }) { continue }
+            let excerpt = InputExcerpt.of(control.trimmedDescription.prefix(60), limit: 60)
+            switch verdict {
+            case .noLabel:
+                sink.report(control, "`\(excerpt)` has no label: VoiceOver announces only its value, and Voice Control has no name to call it by; give it a label (`\(name)(…) { Text(\"…\") }`) or `.accessibilityLabel`")
+            case .emptyTitle:
+                sink.report(control, "`\(excerpt)` has an empty title: VoiceOver and Voice Control get no name for it; give it a title and hide it with `.labelsHidden()` if the design shows it elsewhere")
+            case .emptyTitleWithPrompt:
+                sink.report(control, "`\(excerpt)` has an empty title: VoiceOver may read its prompt in place of a name, and Voice Control has none to call it by; give it a title (hidden with `.labelsHidden()` if need be)",
+                            certainty: .review)
+            }
+        }
+    }
+
+    enum Verdict { case noLabel, emptyTitle, emptyTitleWithPrompt }
+
+    /// Whether the control has no name, and how.
+    static func nameless(_ control: FunctionCallExprSyntax, _ name: String) -> Verdict? {
+        let first = control.arguments.first
+        // `Toggle("", isOn:)`, `Picker("", selection:)`: an empty literal title.
+        if let first, first.label == nil {
+            guard let title = first.expression.stringLiteralValue else { return nil }
+            guard title.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+            if name == "TextField" || name == "SecureField", control.argument("prompt") != nil { return .emptyTitleWithPrompt }
+            return .emptyTitle
+        }
+        // `label: Text("")` or `label: EmptyView()`, or a label closure.
+        if let label = control.argument("label") { return isEmptyLabel(Syntax(label)) ? .emptyTitle : nil }
+        if let closure = control.additionalTrailingClosures.first(where: { $0.label.text == "label" })?.closure {
+            return isEmptyLabel(Syntax(closure)) ? .emptyTitle : nil
+        }
+        // A trailing closure is the label of a slider or stepper built from its value alone.
+        if let closure = control.trailingClosure {
+            return labelOnly.contains(name) && isEmptyLabel(Syntax(closure)) ? .emptyTitle : nil
+        }
+        // `Slider(value: $x, in: 0...1)`: no title, no label.
+        return labelOnly.contains(name) && control.argument("value") != nil ? .noLabel : nil
+    }
+
+    /// A label that shows no words: `Text("")`, `EmptyView()`, nothing.
+    static func isEmptyLabel(_ label: Syntax) -> Bool {
+        let calls = SourceFile.callsInSubtree(of: label) + (label.as(FunctionCallExprSyntax.self).map { [$0] } ?? [])
+        if calls.isEmpty { return label.is(ClosureExprSyntax.self) && label.as(ClosureExprSyntax.self)?.statements.isEmpty == true }
+        return calls.allSatisfy { call in
+            switch call.calleeName {
+            case "EmptyView": true
+            case "Text": call.arguments.first?.expression.stringLiteralValue?.trimmingCharacters(in: .whitespaces).isEmpty == true
+            default: false
+            }
+        }
+    }
+}
