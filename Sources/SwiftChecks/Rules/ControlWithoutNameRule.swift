@@ -115,7 +115,9 @@ struct ControlWithoutNameRule: SourceRule {
                 let containerChain = ModifierChain(containing: ExprSyntax(container))
                 return AccessibilityLabels.labelsOrHides(containerChain) || containerChain.groupsChildren
             }) { continue }
-            let excerpt = InputExcerpt.of(control.trimmedDescription.prefix(60), limit: 60)
+            // The call's first line: a picker's options do not belong in the message.
+            let firstLine = control.trimmedDescription.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
+            let excerpt = InputExcerpt.of(firstLine.hasSuffix("{") ? firstLine + " … }" : firstLine, limit: 60)
             switch verdict {
             case .noLabel:
                 sink.report(control, "`\(excerpt)` has no label: VoiceOver announces only its value, and Voice Control has no name to call it by; give it a label (`\(name)(…) { Text(\"…\") }`) or `.accessibilityLabel`")
