@@ -33,7 +33,8 @@ struct ControlWithoutNameRule: SourceRule {
             (`.accessibilityLabel`, `.accessibilityElement(children: .combine)`, `LabeledContent`) \
             clears it; a title given by a variable is trusted. An empty `TextField` with a \
             `prompt:` goes to review: VoiceOver may read the prompt in place of a name. Controls \
-            of the app's own (`SwiftUISlider(…)`) are not judged.
+            of the app's own (`SwiftUISlider(…)`) are not judged, nor is a picker drawn as segments, \
+            radio buttons or an inline list (each option is named by its own text).
             """,
         triggering: [
             RuleExample("""
@@ -81,6 +82,8 @@ struct ControlWithoutNameRule: SourceRule {
                             Toggle(title, isOn: $on)
                             TextField("Name", text: $name)
                             LabeledContent("Speed") { Slider(value: $volume) }
+                            // Each segment is named by its option.
+                            Picker("", selection: $on) { Text("Off").tag(false); Text("On").tag(true) }.pickerStyle(.segmented)
                             HStack { Text("Pitch"); Slider(value: $volume) }.accessibilityElement(children: .combine)
                         }
                     }
@@ -110,6 +113,8 @@ struct ControlWithoutNameRule: SourceRule {
             guard let name = control.calleeName, let verdict = Self.nameless(control, name) else { continue }
             let chain = ModifierChain(containing: ExprSyntax(control))
             if AccessibilityLabels.labelsOrHides(chain) || AccessibilityLabels.isInPreview(control) { continue }
+            // Segments and radio buttons are named by their own options' text.
+            if name == "Picker", Self.drawsOptionsAsControls(control) { continue }
             if AccessibilityLabels.accessibilityContainers(of: control).contains(where: { container in
                 if container.calleeName == "LabeledContent" { return true }
                 let containerChain = ModifierChain(containing: ExprSyntax(container))
@@ -128,6 +133,21 @@ struct ControlWithoutNameRule: SourceRule {
                             certainty: .review)
             }
         }
+    }
+
+    /// Picker styles that draw each option as a control of its own, named by the option.
+    static let optionStyles: Set<String> = ["segmented", "radioGroup", "inline", "palette", "SegmentedPickerStyle",
+                                            "RadioGroupPickerStyle", "InlinePickerStyle", "PalettePickerStyle"]
+
+    /// Whether `.pickerStyle` on the picker or a container around it draws its options as controls.
+    static func drawsOptionsAsControls(_ picker: FunctionCallExprSyntax) -> Bool {
+        for call in [picker] + picker.enclosingViewCalls {
+            guard let style = ModifierChain(containing: ExprSyntax(call)).modifiers.first(where: { $0.calleeName == "pickerStyle" }),
+                  let argument = style.arguments.first?.expression else { continue }
+            let name = argument.memberName ?? argument.as(FunctionCallExprSyntax.self)?.calleeName ?? argument.trimmedDescription
+            return optionStyles.contains(name)
+        }
+        return false
     }
 
     enum Verdict { case noLabel, emptyTitle, emptyTitleWithPrompt }
