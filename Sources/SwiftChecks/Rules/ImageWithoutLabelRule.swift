@@ -315,15 +315,20 @@ struct ImageWithoutLabelRule: SourceRule {
         return named == 0 ? .none : named == helper.uses.count ? .all : .some
     }
 
+    /// The argument or closure of `control` that holds `node` (its label, not a link's destination).
+    static func part(of control: FunctionCallExprSyntax, holding node: some SyntaxProtocol) -> Syntax {
+        var part = Syntax(node)
+        while let parent = part.parent, parent.id != control.id { part = parent }
+        return part
+    }
+
     /// Types that are not views, called in a label's code (`URL(string:)`, `Transaction(…)`).
     static let notViews: Set<String> = ["URL", "Transaction", "Animation", "UIImage", "NSImage", "CGSize", "CGFloat", "CGRect",
                                         "Double", "Int", "String", "Date", "Data", "Binding", "Font", "Angle", "UnitPoint", "LinearGradient"]
 
     /// The app's own views called in the part of `control` that holds `image`.
     static func customViews(inLabelOf control: FunctionCallExprSyntax, around image: FunctionCallExprSyntax) -> [String] {
-        var part = Syntax(image)
-        while let parent = part.parent, parent.id != control.id { part = parent }
-        return part.tokens(viewMode: .sourceAccurate).compactMap { token -> String? in
+        part(of: control, holding: image).tokens(viewMode: .sourceAccurate).compactMap { token -> String? in
             guard case .identifier(let name) = token.tokenKind, name.first?.isUppercase == true,
                   token.nextToken(viewMode: .sourceAccurate)?.tokenKind == .leftParen,
                   token.previousToken(viewMode: .sourceAccurate)?.tokenKind != .period,
@@ -335,9 +340,7 @@ struct ImageWithoutLabelRule: SourceRule {
     /// Whether the part of `control` that holds `image` (its label closure, not a link's
     /// destination) also shows a `Text` or a `Label`.
     static func labelHasText(_ control: FunctionCallExprSyntax, around image: some SyntaxProtocol) -> Bool {
-        var part = Syntax(image)
-        while let parent = part.parent, parent.id != control.id { part = parent }
-        return part.tokens(viewMode: .sourceAccurate).contains { token in
+        part(of: control, holding: image).tokens(viewMode: .sourceAccurate).contains { token in
             (token.tokenKind == .identifier("Text") || token.tokenKind == .identifier("Label"))
                 && token.nextToken(viewMode: .sourceAccurate)?.tokenKind == .leftParen
         }
