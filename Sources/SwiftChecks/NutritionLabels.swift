@@ -24,7 +24,7 @@ public enum NutritionLabel: String, CaseIterable, Sendable {
         switch self {
         case .voiceOver:
             ["accessibility-hidden-control", "accessibility-label-raw-identifier", "accessibility-label-names-trait",
-             "accessibility-label-empty-or-emoji", "image-asset-name-spoken", "image-without-label", "control-without-name", "sf-symbol-default-label", "tap-gesture-missing-trait",
+             "accessibility-label-empty-or-emoji", "image-asset-name-spoken", "image-without-label", "control-without-name", "heading-missing-trait", "sf-symbol-default-label", "tap-gesture-missing-trait",
              "custom-toggle-missing-trait", "gesture-without-alternative", "accessibility-traits-assigned",
              "custom-modal-missing-is-modal", "sheet-focus-restoration", "ib-image-control-label", "ib-label-names-trait",
              "ib-control-hidden-from-accessibility"]

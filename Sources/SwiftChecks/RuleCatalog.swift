@@ -14,6 +14,7 @@ public enum RuleCatalog {
         ImageWithoutLabelRule(),
         MessageNotAnnouncedRule(),
         ControlWithoutNameRule(),
+        HeadingMissingTraitRule(),
         SFSymbolDefaultLabelRule(),
         TapGestureMissingTraitRule(),
         CustomToggleMissingTraitRule(),

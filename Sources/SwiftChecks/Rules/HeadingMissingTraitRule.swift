@@ -1,0 +1,160 @@
+import AuditModel
+import SwiftSyntax
+
+/// Text styled as a title at the top of a stack, without the header trait: VoiceOver's rotor
+/// cannot jump to it, and the section it heads has no heading.
+struct HeadingMissingTraitRule: SourceRule {
+    let description = RuleDescription(
+        id: "heading-missing-trait",
+        title: "Visual title without the header trait",
+        kind: .recommendation, certainty: .review,
+        rationale: """
+            A `Text` in a title style (`.largeTitle`, `.title`, `.title2`, `.title3`) that opens a \
+            stack reads as the heading of what follows it. Without the header trait VoiceOver \
+            reads it as plain text: people using the rotor to move by heading skip it, and the \
+            screen's structure is visible only to those who can see it. Whether it heads a \
+            section is a person's call, so these are findings to review.
+            """,
+        citations: [
+            Citation("HIG › VoiceOver",
+                     "Offer unique titles and accurate section headings. … Support the rotor so people can jump by heading and link."),
+        ],
+        fix: """
+            `.accessibilityAddTraits(.isHeader)` on the title (or `.accessibilityHeading(.h2)` on \
+            macOS); a `Section { … } header: { Text(…) }` or a navigation title gets the trait \
+            from the system.
+            """,
+        limitations: """
+            Only SwiftUI `Text` that opens a `VStack`, `LazyVStack`, `Section` content, \
+            `ScrollView` or `Form` (or opens an icon-and-title row that does) is judged, and only \
+            in a title text style or in capitals (a section label); bold body text, fixed sizes \
+            and UIKit labels are not. Text inside a control's label, a toolbar, a \
+            section header or an alert is left alone, as is text in a view whose callers add \
+            the trait (not followed across files).
+            """,
+        triggering: [
+            RuleExample("""
+                import SwiftUI
+                struct ProfileCard: View {
+                    var body: some View {
+                        VStack(alignment: .leading) {
+                            ↓Text("Latest followers").font(.title3).bold()
+                            Text("Ada, Grace and 3 more")
+                        }
+                        VStack(spacing: 8) {
+                            ↓Text("LATEST FOLLOWERS").font(.footnote.weight(.semibold))
+                            Text("Ada")
+                        }
+                        VStack {
+                            HStack {
+                                Image(systemName: "checkmark.circle.fill")
+                                ↓Text("Screen Recording Enabled").font(.title2.bold())
+                            }
+                            Text("TRex can capture text")
+                        }
+                    }
+                }
+                """),
+        ],
+        nonTriggering: [
+            RuleExample("""
+                import SwiftUI
+                struct Settings: View {
+                    var body: some View {
+                        VStack {
+                            Text("Account").font(.title2).accessibilityAddTraits(.isHeader)
+                            Text("Signed in")
+                        }
+                        VStack {
+                            Text("Privacy").font(.title).accessibilityHeading(.h2)
+                            Button { } label: { VStack { Text("Export").font(.title3); Text("All data") } }
+                        }
+                        VStack {
+                            Text("Details")
+                            Text("Big number").font(.largeTitle)
+                        }
+                        VStack {
+                            Text("NEW")
+                            Text("Arrivals")
+                        }
+                        Form {
+                            Section { Text("x") } header: { VStack { Text("Sync").font(.title3) } }
+                        }
+                    }
+                }
+                """),
+        ]
+    )
+
+    static let titleStyles: Set<String> = ["largeTitle", "title", "title2", "title3"]
+    static let stacks: Set<String> = ["VStack", "LazyVStack", "Section", "ScrollView", "Form"]
+    /// Containers whose content is a control's label, a bar, a header the system marks, or a presentation.
+    static let excluded: Set<String> = ["Button", "NavigationLink", "Link", "Menu", "Toggle", "Label", "Picker", "toolbar",
+                                        "ToolbarItem", "ToolbarItemGroup", "alert", "confirmationDialog", "contextMenu",
+                                        "navigationBarItems", "tabItem", "DisclosureGroup"]
+
+    func check(_ file: SourceFile, _ sink: inout FindingSink) {
+        for text in file.index.calls(named: "Text") where text.calledExpression.is(DeclReferenceExprSyntax.self) {
+            let chain = ModifierChain(containing: ExprSyntax(text))
+            guard chain.root.as(FunctionCallExprSyntax.self)?.id == text.id else { continue }
+            let style = chain.modifiers.last(where: { $0.calleeName == "font" })?.arguments.first.flatMap { Self.textStyle(of: $0.expression) }
+            let titled = style.map(Self.titleStyles.contains) ?? false
+            let capitals = Self.isCapitalisedLabel(text, chain)
+            guard titled || capitals,
+                  !chain.modifiers.contains(where: { ["accessibilityAddTraits", "accessibilityHeading", "accessibilityHidden", "hidden"].contains($0.calleeName ?? "") }),
+                  !chain.addedTraits.contains("isHeader"),
+                  Self.opensStack(chain.outermost), !AccessibilityLabels.isInPreview(text) else { continue }
+            let containers = text.enclosingViewCalls
+            if containers.contains(where: { Self.excluded.contains($0.calleeName ?? "") }) { continue }
+            // A `Section`'s `header:` content is marked as its heading by the system.
+            if containers.contains(where: { container in
+                container.calleeName == "Section" && (container.argument("header").map { Syntax($0) }
+                    ?? container.additionalTrailingClosures.first(where: { $0.label.text == "header" }).map { Syntax($0.closure) })
+                    .map { ($0.position.utf8Offset..<$0.endPosition.utf8Offset).contains(text.position.utf8Offset) } ?? false
+            }) { continue }
+            let how = titled ? "in `.\(style ?? "title")`, styled as a title" : "in capitals, styled as a section label"
+            sink.report(text, "`\(InputExcerpt.of(text.trimmedDescription, limit: 50))` opens its stack \(how), but has no header trait: VoiceOver reads it as plain text and the rotor cannot jump to it; if it heads what follows, add `.accessibilityAddTraits(.isHeader)`")
+        }
+    }
+
+    /// The text style a font expression names: `.title2`, `.title2.bold()`, `.system(.title2)`.
+    static func textStyle(of font: ExprSyntax) -> String? {
+        if let call = font.as(FunctionCallExprSyntax.self) {
+            if call.calleeName == "system", let first = call.arguments.first, first.label == nil { return first.expression.memberName }
+            if let base = call.calledExpression.as(MemberAccessExprSyntax.self)?.base { return textStyle(of: base) }
+            return nil
+        }
+        if let member = font.as(MemberAccessExprSyntax.self), let base = member.base, base.trimmedDescription != "Font" { return textStyle(of: base) }
+        return font.memberName
+    }
+
+    /// A section label in capitals: `.textCase(.uppercase)`, `Text(title.uppercased())`, or a
+    /// literal of at least two words or six letters, all capitals ("LATEST FOLLOWERS").
+    static func isCapitalisedLabel(_ text: FunctionCallExprSyntax, _ chain: ModifierChain) -> Bool {
+        if chain.modifiers.contains(where: { $0.calleeName == "textCase" && $0.arguments.first?.expression.memberName == "uppercase" }) { return true }
+        guard let argument = text.arguments.first, argument.label == nil else { return false }
+        if let call = argument.expression.as(FunctionCallExprSyntax.self), call.calleeName == "uppercased" { return true }
+        guard let literal = argument.expression.stringLiteralValue else { return false }
+        let letters = literal.filter(\.isLetter)
+        return letters.count >= 6 || (letters.count >= 4 && literal.contains(" ")) ? letters.allSatisfy(\.isUppercase) : false
+    }
+
+    /// Whether `expression` is the first view of a stack's closure (`VStack { Text(…); … }`), or
+    /// the first text of a row that is (`VStack { HStack { Image(…); Text(…) }; … }`).
+    static func opensStack(_ expression: ExprSyntax) -> Bool {
+        guard let item = expression.parent?.as(CodeBlockItemSyntax.self), let list = item.parent?.as(CodeBlockItemListSyntax.self),
+              let closure = list.parent?.as(ClosureExprSyntax.self), let call = owner(of: closure), let name = call.calleeName else { return false }
+        if stacks.contains(name) { return list.first?.id == item.id && list.count > 1 }
+        // A title row: an icon and the title, the row opening a stack.
+        guard name == "HStack", list.count <= 3,
+              list.prefix(while: { $0.id != item.id }).allSatisfy({ $0.item.as(ExprSyntax.self).flatMap { ModifierChain(containing: $0).root.as(FunctionCallExprSyntax.self)?.calleeName } == "Image" })
+        else { return false }
+        return opensStack(ModifierChain(containing: ExprSyntax(call)).outermost)
+    }
+
+    static func owner(of closure: ClosureExprSyntax) -> FunctionCallExprSyntax? {
+        var node = closure.parent
+        while let current = node, !current.is(FunctionCallExprSyntax.self) { node = current.parent }
+        return node?.as(FunctionCallExprSyntax.self)
+    }
+}
