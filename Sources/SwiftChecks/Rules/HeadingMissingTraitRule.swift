@@ -1,4 +1,5 @@
 import AuditModel
+import Foundation
 import SwiftSyntax
 
 /// Text styled as a title at the top of a stack, without the header trait: VoiceOver's rotor
@@ -77,6 +78,14 @@ struct HeadingMissingTraitRule: SourceRule {
                             Text("NEW")
                             Text("Arrivals")
                         }
+                        VStack {
+                            Text("".uppercased())
+                            Text("Words")
+                        }
+                        VStack {
+                            Text("Your recovery phrase is stored on this device only.").font(.title3)
+                            Text("Words")
+                        }
                         Form {
                             Section { Text("x") } header: { VStack { Text("Sync").font(.title3) } }
                         }
@@ -100,7 +109,7 @@ struct HeadingMissingTraitRule: SourceRule {
             let style = chain.modifiers.last(where: { $0.calleeName == "font" })?.arguments.first.flatMap { Self.textStyle(of: $0.expression) }
             let titled = style.map(Self.titleStyles.contains) ?? false
             let capitals = Self.isCapitalisedLabel(text, chain)
-            guard titled || capitals,
+            guard titled || capitals, !Self.isNotATitle(text),
                   !chain.modifiers.contains(where: { ["accessibilityAddTraits", "accessibilityHeading", "accessibilityHidden", "hidden"].contains($0.calleeName ?? "") }),
                   !chain.addedTraits.contains("isHeader"),
                   Self.opensStack(chain.outermost), !AccessibilityLabels.isInPreview(text) else { continue }
@@ -126,6 +135,17 @@ struct HeadingMissingTraitRule: SourceRule {
         }
         if let member = font.as(MemberAccessExprSyntax.self), let base = member.base, base.trimmedDescription != "Font" { return textStyle(of: base) }
         return font.memberName
+    }
+
+    /// Literal text no heading holds: nothing (`""`), or a sentence (eight words or more, or a
+    /// full stop at the end).
+    static func isNotATitle(_ text: FunctionCallExprSyntax) -> Bool {
+        guard let argument = text.arguments.first?.expression else { return false }
+        let literal = argument.stringLiteralValue
+            ?? argument.as(FunctionCallExprSyntax.self).flatMap { $0.calledExpression.as(MemberAccessExprSyntax.self)?.base?.stringLiteralValue }
+        guard let literal else { return false }
+        let trimmed = literal.trimmingCharacters(in: .whitespaces)
+        return trimmed.isEmpty || trimmed.split(separator: " ").count >= 8 || trimmed.hasSuffix(".")
     }
 
     /// A section label in capitals: `.textCase(.uppercase)`, `Text(title.uppercased())`, or a
