@@ -25,7 +25,9 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
             draws it 51x31 pt whatever its frame says). A SwiftUI control that shows only an SF \
             Symbol, with no frame, padding or content shape on it, is as large as its glyph: on \
             iOS it goes to review with the text size that draws it (outside lists, bars and \
-            menus, which lay out their items themselves). tvOS is focus-driven and not checked.
+            menus, which lay out their items themselves), and so does a text-only button whose \
+            label sets a font of 17 pt or less (a plain `Button("Cancel")` in the text around it \
+            is the app's ordinary text button and is left alone). tvOS is focus-driven and not checked.
             """,
         citations: [
             Citation("HIG › Buttons",
@@ -482,6 +484,21 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
                         .buttonStyle(.plain)
                     }
                     func copy() {}
+                }
+                """, platforms: PlatformSet(.iOS)),
+            // A text-only button the app sets in a small font: its line is what can be hit.
+            RuleExample("""
+                import SwiftUI
+                struct SaveChangesAlert: View {
+                    var body: some View {
+                        VStack(spacing: 14) {
+                            Divider()
+                            Button { } label: {
+                                ↓Text("Save").font(.system(size: 14, weight: .bold))
+                            }
+                            Button("Cancel") { }
+                        }
+                    }
                 }
                 """, platforms: PlatformSet(.iOS)),
             // A little padding on one side leaves the short side the glyph's.
@@ -1014,6 +1031,15 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
             let surround = !padded ? "with no frame, padding or content shape"
                 : across == 0 ? "with no frame or content shape and no padding across its short side"
                 : "with no frame or content shape and only \(across.points) pt of padding across its short side"
+            if control.isText {
+                let padding = control.padding.vertical > 0 ? "only \(control.padding.vertical.points) pt of padding above and below" : "no padding above or below"
+                sink.report(control.image,
+                            "\(control.control) shows only the text \"\(InputExcerpt.of(control.symbol, limit: 40))\", \(font), with no frame, content shape or \(padding): "
+                            + "what can be hit is the text's line, far below \(threshold.points) pt high on iOS; measure it in the running app "
+                            + "(a view around it may pad it) or give it `.frame(minHeight: \(threshold.points))` and `.contentShape(Rectangle())`",
+                            platforms: PlatformSet(.iOS), certainty: .review)
+                continue
+            }
             sink.report(control.image,
                         "\(control.control) shows only the SF Symbol \"\(InputExcerpt.of(control.symbol))\", \(font)\(scale), \(surround): "
                         + "what can be hit is the glyph, far below \(threshold.points)x\(threshold.points) pt on iOS; measure it in the running app "

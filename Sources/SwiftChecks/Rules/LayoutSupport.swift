@@ -527,7 +527,11 @@ struct GlyphSizedControl {
     let image: FunctionCallExprSyntax
     /// "`Button`", "A view with `.onTapGesture`".
     let control: String
+    /// The SF Symbol's name, or the text a text-only label shows.
     let symbol: String
+    /// The label is text (`Button { Text("Save").font(.system(size: 14)) }`), not a symbol: it
+    /// can be hit on its line, as tall as its font, however wide it is.
+    var isText = false
     /// The font that sizes the glyph as written (`.caption2`), and its size at the default text
     /// size; nil: none is set around it in this file, so the body style (17 pt) is inherited.
     let font: (text: String, points: Double, fixed: Bool)?
@@ -573,9 +577,17 @@ struct GlyphSizedControl {
 
     static func find(_ file: SourceFile) -> [GlyphSizedControl] {
         var result: [GlyphSizedControl] = []
-        for image in file.index.calls(named: "Image") where image.calledExpression.is(DeclReferenceExprSyntax.self) {
-            guard image.arguments.count == 1, let argument = image.arguments.first, argument.label?.text == "systemName",
-                  let symbol = argument.expression.as(StringLiteralExprSyntax.self).flatMap({ ExprSyntax($0).stringLiteralValue }) else { continue }
+        for image in file.index.calls(named: ["Image", "Text"]) where image.calledExpression.is(DeclReferenceExprSyntax.self) {
+            let isText = image.calleeName == "Text"
+            let symbol: String
+            if isText {
+                guard let first = image.arguments.first, first.label == nil else { continue }
+                symbol = first.expression.stringLiteralValue ?? first.expression.trimmedDescription
+            } else {
+                guard image.arguments.count == 1, let argument = image.arguments.first, argument.label?.text == "systemName",
+                      let name = argument.expression.as(StringLiteralExprSyntax.self).flatMap({ ExprSyntax($0).stringLiteralValue }) else { continue }
+                symbol = name
+            }
             let chain = ModifierChain(containing: ExprSyntax(image))
             guard chain.root.as(FunctionCallExprSyntax.self)?.id == image.id,
                   !chain.modifiers.contains(where: { sizing.contains($0.calleeName ?? "") }) else { continue }
@@ -583,6 +595,8 @@ struct GlyphSizedControl {
             var controlChain: [FunctionCallExprSyntax] = []
             var containers = image.enclosingViewCalls
             if chain.has("onTapGesture") {
+                // A tappable text is tap-gesture-missing-trait's; its size is the row's business.
+                if isText { continue }
                 control = "A view with `.onTapGesture`"
                 // In a control's label the control decides what can be hit.
                 if containers.contains(where: { SwiftUIHitRegion.controls.contains($0.calleeName ?? "") }) { continue }
@@ -613,6 +627,16 @@ struct GlyphSizedControl {
                 }
             }
             guard fontKnown else { continue }
+            // Text is judged only where the label itself sets a small font: a button titled in
+            // the text size around it is the app's ordinary text button.
+            if isText {
+                let ownFont = (chain.modifiers + controlChain).contains { $0.calleeName == "font" }
+                guard ownFont, let points = font?.points, points <= 17, let padding = Self.padding(chain.modifiers + controlChain),
+                      points + padding.vertical <= largestFontPoints else { continue }
+                result.append(GlyphSizedControl(image: image, control: control, symbol: symbol, isText: true, font: font,
+                                                largeScale: false, padding: (horizontal: 0, vertical: padding.vertical)))
+                continue
+            }
             let largeScale = (chain.modifiers + controlChain).contains { $0.calleeName == "imageScale" && $0.arguments.first?.expression.memberName == "large" }
             guard let padding = Self.padding(chain.modifiers + controlChain) else { continue }
             let points = font?.points ?? file.reference.iosTextStyleSizes["Large (default)"]?["body"] ?? 17
