@@ -493,8 +493,8 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
                     var body: some View {
                         VStack(spacing: 14) {
                             Divider()
-                            Button { } label: {
-                                ↓Text("Save").font(.system(size: 14, weight: .bold))
+                            ↓Button { } label: {
+                                Text("Save").font(.system(size: 14, weight: .bold))
                             }
                             Button("Cancel") { }
                         }
@@ -1033,7 +1033,7 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
                 : "with no frame or content shape and only \(across.points) pt of padding across its short side"
             if control.isText {
                 let padding = control.padding.vertical > 0 ? "only \(control.padding.vertical.points) pt of padding above and below" : "no padding above or below"
-                sink.report(control.image,
+                sink.report(control.image, at: control.owner ?? control.image,
                             "\(control.control) shows only the text \"\(InputExcerpt.of(control.symbol, limit: 40))\", \(font), with no frame, content shape or \(padding): "
                             + "what can be hit is the text's line, far below \(threshold.points) pt high on iOS; measure it in the running app "
                             + "(a view around it may pad it) or give it `.frame(minHeight: \(threshold.points))` and `.contentShape(Rectangle())`",

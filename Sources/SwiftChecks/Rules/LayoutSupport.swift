@@ -532,6 +532,8 @@ struct GlyphSizedControl {
     /// The label is text (`Button { Text("Save").font(.system(size: 14)) }`), not a symbol: it
     /// can be hit on its line, as tall as its font, however wide it is.
     var isText = false
+    /// The control whose whole label it is (nil for a tappable image): a text button's finding points at it.
+    var owner: FunctionCallExprSyntax?
     /// The font that sizes the glyph as written (`.caption2`), and its size at the default text
     /// size; nil: none is set around it in this file, so the body style (17 pt) is inherited.
     let font: (text: String, points: Double, fixed: Bool)?
@@ -592,6 +594,7 @@ struct GlyphSizedControl {
             guard chain.root.as(FunctionCallExprSyntax.self)?.id == image.id,
                   !chain.modifiers.contains(where: { sizing.contains($0.calleeName ?? "") }) else { continue }
             var control: String
+            var controlCall: FunctionCallExprSyntax?
             var controlChain: [FunctionCallExprSyntax] = []
             var containers = image.enclosingViewCalls
             if chain.has("onTapGesture") {
@@ -609,6 +612,7 @@ struct GlyphSizedControl {
                 if case .customStyle = SwiftUIHitRegion.labelPadding(owner) { continue }
                 if case .system = SwiftUIHitRegion.labelPadding(owner) { continue }
                 control = "`\(name)`"
+                controlCall = owner
                 containers = owner.enclosingViewCalls
             } else {
                 continue
@@ -633,7 +637,7 @@ struct GlyphSizedControl {
                 let ownFont = (chain.modifiers + controlChain).contains { $0.calleeName == "font" }
                 guard ownFont, let points = font?.points, points <= 17, let padding = Self.padding(chain.modifiers + controlChain),
                       points + padding.vertical <= largestFontPoints else { continue }
-                result.append(GlyphSizedControl(image: image, control: control, symbol: symbol, isText: true, font: font,
+                result.append(GlyphSizedControl(image: image, control: control, symbol: symbol, isText: true, owner: controlCall, font: font,
                                                 largeScale: false, padding: (horizontal: 0, vertical: padding.vertical)))
                 continue
             }
