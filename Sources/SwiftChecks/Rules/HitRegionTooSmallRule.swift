@@ -213,6 +213,18 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
                     }
                 }
                 """, platforms: PlatformSet(.iOS)),
+            // The app's own modifier may size it (`.tappableFrame()` is read nowhere here).
+            RuleExample("""
+                import SwiftUI
+                struct ErrorCard: View {
+                    var body: some View {
+                        VStack {
+                            Text("No connection")
+                            Button { } label: { Text("Retry").font(.system(size: 14)) }.tappableFrame()
+                        }
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
             // A helper's button that this file places in the navigation bar.
             RuleExample("""
                 import SwiftUI
@@ -1032,7 +1044,7 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
                 : across == 0 ? "with no frame or content shape and no padding across its short side"
                 : "with no frame or content shape and only \(across.points) pt of padding across its short side"
             if control.isText {
-                let padding = control.padding.vertical > 0 ? "only \(control.padding.vertical.points) pt of padding above and below" : "no padding above or below"
+                let padding = control.padding.vertical > 0 ? "only \(control.padding.vertical.points) pt of vertical padding in its label" : "no vertical padding in its label"
                 sink.report(control.image, at: control.owner ?? control.image,
                             "\(control.control) shows only the text \"\(InputExcerpt.of(control.symbol, limit: 40))\", \(font), with no frame, content shape or \(padding): "
                             + "what can be hit is the text's line, far below \(threshold.points) pt high on iOS; measure it in the running app "

@@ -542,6 +542,17 @@ struct GlyphSizedControl {
     /// Literal padding around the glyph, summed per axis.
     let padding: (horizontal: Double, vertical: Double)
 
+    /// A modifier of the app's own whose name says it may size or style the control
+    /// (`.tappableFrame()`, `.roundedButtonStyle(height: 51)`): it is not read, so the size is not known.
+    static func mayBeSizingHelper(_ modifier: FunctionCallExprSyntax) -> Bool {
+        guard let name = modifier.calleeName?.lowercased(), !sizing.contains(modifier.calleeName ?? "") else { return false }
+        return ["frame", "tappable", "hitarea", "hittarget", "style", "padding", "size"].contains(where: name.contains)
+            // SwiftUI's own, whose effect the rule reads (`buttonStyle` through `labelPadding`) or that draw without sizing.
+            && !["padding", "font", "foregroundstyle", "symbolrenderingmode", "textcase", "imagescale", "fontweight", "dynamictypesize", "buttonstyle",
+                 "liststyle", "pickerstyle", "togglestyle", "textfieldstyle", "backgroundstyle", "labelstyle", "menustyle",
+                 "indexviewstyle", "tabviewstyle", "navigationviewstyle", "gaugestyle", "progressviewstyle", "datepickerstyle"].contains(name)
+    }
+
     /// The literal paddings of `modifiers`, per axis; nil when one has no literal amount (a
     /// default `.padding()`, a variable): the size is then not known.
     static func padding(_ modifiers: [FunctionCallExprSyntax]) -> (horizontal: Double, vertical: Double)? {
@@ -592,7 +603,7 @@ struct GlyphSizedControl {
             }
             let chain = ModifierChain(containing: ExprSyntax(image))
             guard chain.root.as(FunctionCallExprSyntax.self)?.id == image.id,
-                  !chain.modifiers.contains(where: { sizing.contains($0.calleeName ?? "") }) else { continue }
+                  !chain.modifiers.contains(where: { sizing.contains($0.calleeName ?? "") || Self.mayBeSizingHelper($0) }) else { continue }
             var control: String
             var controlCall: FunctionCallExprSyntax?
             var controlChain: [FunctionCallExprSyntax] = []
@@ -606,7 +617,7 @@ struct GlyphSizedControl {
             } else if let owner = SwiftUIHitRegion.labelOwner(of: chain), let name = owner.calleeName,
                       ["Button", "NavigationLink", "Link"].contains(name) {
                 controlChain = ModifierChain(containing: ExprSyntax(owner)).modifiers
-                guard !controlChain.contains(where: { sizing.contains($0.calleeName ?? "") }) else { continue }
+                guard !controlChain.contains(where: { sizing.contains($0.calleeName ?? "") || Self.mayBeSizingHelper($0) }) else { continue }
                 // A style set around it (plain or borderless draws the bare label too, but the
                 // app's own style may pad it; a bordered one pads it by the system's amount).
                 if case .customStyle = SwiftUIHitRegion.labelPadding(owner) { continue }
@@ -635,14 +646,17 @@ struct GlyphSizedControl {
             // the text size around it is the app's ordinary text button.
             if isText {
                 let ownFont = (chain.modifiers + controlChain).contains { $0.calleeName == "font" }
-                guard ownFont, let points = font?.points, points <= 17, let padding = Self.padding(chain.modifiers + controlChain),
+                // Padding outside the control moves it; only padding inside its label enlarges what can be hit.
+                guard ownFont, let points = font?.points, points <= 17, let padding = Self.padding(chain.modifiers), Self.padding(controlChain) != nil,
                       points + padding.vertical <= largestFontPoints else { continue }
                 result.append(GlyphSizedControl(image: image, control: control, symbol: symbol, isText: true, owner: controlCall, font: font,
                                                 largeScale: false, padding: (horizontal: 0, vertical: padding.vertical)))
                 continue
             }
             let largeScale = (chain.modifiers + controlChain).contains { $0.calleeName == "imageScale" && $0.arguments.first?.expression.memberName == "large" }
-            guard let padding = Self.padding(chain.modifiers + controlChain) else { continue }
+            // A default `.padding()` around the control is left alone: whether it widens what can
+            // be hit depends on the style, and its amount is not published.
+            guard let padding = Self.padding(chain.modifiers), Self.padding(controlChain) != nil else { continue }
             let points = font?.points ?? file.reference.iosTextStyleSizes["Large (default)"]?["body"] ?? 17
             // The short side: the glyph, about as tall and wide as its text size, plus the padding on that axis.
             let shortSide = points + min(padding.horizontal, padding.vertical)
