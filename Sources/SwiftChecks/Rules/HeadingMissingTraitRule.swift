@@ -127,14 +127,20 @@ struct HeadingMissingTraitRule: SourceRule {
     }
 
     /// The text style a font expression names: `.title2`, `.title2.bold()`, `.system(.title2)`.
+    /// A loop, not recursion: the chain's length is the input's.
     static func textStyle(of font: ExprSyntax) -> String? {
-        if let call = font.as(FunctionCallExprSyntax.self) {
-            if call.calleeName == "system", let first = call.arguments.first, first.label == nil { return first.expression.memberName }
-            if let base = call.calledExpression.as(MemberAccessExprSyntax.self)?.base { return textStyle(of: base) }
-            return nil
+        var current = font
+        while true {
+            if let call = current.as(FunctionCallExprSyntax.self) {
+                if call.calleeName == "system", let first = call.arguments.first, first.label == nil { return first.expression.memberName }
+                guard let base = call.calledExpression.as(MemberAccessExprSyntax.self)?.base else { return nil }
+                current = base
+            } else if let member = current.as(MemberAccessExprSyntax.self), let base = member.base, base.trimmedDescription != "Font" {
+                current = base
+            } else {
+                return current.memberName
+            }
         }
-        if let member = font.as(MemberAccessExprSyntax.self), let base = member.base, base.trimmedDescription != "Font" { return textStyle(of: base) }
-        return font.memberName
     }
 
     /// Literal text no heading holds: nothing (`""`), or a sentence (eight words or more, or a
@@ -160,16 +166,20 @@ struct HeadingMissingTraitRule: SourceRule {
     }
 
     /// Whether `expression` is the first view of a stack's closure (`VStack { Text(…); … }`), or
-    /// the first text of a row that is (`VStack { HStack { Image(…); Text(…) }; … }`).
+    /// the first text of a row that is (`VStack { HStack { Image(…); Text(…) }; … }`). A loop up
+    /// through such rows, not recursion: how deep they nest is the input's.
     static func opensStack(_ expression: ExprSyntax) -> Bool {
-        guard let item = expression.parent?.as(CodeBlockItemSyntax.self), let list = item.parent?.as(CodeBlockItemListSyntax.self),
-              let closure = list.parent?.as(ClosureExprSyntax.self), let call = owner(of: closure), let name = call.calleeName else { return false }
-        if stacks.contains(name) { return list.first?.id == item.id && list.count > 1 }
-        // A title row: an icon and the title, the row opening a stack.
-        guard name == "HStack", list.count <= 3,
-              list.prefix(while: { $0.id != item.id }).allSatisfy({ $0.item.as(ExprSyntax.self).flatMap { ModifierChain(containing: $0).root.as(FunctionCallExprSyntax.self)?.calleeName } == "Image" })
-        else { return false }
-        return opensStack(ModifierChain(containing: ExprSyntax(call)).outermost)
+        var current = expression
+        while true {
+            guard let item = current.parent?.as(CodeBlockItemSyntax.self), let list = item.parent?.as(CodeBlockItemListSyntax.self),
+                  let closure = list.parent?.as(ClosureExprSyntax.self), let call = owner(of: closure), let name = call.calleeName else { return false }
+            if stacks.contains(name) { return list.first?.id == item.id && list.count > 1 }
+            // A title row: an icon and the title, the row opening a stack.
+            guard name == "HStack", list.count <= 3,
+                  list.prefix(while: { $0.id != item.id }).allSatisfy({ $0.item.as(ExprSyntax.self).flatMap { ModifierChain(containing: $0).root.as(FunctionCallExprSyntax.self)?.calleeName } == "Image" })
+            else { return false }
+            current = ModifierChain(containing: ExprSyntax(call)).outermost
+        }
     }
 
     static func owner(of closure: ClosureExprSyntax) -> FunctionCallExprSyntax? {
