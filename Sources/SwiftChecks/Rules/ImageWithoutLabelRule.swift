@@ -247,7 +247,7 @@ struct ImageWithoutLabelRule: SourceRule {
                 // A title in the control's label names it; the nameless image adds nothing to it.
                 if Self.labelHasText(control, around: call) || Self.hasTitle(control) { continue }
                 let name = control.calleeName ?? "Button"
-                let role = name == "Link" || name == "NavigationLink" ? "link" : "button"
+                let role = Self.spokenRole(of: name)
                 // A view of the app's own in the label may show text (in another file).
                 let custom = Self.customViews(inLabelOf: control, around: call)
                 sink.report(call, at: control, "`\(name)` has no accessible name: its label is only \(shown), which has no accessibility label, so VoiceOver announces it as \"\(role)\" and nothing more"
@@ -291,7 +291,7 @@ struct ImageWithoutLabelRule: SourceRule {
                   !AccessibilityLabels.isInPreview(control),
                   let shown = calls.first(where: { $0.calleeName == view }) else { continue }
             let name = control.calleeName ?? "Button"
-            let role = name == "Link" || name == "NavigationLink" ? "link" : "button"
+            let role = Self.spokenRole(of: name)
             sink.report(shown, at: control,
                         "`\(name)` has no accessible name: its label is only `\(InputExcerpt.of(view))`, which shows nothing but a picture with no accessibility label (`Image(uiImage:)`, `Image(nsImage:)` or `AsyncImage`), so VoiceOver announces it as \"\(role)\" and nothing more; label the `\(name)` in words",
                         requiredUse: [FileResult.imageOnlyPrefix + view])
@@ -320,6 +320,16 @@ struct ImageWithoutLabelRule: SourceRule {
         var part = Syntax(node)
         while let parent = part.parent, parent.id != control.id { part = parent }
         return part
+    }
+
+    /// What VoiceOver says of a control with no name: its kind alone.
+    static func spokenRole(of control: String) -> String {
+        switch control {
+        case "Link", "NavigationLink": "link"
+        case "Toggle": "switch button"
+        case "Menu": "pop up button"
+        default: "button"
+        }
     }
 
     /// Types that are not views, called in a label's code (`URL(string:)`, `Transaction(…)`).
