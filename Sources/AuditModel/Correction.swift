@@ -93,3 +93,28 @@ extension Correction {
         }
     }
 }
+
+extension Correction {
+    /// The stored form (`findings.correction`): JSON with sorted keys, so the same fix is the
+    /// same text from night to night (the history writer compares it to decide whether a
+    /// finding changed). JSON escapes a NUL, which a text column could not hold.
+    public var storedJSON: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Strings and integers only: encoding cannot fail.
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    public init?(storedJSON: String) {
+        guard let decoded = try? JSONDecoder().decode(Correction.self, from: Data(storedJSON.utf8)) else { return nil }
+        self = decoded
+    }
+}
+
+extension String {
+    /// PostgreSQL's text and jsonb cannot hold NUL: a file with one past the binary check's
+    /// first 8 KiB must not make its repository's job fail on every attempt.
+    public var replacingNUL: String {
+        contains("\u{0}") ? replacingOccurrences(of: "\u{0}", with: "\u{FFFD}") : self
+    }
+}

@@ -27,15 +27,13 @@ public struct PullRequestResults: Codable, Sendable, Equatable {
             kind = finding.kind
             severity = finding.severity
             certainty = finding.certainty
-            // PostgreSQL's jsonb refuses the \u0000 escape: a NUL past the binary check would
-            // fail the job's completing transaction on every attempt.
-            func storable(_ text: String) -> String { text.contains("\u{0}") ? text.replacingOccurrences(of: "\u{0}", with: "\u{FFFD}") : text }
-            path = storable(finding.location.file)
+            // PostgreSQL's jsonb refuses the \u0000 escape, as text columns refuse NUL.
+            path = finding.location.file.replacingNUL
             line = finding.location.line
             column = finding.location.column
-            message = storable(finding.message)
-            snippet = storable(finding.snippet)
-            sourceLine = storable(finding.sourceLine)
+            message = finding.message.replacingNUL
+            snippet = finding.snippet.replacingNUL
+            sourceLine = finding.sourceLine.replacingNUL
             fingerprint = finding.fingerprint
             correction = finding.correction
         }

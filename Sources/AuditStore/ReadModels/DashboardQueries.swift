@@ -383,7 +383,7 @@ public struct DashboardQueries {
                     sourceLine: row.string("source_line") ?? "", firstSeenRun: row.int("first_seen_run") ?? 0,
                     fixedInRun: row.int("fixed_in_run"),
                     certainty: row.string("certainty").flatMap(Certainty.init(rawValue:)) ?? .violation,
-                    correction: row.string("correction").flatMap { try? JSONDecoder().decode(Correction.self, from: Data($0.utf8)) })
+                    correction: row.string("correction").flatMap(Correction.init(storedJSON:)))
         }
     }
 

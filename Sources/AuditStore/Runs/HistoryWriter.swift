@@ -306,20 +306,8 @@ public struct HistoryWriter {
          .optionalTextArray(items.map { correctionJSON($0.finding.correction) })]
     }
 
-    /// A correction as stored: JSON with sorted keys, so the same fix is the same text from night
-    /// to night (the writer compares it to decide whether a finding changed). JSON escapes a NUL,
-    /// which a text column could not hold.
-    static func correctionJSON(_ correction: Correction?) -> String? {
-        guard let correction else { return nil }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(correction)).map { String(decoding: $0, as: UTF8.self) }
-    }
+    static func correctionJSON(_ correction: Correction?) -> String? { correction?.storedJSON }
 
-    /// PostgreSQL text cannot hold NUL; a file with one past the binary check's first 8 KiB must
-    /// not make its repository's job fail on every attempt.
-    static func storable(_ text: String) -> String {
-        text.contains("\u{0}") ? text.replacingOccurrences(of: "\u{0}", with: "\u{FFFD}") : text
-    }
+    static func storable(_ text: String) -> String { text.replacingNUL }
 
 }

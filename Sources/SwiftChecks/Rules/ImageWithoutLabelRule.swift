@@ -233,14 +233,17 @@ struct ImageWithoutLabelRule: SourceRule {
                         && token.nextToken(viewMode: .sourceAccurate)?.tokenKind == .colon
                 }
             }
-            switch ImageAssetNameSpokenRule.placement(of: call) {
+            let placement = ImageAssetNameSpokenRule.placement(of: call)
+            // Whether the places this file shows the helper that builds it name it: read once.
+            let coverage: Coverage = if case .shown = placement { Self.namedWhereUsed(call, file) } else { .none }
+            switch placement {
             case .cleared, .combined:
                 // A nameless child adds nothing to a combined label.
                 continue
             case .returnedBy(let helper):
                 sink.report(call, "\(shown) is returned by `\(helper)` with no accessibility label: wherever it is shown without one, VoiceOver says only \"image\"; check each place it is used",
                             certainty: .review)
-            case .shown where Self.namedWhereUsed(call, file) == .all:
+            case .shown where coverage == .all:
                 // Every place this file shows the helper that builds it labels, hides or groups it.
                 continue
             case .shown(let control?):
@@ -254,10 +257,10 @@ struct ImageWithoutLabelRule: SourceRule {
                             + (byName ? " (unless the image object, loaded by name, carries a label of its own: check it)" : "")
                             + (custom.first.map { " (unless `\(InputExcerpt.of($0))`, also in its label, shows text: check it)" } ?? "")
                             + "; label the `\(name)` in words",
-                            certainty: byName || !custom.isEmpty || Self.namedWhereUsed(call, file) == .some ? .review : nil,
+                            certainty: byName || !custom.isEmpty || coverage == .some ? .review : nil,
                             reviewIf: ImageAssetNameSpokenRule.enclosingView(of: call).map { ["\($0)@labelled", $0 + FileResult.groupedMarker] } ?? [])
             case .shown(nil):
-                let some = Self.namedWhereUsed(call, file) == .some
+                let some = coverage == .some
                 // In a widget or Live Activity the system decides which elements VoiceOver visits.
                 let widget = file.buildsWidgets
                 sink.report(call, "\(shown) has no accessibility label and is not hidden: VoiceOver stops on it and says only \"image\""

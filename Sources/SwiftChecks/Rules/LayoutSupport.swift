@@ -255,22 +255,28 @@ struct SwiftUIHitRegion {
                         if h.unbounded { height = nil }
                     }
                 case "padding" where started:
-                    guard let amount = call.arguments.last?.expression.numberValue,
-                          call.arguments.count <= 2 else { return false }
-                    let edges = call.arguments.count == 2 ? call.arguments.first?.expression.memberName : "all"
-                    switch edges {
-                    case "all": width = width.map { $0 + 2 * amount }; height = height.map { $0 + 2 * amount }
-                    case "horizontal": width = width.map { $0 + 2 * amount }
-                    case "vertical": height = height.map { $0 + 2 * amount }
-                    case "leading", "trailing": width = width.map { $0 + amount }
-                    case "top", "bottom": height = height.map { $0 + amount }
-                    default: return false
-                    }
+                    guard let added = Self.padding(call) else { return false }
+                    width = width.map { $0 + added.horizontal }
+                    height = height.map { $0 + added.vertical }
                 default:
                     continue
                 }
             }
             return true
+        }
+
+        /// What one `.padding(…)` adds to the width and the height; nil when its amount is not a
+        /// literal (a default `.padding()`, a variable) or its edges are not named.
+        static func padding(_ call: FunctionCallExprSyntax) -> (horizontal: Double, vertical: Double)? {
+            guard call.arguments.count <= 2, let amount = call.arguments.last?.expression.numberValue else { return nil }
+            switch call.arguments.count == 2 ? call.arguments.first?.expression.memberName : "all" {
+            case "all": return (2 * amount, 2 * amount)
+            case "horizontal": return (2 * amount, 0)
+            case "vertical": return (0, 2 * amount)
+            case "leading", "trailing": return (amount, 0)
+            case "top", "bottom": return (0, amount)
+            default: return nil
+            }
         }
 
         /// A literal size; `maxX` (at most, whatever `minX` says); `minX` alone (at least:
@@ -558,15 +564,9 @@ struct GlyphSizedControl {
     static func padding(_ modifiers: [FunctionCallExprSyntax]) -> (horizontal: Double, vertical: Double)? {
         var total = (horizontal: 0.0, vertical: 0.0)
         for call in modifiers where call.calleeName == "padding" {
-            guard call.arguments.count <= 2, let amount = call.arguments.last?.expression.numberValue else { return nil }
-            switch call.arguments.count == 2 ? call.arguments.first?.expression.memberName : "all" {
-            case "all": total.horizontal += 2 * amount; total.vertical += 2 * amount
-            case "horizontal": total.horizontal += 2 * amount
-            case "vertical": total.vertical += 2 * amount
-            case "leading", "trailing": total.horizontal += amount
-            case "top", "bottom": total.vertical += amount
-            default: return nil
-            }
+            guard let added = SwiftUIHitRegion.Size.padding(call) else { return nil }
+            total.horizontal += added.horizontal
+            total.vertical += added.vertical
         }
         return total
     }
@@ -620,8 +620,10 @@ struct GlyphSizedControl {
                 guard !controlChain.contains(where: { sizing.contains($0.calleeName ?? "") || Self.mayBeSizingHelper($0) }) else { continue }
                 // A style set around it (plain or borderless draws the bare label too, but the
                 // app's own style may pad it; a bordered one pads it by the system's amount).
-                if case .customStyle = SwiftUIHitRegion.labelPadding(owner) { continue }
-                if case .system = SwiftUIHitRegion.labelPadding(owner) { continue }
+                switch SwiftUIHitRegion.labelPadding(owner) {
+                case .customStyle, .system: continue
+                case .none, .unstyled: break
+                }
                 control = "`\(name)`"
                 controlCall = owner
                 containers = owner.enclosingViewCalls
