@@ -73,7 +73,7 @@ public struct Finding: Codable, Sendable, Hashable {
     public var citation: Citation
     /// Platforms the finding applies to (the code's platforms that the rule covers).
     public var platforms: PlatformSet
-    /// Survives unrelated edits: rule id + path + normalised code + occurrence index.
+    /// Survives unrelated edits: rule id + path + normalised code + its place + occurrence index.
     public var fingerprint: String
     /// The normalised code of the node, kept to compute the fingerprint and to show.
     public var snippet: String
@@ -144,19 +144,61 @@ extension Finding {
     }
 }
 
+extension Finding {
+    /// The fingerprints' scheme: 1 numbered identical code by order within a file, so fixing the
+    /// first of two identical lines read as fixing the second; 2 names the code's place as well
+    /// (`context`). A store or baseline holding version 1 fingerprints maps them once through
+    /// `legacyFingerprints()` (see `FindingMatcher`).
+    public static let fingerprintVersion = 2
+}
+
+/// Where a finding's code sits in its file, for its fingerprint.
+public struct FingerprintContext: Sendable, Equatable {
+    /// The declarations around it, outermost first (`SettingsView.body`).
+    public var scope: String
+    /// The nearest lines above and below that differ from its own.
+    public var neighbours: String
+    public init(scope: String = "", neighbours: String = "") { self.scope = scope; self.neighbours = neighbours }
+}
+
 extension Array where Element == Finding {
-    /// Sorts by position and assigns fingerprints: the occurrence index counts earlier findings
-    /// of the same rule in the same file with the same normalised code, so inserting lines
-    /// above a finding leaves its fingerprint unchanged.
-    public mutating func assignFingerprints() {
+    /// Sorts by position and assigns fingerprints from the rule, the file, the normalised code
+    /// and the code's place in the file (`context`; for Swift the enclosing declarations,
+    /// `SettingsView.body`), so inserting lines above a finding leaves its fingerprint alone and
+    /// two identical lines in different declarations keep apart. Identical code in one place is
+    /// told apart by its neighbouring distinct lines, and what those still do not tell apart
+    /// (identical adjacent lines) by order. Neighbours are used only there: any edit next to a
+    /// finding would otherwise change its fingerprint.
+    public mutating func assignFingerprints(context: (Finding) -> FingerprintContext = { _ in FingerprintContext() }) {
         sort { ($0.location, $0.ruleID) < ($1.location, $1.ruleID) }
+        let places = map(context)
+        let keys = indices.map { self[$0].ruleID + "\u{0}" + self[$0].location.file + "\u{0}" + self[$0].snippet + "\u{0}" + places[$0].scope }
+        var counts: [String: Int] = [:]
+        for key in keys { counts[key, default: 0] += 1 }
         var occurrences: [String: Int] = [:]
         for index in indices {
+            var key = keys[index]
+            if counts[key, default: 0] > 1 { key += "\u{0}" + places[index].neighbours }
+            let occurrence = occurrences[key, default: 0]
+            occurrences[key] = occurrence + 1
+            self[index].fingerprint = String(Digest.sha256Hex("v2\u{0}" + key + "\u{0}\(occurrence)").prefix(32))
+        }
+    }
+
+    /// The version 1 fingerprint of each finding, in this array's order: rule, file, normalised
+    /// code and the occurrence index among earlier identical ones. Only for matching what an
+    /// older build stored.
+    public func legacyFingerprints() -> [String] {
+        let order = indices.sorted { (self[$0].location, self[$0].ruleID) < (self[$1].location, self[$1].ruleID) }
+        var occurrences: [String: Int] = [:]
+        var result = [String](repeating: "", count: count)
+        for index in order {
             let finding = self[index]
             let key = finding.ruleID + "\u{0}" + finding.location.file + "\u{0}" + finding.snippet
             let occurrence = occurrences[key, default: 0]
             occurrences[key] = occurrence + 1
-            self[index].fingerprint = String(Digest.sha256Hex(key + "\u{0}\(occurrence)").prefix(32))
+            result[index] = String(Digest.sha256Hex(key + "\u{0}\(occurrence)").prefix(32))
         }
+        return result
     }
 }

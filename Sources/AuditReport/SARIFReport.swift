@@ -11,7 +11,7 @@ public enum SARIFReport {
     static let informationURL = "https://github.com/a11y-audit/a11y-audit"
     /// docs/rules.md, generated from the catalog; each rule is a `## rule-id` section of it.
     static let rulesReferenceURL = informationURL + "/blob/main/docs/rules.md"
-    public static let fingerprintKey = "a11yAuditFingerprint/v1"
+    public static let fingerprintKey = "a11yAuditFingerprint/v\(Finding.fingerprintVersion)"
 
     public static func render(_ report: ScanReport, rules: [RuleDescription] = RuleCatalog.descriptions) throws -> String {
         let data = try JSONSerialization.data(withJSONObject: document(report, rules: rules),

@@ -14,7 +14,7 @@ public enum BaselineError: Error, CustomStringConvertible, Equatable {
         case .malformed(let file, let reason):
             "\(file): not an a11y-audit baseline (\(InputExcerpt.of(reason, limit: 200))); write it anew with --write-baseline"
         case .unsupportedVersion(let file, let version):
-            "\(file): baseline version \(version) is not one this a11y-audit reads (it reads version \(Baseline.version)); "
+            "\(file): baseline version \(version) is not one this a11y-audit reads (it reads versions \(Baseline.readableVersions.lowerBound)-\(Baseline.readableVersions.upperBound)); "
                 + "write it anew with --write-baseline"
         }
     }
@@ -22,22 +22,35 @@ public enum BaselineError: Error, CustomStringConvertible, Equatable {
 
 /// The findings a team has accepted for now, by fingerprint: a scan against a baseline reports
 /// only findings it does not hold, so a legacy app can gate new code today and pay the backlog
-/// off later. Fingerprints survive unrelated edits (rule, file, normalised code, occurrence),
-/// so an entry follows its finding when lines move; it stops matching when the code is fixed
-/// or changed, and those entries are counted so the file can be pruned.
+/// off later. Entries are matched to findings as the history matches them (`FindingMatcher`):
+/// by fingerprint, which survives unrelated edits, then by rule, file and code where a
+/// neighbouring line changed; an entry stops matching when the code is fixed or changed, and
+/// those entries are counted so the file can be pruned. Version 1 files (fingerprints that
+/// numbered identical code by order, no code) are still read and matched once through the
+/// legacy fingerprints; `--write-baseline` writes version 2.
 public struct Baseline: Sendable, Equatable {
-    public static let version = 1
+    public static let version = 2
+    static let readableVersions: ClosedRange<Int> = 1...2
 
     public struct Entry: Codable, Sendable, Hashable {
         public var fingerprint: String
-        /// For a person reading or pruning the file; matching goes by fingerprint alone.
         public var rule: String
         public var file: String
+        /// The finding's normalised code and line when accepted: what recognises it after the
+        /// line next to it changed. Absent in version 1 files.
+        public var code: String?
+        public var line: Int?
 
-        public init(fingerprint: String, rule: String, file: String) {
+        public init(fingerprint: String, rule: String, file: String, code: String? = nil, line: Int? = nil) {
             self.fingerprint = fingerprint
             self.rule = rule
             self.file = file
+            self.code = code
+            self.line = line
+        }
+
+        var identity: FindingIdentity {
+            FindingIdentity(fingerprint: fingerprint, ruleID: rule, file: file, snippet: code ?? "", line: line ?? 0)
         }
     }
 
@@ -45,7 +58,8 @@ public struct Baseline: Sendable, Equatable {
     public private(set) var entries: [Entry]
 
     public init(findings: [Finding]) {
-        entries = Set(findings.map { Entry(fingerprint: $0.fingerprint, rule: $0.ruleID, file: $0.location.file) })
+        entries = Set(findings.map { Entry(fingerprint: $0.fingerprint, rule: $0.ruleID, file: $0.location.file,
+                                           code: $0.snippet, line: $0.location.line) })
             .sorted { ($0.file, $0.rule, $0.fingerprint) < ($1.file, $1.rule, $1.fingerprint) }
     }
 
@@ -61,7 +75,7 @@ public struct Baseline: Sendable, Equatable {
         guard let version = root["version"] as? Int, !AuditConfig.isJSONBoolean(root["version"] as Any) else {
             throw BaselineError.malformed(file: file, reason: "\"version\" must be a number")
         }
-        guard version == Self.version else { throw BaselineError.unsupportedVersion(file: file, version: version) }
+        guard Self.readableVersions.contains(version) else { throw BaselineError.unsupportedVersion(file: file, version: version) }
         guard let list = root["findings"] as? [Any] else {
             throw BaselineError.malformed(file: file, reason: "\"findings\" must be a list")
         }
@@ -70,7 +84,8 @@ public struct Baseline: Sendable, Equatable {
             guard let fields = item as? [String: Any], let fingerprint = fields["fingerprint"] as? String, !fingerprint.isEmpty else {
                 throw BaselineError.malformed(file: file, reason: "findings[\(index)] has no \"fingerprint\" string")
             }
-            entries.append(Entry(fingerprint: fingerprint, rule: fields["rule"] as? String ?? "", file: fields["file"] as? String ?? ""))
+            entries.append(Entry(fingerprint: fingerprint, rule: fields["rule"] as? String ?? "", file: fields["file"] as? String ?? "",
+                                 code: fields["code"] as? String, line: (fields["line"] as? Int).flatMap { $0 > 0 ? $0 : nil }))
         }
         self.entries = entries
     }
@@ -91,14 +106,14 @@ public struct Baseline: Sendable, Equatable {
     /// left out and how many entries match no finding any more; `file` names the baseline there.
     /// A report of some files only (`reportedFiles`) can say that only of those files' entries.
     public func apply(to report: ScanReport, file: String) -> ScanReport {
-        let accepted = Set(entries.map(\.fingerprint))
-        let current = Set(report.findings.map(\.fingerprint))
+        let matches = FindingMatcher.match(previous: entries.map(\.identity), current: report.findings.map(FindingIdentity.init),
+                                           legacy: report.findings.legacyFingerprints())
+        let matched = Set(matches.compactMap { $0 })
         let reported = report.reportedFiles.map(Set.init)
-        let judged = Set(entries.filter { reported?.contains($0.file) ?? true }.map(\.fingerprint))
+        let stale = entries.indices.filter { !matched.contains($0) && (reported?.contains(entries[$0].file) ?? true) }.count
         var filtered = report
-        filtered.findings = report.findings.filter { !accepted.contains($0.fingerprint) }
-        let outcome = BaselineOutcome(file: file, matched: report.findings.count - filtered.findings.count,
-                                      stale: judged.subtracting(current).count)
+        filtered.findings = report.findings.indices.filter { matches[$0] == nil }.map { report.findings[$0] }
+        let outcome = BaselineOutcome(file: file, matched: report.findings.count - filtered.findings.count, stale: stale)
         filtered.baseline = outcome
         filtered.notes.append(ScanNote(kind: .baseline, file: ".", message: outcome.message))
         return filtered

@@ -41,7 +41,7 @@ public enum PullRequestGate: String, Sendable, Codable, CaseIterable {
     }
 }
 
-/// A pull request's findings against its base, matched by fingerprint. Only files the pull
+/// A pull request's findings against its base, matched as the history matches them (`FindingMatcher`). Only files the pull
 /// request changed can hold new findings: a finding that appears in an untouched file (a rule
 /// changed, or another file's change reached it) is not the pull request's doing.
 public struct PullRequestComparison: Sendable {
@@ -54,12 +54,14 @@ public struct PullRequestComparison: Sendable {
     public var changedFiles: Set<String>
 
     public init(head: [Finding], base: [Finding], changedFiles: Set<String>) {
-        let baseFingerprints = Set(base.map(\.fingerprint))
-        let headFingerprints = Set(head.map(\.fingerprint))
+        // A base scanned by an older build holds version 1 fingerprints: the legacy ones map it.
+        let matches = FindingMatcher.match(previous: base.map(FindingIdentity.init), current: head.map(FindingIdentity.init),
+                                           legacy: head.legacyFingerprints())
+        let continued = Set(matches.compactMap { $0 })
         self.changedFiles = changedFiles
-        new = head.filter { !baseFingerprints.contains($0.fingerprint) && changedFiles.contains($0.location.file) }
-        fixed = base.filter { !headFingerprints.contains($0.fingerprint) }
-        unchangedInChangedFiles = head.filter { baseFingerprints.contains($0.fingerprint) && changedFiles.contains($0.location.file) }
+        new = head.indices.filter { matches[$0] == nil && changedFiles.contains(head[$0].location.file) }.map { head[$0] }
+        fixed = base.indices.filter { !continued.contains($0) }.map { base[$0] }
+        unchangedInChangedFiles = head.indices.filter { matches[$0] != nil && changedFiles.contains(head[$0].location.file) }.map { head[$0] }
         unchangedCount = head.count - new.count
     }
 

@@ -512,7 +512,7 @@ public struct SourceChecker: Sendable {
             .union(file.styleMethodFacts(FileResult.overridableProperties))
             .union(file.catalystGatedTypeFacts()).union(file.declarationFacts()).union(file.renderingSurfaceFacts())
             .union(file.constructionPlatformFacts()).union(file.typeUseFacts())
-        result.findings.assignFingerprints()
+        result.findings.assignFingerprints { lines.fingerprintContext(of: $0.location, in: tree) }
         return result
     }
 
@@ -602,6 +602,60 @@ struct LineTable {
             node = parent
         }
         return position(of: node.endPositionBeforeTrailingTrivia.utf8Offset).line
+    }
+
+    /// Where a finding's code sits, for its fingerprint: the declarations around it
+    /// (`SettingsView.body`) and the nearest lines above and below that differ from its own, so
+    /// two identical lines of one file have different fingerprints and fixing one leaves the
+    /// other's identity alone.
+    func fingerprintContext(of location: AuditModel.SourceLocation, in tree: SourceFileSyntax) -> FingerprintContext {
+        guard location.line >= 1, location.line <= starts.count else { return FingerprintContext() }
+        var offset = starts[location.line - 1], scalars = 1
+        while offset < bytes.count, bytes[offset] != UInt8(ascii: "\n") {
+            if (bytes[offset] & 0xC0) != 0x80 {
+                if scalars == location.column { break }
+                scalars += 1
+            }
+            offset += 1
+        }
+        var scope: [String] = []
+        var node = tree.token(at: AbsolutePosition(utf8Offset: offset)).map(Syntax.init)
+        while let current = node {
+            if let name = Self.declarationName(current) { scope.append(name) }
+            node = current.parent
+        }
+        let own = Self.normalised(text(ofLine: location.line))
+        func neighbour(step: Int) -> String {
+            var line = location.line + step, looked = 0
+            while line >= 1, line <= starts.count, looked < 50 {
+                let text = Self.normalised(self.text(ofLine: line))
+                if !text.isEmpty && text != own { return text }
+                line += step; looked += 1
+            }
+            return ""
+        }
+        return FingerprintContext(scope: scope.reversed().joined(separator: "."),
+                                  neighbours: neighbour(step: -1) + "\u{0}" + neighbour(step: 1))
+    }
+
+    private static func normalised(_ line: String) -> String {
+        line.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    private static func declarationName(_ node: Syntax) -> String? {
+        if let decl = node.as(StructDeclSyntax.self) { return decl.name.text }
+        if let decl = node.as(ClassDeclSyntax.self) { return decl.name.text }
+        if let decl = node.as(EnumDeclSyntax.self) { return decl.name.text }
+        if let decl = node.as(ActorDeclSyntax.self) { return decl.name.text }
+        if let decl = node.as(ProtocolDeclSyntax.self) { return decl.name.text }
+        if let decl = node.as(ExtensionDeclSyntax.self) { return decl.extendedType.trimmedDescription }
+        if let decl = node.as(FunctionDeclSyntax.self) { return decl.name.text }
+        if node.is(InitializerDeclSyntax.self) { return "init" }
+        if node.is(SubscriptDeclSyntax.self) { return "subscript" }
+        if let decl = node.as(VariableDeclSyntax.self) {
+            return decl.bindings.first?.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+        }
+        return nil
     }
 
     /// The text of a 1-based line, without its newline (capped for minified sources).

@@ -152,6 +152,7 @@ final class WorkerFleet {
             var heldByVictims: [(victim: String, job: Int)] = []
             var childKills = 0
             var landedChildKills = 0
+            var childKilledIn = Set<String>()
             for (index, threshold) in thresholds.enumerated() {
                 try waitFor("\(threshold) jobs to succeed", timeout: 40) {
                     Int(try value(connection, "SELECT count(*) FROM jobs WHERE state = 'succeeded'") ?? "") ?? 0 >= threshold
@@ -188,13 +189,18 @@ final class WorkerFleet {
                 while !landed, Date() < deadline {
                     var busy: [(Int32, [String])] = []
                     while busy.isEmpty, Date() < deadline {
+                        // A repository whose child was killed before is spared: on a loaded
+                        // machine the same heavy job can be the only busy one round after
+                        // round, and five failed attempts would end it for good.
                         busy = ChildSaboteur.scanChildren().filter { _, arguments in
                             guard let root = arguments.firstIndex(of: "--root"), root + 1 < arguments.count else { return false }
-                            return heavy.contains(arguments[root + 1]) && arguments.contains { $0.hasPrefix(workspace.workDirectory) }
+                            return heavy.contains(arguments[root + 1]) && !childKilledIn.contains(arguments[root + 1])
+                                && arguments.contains { $0.hasPrefix(workspace.workDirectory) }
                         }
                         if busy.isEmpty { usleep(1000) }
                     }
                     guard let (child, arguments) = busy.randomElement(using: &random), kill(child, SIGKILL) == 0 else { continue }
+                    if let root = arguments.firstIndex(of: "--root"), root + 1 < arguments.count { childKilledIn.insert(arguments[root + 1]) }
                     print("fault loop: killed the scan child \(child) of \(arguments.drop { $0 != "--root" }.dropFirst().first ?? "?")")
                     childKills += 1
                     let settled = Date().addingTimeInterval(1)

@@ -55,6 +55,60 @@ struct BaselineTests {
         #expect(note.message.contains("1 entry matches no finding any more") && note.message.contains("--write-baseline baseline.json"))
     }
 
+    static let twins = """
+        import SwiftUI
+
+        struct Footer: View {
+            var body: some View {
+                VStack {
+                    Text("Top").font(.system(size: 12))
+                    Divider()
+                    Text("Top").font(.system(size: 12))
+                }
+            }
+        }
+        """
+
+    /// A version 1 file (fingerprints numbered identical code by order, no code or line) still
+    /// gates today's findings: matched once through the legacy fingerprints.
+    @Test func aVersionOneBaselineStillHoldsItsFindings() throws {
+        let repository = try TemporaryRepository()
+        try repository.write("App/Footer.swift", Self.twins)
+        let report = try scan(repository)
+        #expect(report.findings.count == 2)
+        let entries = zip(report.findings, report.findings.legacyFingerprints()).map { finding, legacy in
+            #"{"fingerprint": "\#(legacy)", "rule": "\#(finding.ruleID)", "file": "\#(finding.location.file)"}"#
+        }
+        let old = try Baseline(data: Data(#"{"version": 1, "findings": [\#(entries.joined(separator: ","))]}"#.utf8), file: "old.json")
+        let gated = old.apply(to: report, file: "old.json")
+        #expect(gated.findings.isEmpty)
+        #expect(gated.baseline == BaselineOutcome(file: "old.json", matched: 2, stale: 0))
+        // Rewritten, it is version 2 and holds the same findings.
+        let rewritten = try Baseline(data: try Baseline(findings: report.findings).encoded(), file: "new.json")
+        #expect(rewritten.apply(to: report, file: "new.json").baseline == BaselineOutcome(file: "new.json", matched: 2, stale: 0))
+    }
+
+    /// Of two identical accepted lines, the one fixed is the stale entry; an edit next to the
+    /// other (which changes its fingerprint) does not make it new.
+    @Test func identicalAcceptedLinesStayApart() throws {
+        let repository = try TemporaryRepository()
+        try repository.write("App/Footer.swift", Self.twins)
+        let today = try scan(repository)
+        let baseline = Baseline(findings: today.findings)
+        try repository.write("App/Footer.swift", Self.twins.replacingOccurrences(of: "Text(\"Top\").font(.system(size: 12))\n            Divider()",
+                                                                                 with: "Text(\"Top\").font(.body)\n            Divider()"))
+        let fixed = try scan(repository)
+        #expect(fixed.findings.map(\.location.line) == [8])
+        #expect(fixed.findings[0].fingerprint != today.findings[1].fingerprint, "alone, it no longer names its neighbours")
+        let gated = baseline.apply(to: fixed, file: "baseline.json")
+        #expect(gated.findings.isEmpty)
+        #expect(gated.baseline == BaselineOutcome(file: "baseline.json", matched: 1, stale: 1))
+        // Both lines back and a third identical one elsewhere: the third is new.
+        try repository.write("App/Footer.swift", Self.twins + "\nlet extra = Text(\"Top\").font(.system(size: 12))\n")
+        let added = baseline.apply(to: try scan(repository), file: "baseline.json")
+        #expect(added.findings.map(\.location.line) == [12])
+    }
+
     @Test func theFileIsSmallVersionedAndSorted() throws {
         let repository = try TemporaryRepository()
         try repository.write("B/Title.swift", Self.twoFonts)
@@ -63,9 +117,10 @@ struct BaselineTests {
         let object = try #require(try JSONSerialization.jsonObject(with: try Baseline(findings: report.findings).encoded()) as? [String: Any])
         #expect(object["version"] as? Int == Baseline.version)
         #expect((object["tool"] as? String)?.hasPrefix("a11y-audit ") == true)
-        let entries = try #require(object["findings"] as? [[String: String]])
-        #expect(entries.map { $0["file"] ?? "" } == ["A/Title.swift", "B/Title.swift", "B/Title.swift"])
-        #expect(entries.allSatisfy { Set($0.keys) == ["fingerprint", "rule", "file"] && $0["rule"] == "fixed-font-size" })
+        let entries = try #require(object["findings"] as? [[String: Any]])
+        #expect(entries.map { $0["file"] as? String ?? "" } == ["A/Title.swift", "B/Title.swift", "B/Title.swift"])
+        #expect(entries.allSatisfy { Set($0.keys) == ["fingerprint", "rule", "file", "code", "line"] && $0["rule"] as? String == "fixed-font-size" })
+        #expect(entries.allSatisfy { ($0["code"] as? String)?.hasPrefix(".system(size: ") == true && ($0["line"] as? Int ?? 0) > 0 })
     }
 
     @Test func aMalformedBaselineSaysWhichFileAndWhy() {
@@ -76,7 +131,8 @@ struct BaselineTests {
         #expect(error("[]") == .malformed(file: "b.json", reason: "the top level must be an object"))
         #expect(error(#"{"findings": []}"#) == .malformed(file: "b.json", reason: "\"version\" must be a number"))
         #expect(error(#"{"version": true, "findings": []}"#) == .malformed(file: "b.json", reason: "\"version\" must be a number"))
-        #expect(error(#"{"version": 2, "findings": []}"#) == .unsupportedVersion(file: "b.json", version: 2))
+        #expect(error(#"{"version": 3, "findings": []}"#) == .unsupportedVersion(file: "b.json", version: 3))
+        #expect(error(#"{"version": 2, "findings": []}"#) == nil)
         #expect(error(#"{"version": 1}"#) == .malformed(file: "b.json", reason: "\"findings\" must be a list"))
         #expect(error(#"{"version": 1, "findings": [{"rule": "x"}]}"#)
                 == .malformed(file: "b.json", reason: "findings[0] has no \"fingerprint\" string"))

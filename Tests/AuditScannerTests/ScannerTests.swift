@@ -272,6 +272,44 @@ struct ScannerTests {
         #expect(moved.first?.fingerprint != before[0].fingerprint)
     }
 
+    /// Fixing the first of two identical lines must leave the second's fingerprint as it was
+    /// (version 1 numbered them by order, so the second took the first's fingerprint and the
+    /// history called the wrong line fixed).
+    @Test func identicalLinesKeepTheirOwnFingerprintsWhenOneIsFixed() throws {
+        let checker = SourceChecker()
+        func fingerprints(_ source: String) -> [Int: String] {
+            Dictionary(uniqueKeysWithValues: checker.check(path: "Twins.swift", source: source, context: ProjectContext())
+                .findings.filter { $0.ruleID == "fixed-font-size" }.map { ($0.location.line, $0.fingerprint) })
+        }
+        // Two declarations, and two identical lines inside one body.
+        let both = """
+            import SwiftUI
+            struct Header: View {
+                var body: some View { Text("Top").font(.system(size: 12)) }
+            }
+            struct Footer: View {
+                var body: some View {
+                    VStack {
+                        Text("Terms")
+                        Text("Top").font(.system(size: 12))
+                        Divider()
+                        Text("Top").font(.system(size: 12))
+                    }
+                }
+            }
+            """
+        let before = fingerprints(both)
+        #expect(before.keys.sorted() == [3, 9, 11])
+        #expect(Set(before.values).count == 3)
+        let headerFixed = fingerprints(both.replacingOccurrences(of: #"var body: some View { Text("Top").font(.system(size: 12)) }"#,
+                                                                 with: #"var body: some View { Text("Top").font(.caption) }"#))
+        #expect(headerFixed == [9: before[9], 11: before[11]])
+        let firstOfBodyFixed = fingerprints(both.replacingOccurrences(of: "Text(\"Terms\")\n            Text(\"Top\").font(.system(size: 12))",
+                                                                      with: "Text(\"Terms\")\n            Text(\"Top\").font(.body)"))
+        #expect(firstOfBodyFixed.count == 2 && firstOfBodyFixed[3] == before[3])
+        #expect(firstOfBodyFixed[11] != before[9], "the remaining line does not take the fixed line's identity")
+    }
+
     @Test func ifConfigRegionsNarrowPlatforms() throws {
         var config = AuditConfig()
         config.includeNonShipping = true

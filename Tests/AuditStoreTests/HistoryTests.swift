@@ -14,7 +14,8 @@ func finding(_ rule: String, _ file: String, line: Int, snippet: String, severit
 
 func results(_ findings: [Finding], teamID: Int? = nil, rulesChecked: [String]? = nil) -> JobResults {
     var list = findings
-    list.assignFingerprints()
+    // Findings given their fingerprints keep them (an older build's, or a scanner's).
+    if list.contains(where: { $0.fingerprint.isEmpty }) { list.assignFingerprints() }
     return JobResults(findings: list.map { .init(finding: $0, teamID: teamID) }, filesScanned: 10, filesParsed: 10, cacheHits: 0,
                       rulesChecked: rulesChecked)
 }
@@ -151,6 +152,55 @@ struct TestFailure: Error, CustomStringConvertible {
             #expect(night3.applied?.new == 1)
             let row = try #require(try connection.query("SELECT first_seen_run, fixed_in_run FROM findings", purpose: "read").first)
             #expect(row.int("first_seen_run") == night3.runID && row.int("fixed_in_run") == nil)
+            try RollupConsistency.check(connection)
+        }
+    }
+
+    static func twins(_ lines: [Int]) -> [Finding] {
+        lines.map { finding("fixed-font-size", "App/Receipt.swift", line: $0, snippet: ".font(.system(size: 12))") }
+    }
+
+    /// The night a build with version 2 fingerprints first writes over version 1 history: every
+    /// finding continues (mapped through the legacy fingerprints), none is new or fixed, and the
+    /// rows take the new fingerprints.
+    @Test func theUpgradeToVersionTwoFingerprintsKeepsEveryFindingsHistory() throws {
+        try TestDatabase.with { database in
+            let connection = try database.connect()
+            let config = try makeOrg(connection, repositories: 1)
+            let today = [a, b] + Self.twins([6, 8])
+            var old = today
+            let legacy = old.legacyFingerprints()
+            for index in old.indices { old[index].fingerprint = legacy[index] }
+            let night1 = try runNight(connection, config, date: "2026-11-28", old)
+            var upgraded = today
+            upgraded.assignFingerprints { FingerprintContext(scope: "Receipt.body", neighbours: "line \($0.location.line)") }
+            #expect(Set(upgraded.map(\.fingerprint)).isDisjoint(with: legacy))
+            let night2 = try runNight(connection, config, date: "2026-11-29", upgraded)
+            #expect(night2.applied == .init(open: 4, new: 0, fixed: 0, historyApplied: true))
+            let rows = try connection.query("SELECT fingerprint, first_seen_run, fixed_in_run FROM findings", purpose: "read")
+            #expect(Set(rows.compactMap { $0.string("fingerprint") }) == Set(upgraded.map(\.fingerprint)))
+            #expect(rows.allSatisfy { $0.int("first_seen_run") == night1.runID && $0.int("fixed_in_run") == nil })
+            try RollupConsistency.check(connection)
+        }
+    }
+
+    /// A finding continued under a new fingerprint that a fixed finding holds reopens that one
+    /// (the unique key stays whole) instead of renaming the open one.
+    @Test func aContinuationOntoAFixedFingerprintReopensIt() throws {
+        try TestDatabase.with { database in
+            let connection = try database.connect()
+            let config = try makeOrg(connection, repositories: 1)
+            var pair = Self.twins([6, 8])
+            pair[0].fingerprint = "twin-at-6"
+            pair[1].fingerprint = "twin-at-8"
+            try runNight(connection, config, date: "2026-11-28", pair)
+            let night2 = try runNight(connection, config, date: "2026-11-29", [pair[1]])
+            #expect(night2.applied?.fixed == 1)
+            let night3 = try runNight(connection, config, date: "2026-11-30", [pair[0]])
+            #expect(night3.applied?.new == 1 && night3.applied?.fixed == 1)
+            let rows = try connection.query("SELECT fingerprint, first_seen_run, fixed_in_run FROM findings ORDER BY fingerprint", purpose: "read")
+            #expect(rows.map { [$0.string("fingerprint") ?? "", "\($0.int("first_seen_run") ?? 0)", "\($0.int("fixed_in_run") ?? 0)"] }
+                    == [["twin-at-6", "\(night3.runID)", "0"], ["twin-at-8", "\(night3.runID - 2)", "\(night3.runID)"]])
             try RollupConsistency.check(connection)
         }
     }

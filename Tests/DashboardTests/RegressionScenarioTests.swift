@@ -5,6 +5,7 @@ import DatabaseTestSupport
 import Foundation
 import OrgModel
 import PostgresClient
+import SwiftChecks
 import Testing
 
 /// The questions people open the dashboard for, on a small organisation through the real write
@@ -26,10 +27,31 @@ import Testing
                 sourceLine: "        " + code)
     }
 
-    /// Every repository's first-night findings: a requirement-level error and a recommendation.
+    /// Every repository's first-night findings: a requirement-level error and a recommendation;
+    /// pay-kit also has a file with two identical fixed-size lines, as the scanner reports them.
     static func base(_ repository: String) -> [Finding] {
         [finding("fixed-font-size", kind: .requirement, .error, "Sources/\(repository)/Title.swift", line: 4, ".font(.system(size: 14))"),
          finding("image-asset-name-spoken", kind: .recommendation, .warning, "Sources/\(repository)/Icon.swift", line: 8, "Image(\"ic_close\")")]
+            + (repository == "pay-kit" ? scanned(twins) : [])
+    }
+
+    static let twins = """
+        import SwiftUI
+
+        struct Receipt: View {
+            var body: some View {
+                VStack {
+                    Text("Total").font(.system(size: 12))
+                    Divider()
+                    Text("Total").font(.system(size: 12))
+                }
+            }
+        }
+        """
+
+    static func scanned(_ source: String) -> [Finding] {
+        SourceChecker().check(path: "Sources/pay-kit/Receipt.swift", source: source, context: ProjectContext()).findings
+            .filter { $0.ruleID == "fixed-font-size" }
     }
 
     /// Night 2: Growth adds a requirement-level error and fixes a warning (net ±0); Payments adds
@@ -53,7 +75,10 @@ import Testing
         let commit = String(repeating: "ab", count: 20)
         while let job = try queue.claim(worker: "scenario") {
             var list = findings(String(job.repositoryName.dropFirst("acme/".count)))
-            list.assignFingerprints()
+            // The scanner fingerprints each file's findings; these are written by hand.
+            var written = list.filter { $0.fingerprint.isEmpty }
+            written.assignFingerprints()
+            list = list.filter { !$0.fingerprint.isEmpty } + written
             let teamID = try connection.query("SELECT team_id FROM repositories WHERE id = $1", [.int(job.repositoryID)], purpose: "team").first?.int("team_id")
             let outcome = try queue.complete(job) {
                 try HistoryWriter(connection: $0).write(JobResults(findings: list.map { .init(finding: $0, teamID: teamID) }, filesScanned: 5,
@@ -83,7 +108,7 @@ import Testing
             try audit(connection, Self.base)
             try renderer.renderAll()
             let firstOverview = try site.html("index.html").replacingOccurrences(of: "<wbr>", with: "")
-            #expect(firstOverview.contains("No team has new findings in this run. 16 existing findings were recorded as the baseline"))
+            #expect(firstOverview.contains("No team has new findings in this run. 18 existing findings were recorded as the baseline"))
             for team in ["payments", "growth", "design-system"] {
                 let report = try site.html("teams/\(team)/regressions/run-\(night1).html").replacingOccurrences(of: "<wbr>", with: "")
                 #expect(report.contains("0 new, 0 fixed") && report.contains("No new findings: nothing regressed."), "\(team) on night 1")
@@ -122,6 +147,27 @@ import Testing
             #expect(team.contains("2026-11-29: nightly run \(night2)") && team.contains("2026-11-29: manual run \(manual)"))
             // The trend labels the two runs of the day apart.
             #expect(team.contains("<th scope=\"row\">2026-11-29</th>") && team.contains("<th scope=\"row\">2026-11-29 (manual)</th>"))
+
+            // Night 3: pay-kit fixes the first of its two identical lines. The history reports
+            // that line fixed and keeps the second open at its line, with its first night.
+            let night3 = try schedule(connection, "2026-11-30")
+            let fixedFirst = Self.twins.replacingOccurrences(of: "Text(\"Total\").font(.system(size: 12))\n            Divider()",
+                                                             with: "Text(\"Total\").font(.body)\n            Divider()")
+            #expect(fixedFirst != Self.twins)
+            try audit(connection) { repository in
+                repository == "pay-kit" ? Array(Self.base(repository).dropLast(2)) + Self.scanned(fixedFirst) : Self.nightTwo(repository)
+            }
+            let receipt = try connection.query("""
+                SELECT line, first_seen_run, fixed_in_run FROM findings f JOIN repositories r ON r.id = f.repository_id
+                WHERE r.name = 'acme/pay-kit' AND f.path = 'Sources/pay-kit/Receipt.swift' ORDER BY line
+                """, purpose: "the twins' history")
+            #expect(receipt.map { [$0.int("line"), $0.int("first_seen_run"), $0.int("fixed_in_run")] } == [[6, night1, night3], [8, night1, nil]])
+            try renderer.renderAll()
+            let paymentsReport = try site.html("teams/payments/regressions/run-\(night3).html").replacingOccurrences(of: "<wbr>", with: "")
+            #expect(paymentsReport.contains("0 new, 1 fixed"))
+            let fixedSection = try #require(paymentsReport.components(separatedBy: "id=\"fixed\"").last)
+            #expect(fixedSection.contains("Receipt.swift") && fixedSection.contains("line 6, column") && !fixedSection.contains("line 8, column"),
+                    "the fixed line is the first")
             try RollupConsistency.check(connection)
         }
     }

@@ -160,7 +160,7 @@ enum Docs {
             if let written = Docs.value("--write-baseline", in: words) {
                 let baseline = FileManager.default.contents(atPath: sandbox + "/" + written)
                     .flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
-                #expect(baseline?["version"] as? Int == 1 && (baseline?["findings"] as? [Any])?.isEmpty == false,
+                #expect(baseline?["version"] as? Int == 2 && (baseline?["findings"] as? [Any])?.isEmpty == false,
                         "\(command): no baseline with findings written")
             }
             // Against a baseline of the same code, what is left is nothing new.

@@ -30,6 +30,27 @@ struct PullRequestVerdictTests {
         #expect(untouched.new.isEmpty, "a finding in a file the pull request did not change is not blamed on it")
     }
 
+    /// A pull request that fixes the first of two identical lines fixed that line; the second,
+    /// whose fingerprint changed (alone, it no longer names its neighbours), is not new.
+    @Test func fixingOneOfTwoIdenticalLinesFixesThatLine() {
+        func finding(line: Int) -> Finding {
+            Finding(ruleID: "fixed-font-size", kind: .requirement, severity: .error,
+                    location: SourceLocation(file: "A.swift", line: line, column: 20), message: "", fix: "",
+                    citation: Citation("", ""), platforms: .all, snippet: ".font(.system(size: 12))")
+        }
+        let neighbours = [9: "Text(\"Terms\")\u{0}Divider()", 11: "Divider()\u{0}}"]
+        var base = [finding(line: 9), finding(line: 11)]
+        base.assignFingerprints { FingerprintContext(scope: "Footer.body", neighbours: neighbours[$0.location.line] ?? "") }
+        var head = [finding(line: 11)]
+        head.assignFingerprints { FingerprintContext(scope: "Footer.body", neighbours: neighbours[$0.location.line] ?? "") }
+        #expect(head[0].fingerprint != base[1].fingerprint)
+        let comparison = PullRequestComparison(head: head, base: base, changedFiles: ["A.swift"])
+        #expect(comparison.new.isEmpty)
+        #expect(comparison.fixed.map(\.location.line) == [9])
+        #expect(comparison.unchangedInChangedFiles.map(\.location.line) == [11])
+        #expect(comparison.summary.hasPrefix("No new accessibility findings"))
+    }
+
     @Test func changedFilesAreThoseWhoseContentDiffersOrThatExistOnOneSide() {
         let changed = PullRequestComparison.changedFiles(head: ["A.swift": "1", "B.swift": "2", "New.swift": "3"],
                                                          base: ["A.swift": "1", "B.swift": "9", "Gone.swift": "4"])

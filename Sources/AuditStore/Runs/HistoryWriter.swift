@@ -38,8 +38,9 @@ public struct JobResults: Sendable {
 /// Applies a job's findings to the repository's history and writes its summary. Runs inside the
 /// completing transaction (`JobQueue.complete`), so results and the job's success commit together.
 ///
-/// History is applied in run order per repository: findings keyed by fingerprint get
-/// `first_seen_run` when they appear and `fixed_in_run` when they disappear; an unchanged open
+/// History is applied in run order per repository: findings, matched to the open ones by
+/// `FindingMatcher`, get `first_seen_run` when they appear and `fixed_in_run` when they
+/// disappear; a finding continued under a new fingerprint takes it; an unchanged open
 /// finding is not written at all, so the table grows with change, not with nights.
 public struct HistoryWriter {
     public let connection: PostgresConnection
@@ -139,18 +140,43 @@ public struct HistoryWriter {
                    correction
             FROM findings WHERE repository_id = $1 AND fixed_in_run IS NULL
             """, [.int(repositoryID)], purpose: "read the open findings of repository \(repositoryID)")
-        var openByFingerprint: [String: PostgresRow] = [:]
-        for row in open { if let fingerprint = row.string("fingerprint") { openByFingerprint[fingerprint] = row } }
-
-        var current: [String: JobResults.AttributedFinding] = [:]
-        for item in results.findings { current[item.finding.fingerprint] = item }
+        let rows = open.filter { $0.string("fingerprint") != nil && $0.int("id") != nil }
+        let previous = rows.map { row in
+            FindingIdentity(fingerprint: row.string("fingerprint") ?? "", ruleID: row.string("rule_id") ?? "", file: row.string("path") ?? "",
+                            snippet: row.string("snippet") ?? "", line: row.int("line") ?? 0)
+        }
+        let items = results.findings
+        // Stored text is NUL-free (`storable`), so the identities compare what the rows hold.
+        let current = items.map { item in
+            FindingIdentity(fingerprint: item.finding.fingerprint, ruleID: item.finding.ruleID,
+                            file: HistoryWriter.storable(item.finding.location.file),
+                            snippet: HistoryWriter.storable(item.finding.snippet), line: item.finding.location.line)
+        }
+        let legacy = items.map(\.finding).legacyFingerprints()
+        var matches = FindingMatcher.match(previous: previous, current: current, legacy: legacy)
+        // A finding continued under a new fingerprint takes that fingerprint; where a finding
+        // fixed earlier holds it, the current one reopens that one instead.
+        let remapped = items.indices.filter { index in matches[index].map { previous[$0].fingerprint != current[index].fingerprint } ?? false }
+        if !remapped.isEmpty {
+            let held = try connection.query("""
+                SELECT fingerprint FROM findings WHERE repository_id = $1 AND fixed_in_run IS NOT NULL AND fingerprint = ANY($2::text[])
+                """, [.int(repositoryID), .textArray(remapped.map { current[$0].fingerprint })],
+                purpose: "find fixed findings that \(remapped.count) continued findings would reopen")
+            let heldFingerprints = Set(held.compactMap { $0.string("fingerprint") })
+            if !heldFingerprints.isEmpty {
+                matches = FindingMatcher.match(previous: previous, current: current, legacy: legacy,
+                                               reopening: Set(remapped.filter { heldFingerprints.contains(current[$0].fingerprint) }))
+            }
+        }
 
         var inserted: [JobResults.AttributedFinding] = []
         var changed: [(Int, JobResults.AttributedFinding)] = []
-        for (fingerprint, item) in current {
-            guard let row = openByFingerprint[fingerprint] else { inserted.append(item); continue }
+        for (index, item) in items.enumerated() {
+            guard let match = matches[index] else { inserted.append(item); continue }
+            let row = rows[match]
             let finding = item.finding
-            if row.int("line") != finding.location.line || row.int("column_number") != finding.location.column
+            if row.string("fingerprint") != finding.fingerprint
+                || row.int("line") != finding.location.line || row.int("column_number") != finding.location.column
                 || row.string("path") != HistoryWriter.storable(finding.location.file)
                 || row.string("message") != HistoryWriter.storable(finding.message)
                 || row.string("severity") != finding.severity.rawValue || row.int("team_id") != item.teamID
@@ -162,10 +188,11 @@ public struct HistoryWriter {
                 changed.append((id, item))
             }
         }
+        let continued = Set(matches.compactMap { $0 })
         var fixedIDs: [Int] = []
         var fixedByKey: [CountKey: Int] = [:]
         var fixedKinds: [String: String] = [:]
-        for (fingerprint, row) in openByFingerprint where current[fingerprint] == nil {
+        for (index, row) in rows.enumerated() where !continued.contains(index) {
             guard let id = row.int("id") else { continue }
             fixedIDs.append(id)
             fixedByKey[CountKey(teamID: row.int("team_id"), ruleID: row.string("rule_id") ?? "",
@@ -196,10 +223,11 @@ public struct HistoryWriter {
             try connection.query("""
                 UPDATE findings f SET severity = u.severity, kind = u.kind, team_id = u.team_id, path = u.path, line = u.line,
                     column_number = u.column_number, message = u.message, snippet = u.snippet, source_line = u.source_line,
-                    certainty = u.certainty, correction = u.correction
+                    certainty = u.certainty, correction = u.correction, fingerprint = u.fingerprint
                 FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::int[], $6::int[], $7::text[], $8::text[], $9::text[],
-                            $10::text[], $11::text[], $12::text[])
-                     AS u (id, severity, team_id, path, line, column_number, message, snippet, source_line, kind, certainty, correction)
+                            $10::text[], $11::text[], $12::text[], $13::text[])
+                     AS u (id, severity, team_id, path, line, column_number, message, snippet, source_line, kind, certainty, correction,
+                           fingerprint)
                 WHERE f.id = u.id
                 """, [.intArray(changed.map(\.0)), .textArray(changed.map { $0.1.finding.severity.rawValue }),
                       .optionalIntArray(changed.map { $0.1.teamID }), .textArray(changed.map { $0.1.finding.location.file }),
@@ -208,7 +236,8 @@ public struct HistoryWriter {
                       .textArray(changed.map { HistoryWriter.storable($0.1.finding.snippet) }),
                       .textArray(changed.map { HistoryWriter.storable($0.1.finding.sourceLine) }), .textArray(changed.map { $0.1.finding.kind.rawValue }),
                       .textArray(changed.map { $0.1.finding.certainty.rawValue }),
-                      .optionalTextArray(changed.map { HistoryWriter.correctionJSON($0.1.finding.correction) })],
+                      .optionalTextArray(changed.map { HistoryWriter.correctionJSON($0.1.finding.correction) }),
+                      .textArray(changed.map { $0.1.finding.fingerprint })],
                 purpose: "update \(changed.count) moved or reworded findings")
         }
         if !fixedIDs.isEmpty {
