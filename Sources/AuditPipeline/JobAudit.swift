@@ -87,7 +87,7 @@ struct JobAudit {
             fetchMilliseconds: head.fetchMilliseconds + (base?.fetchMilliseconds ?? 0),
             scanMilliseconds: head.scanMilliseconds + (base?.scanMilliseconds ?? 0),
             commitSHA: Self.looksLikeCommit(job.commitRef) ? job.commitRef : nil, configJSON: configJSON,
-            rulesChecked: Scanner.rulesChecked(configJSON: configJSON)),
+            rulesChecked: Scanner.rulesChecked(configJSON: configJSON), platforms: statistics.platforms),
             comparison: comparison, cacheError: cacheError, childPIDs: [head.childPID, base?.childPID].compactMap { $0 })
     }
 

@@ -17,7 +17,7 @@ public enum ScanReportWire {
         ("skippedWithoutUIImport", \.skippedWithoutUIImport), ("skippedUnreadable", \.skippedUnreadable),
         ("skippedTests", \.skippedTests), ("skippedDebugScreens", \.skippedDebugScreens),
         ("skippedExamples", \.skippedExamples), ("skippedNotInTarget", \.skippedNotInTarget),
-        ("findingsNotShipped", \.findingsNotShipped), ("findingsUnused", \.findingsUnused), ("colorSets", \.colorSets),
+        ("findingsNotShipped", \.findingsNotShipped), ("findingsUnused", \.findingsUnused), ("colorSets", \.colorSets), ("platforms", \.platformBits),
     ]
     public static let statisticNames: [String] = integerStatistics.map(\.0) + ["durationSeconds"]
 

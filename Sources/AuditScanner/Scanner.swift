@@ -71,7 +71,16 @@ public struct ScanStatistics: Codable, Sendable, Equatable {
     public var findingsUnused = 0
     /// Colour sets read from asset catalogs.
     public var colorSets = 0
+    /// The platforms the app builds for: the union of those of the Xcode targets and packages
+    /// that build its checked UI files; nil where no project or package says.
+    public var platforms: PlatformSet? = nil
     public var durationSeconds = 0.0
+
+    /// `platforms` as its bits, 0 for not known (the report's wire form counts in integers).
+    var platformBits: Int {
+        get { Int(platforms?.rawValue ?? 0) }
+        set { platforms = newValue <= 0 || newValue > Int(UInt8.max) ? nil : PlatformSet(rawValue: UInt8(newValue)) }
+    }
 }
 
 /// The result of scanning one snapshot.
@@ -233,6 +242,9 @@ public struct Scanner: Sendable {
             switch outcome.status {
             case .checked(let result, let parsedBytes):
                 statistics.filesChecked += 1
+                if let platforms = project.platforms(for: candidates[index].path) {
+                    statistics.platforms = (statistics.platforms ?? PlatformSet()).union(platforms)
+                }
                 let inUse = FileResult.narrowingToBuiltPlatforms(result.findingsInUse(referenced: referenced, assigned: assigned, typeUse: typeUse),
                                                                  builtPlatforms)
                 // Settled: what the findings stood on is not part of the report.

@@ -229,7 +229,7 @@ extension SiteRenderer {
         body += trendChart(id: "repo-trend", title: "Open findings of \(repository.name) by severity", nights: nights, subject: repository.name)
         body += "</section>"
         body += "<section aria-labelledby=\"readiness\"><h2 id=\"readiness\">Accessibility Nutrition Label readiness</h2>"
-        body += readinessTable(findings, from: path, caption: "Static evidence per label for \(repository.name)")
+        body += readinessTable(findings, platforms: repository.platforms, from: path, caption: "Static evidence per label for \(repository.name)")
         body += "</section>"
         body += "<section aria-labelledby=\"open\"><h2 id=\"open\">Open findings</h2>"
         body += try writeExports(findings.map { exportRow($0, change: "open", commit: lastDone?.commitSHA) }, beside: path,
@@ -412,10 +412,16 @@ extension SiteRenderer {
 
     // MARK: Nutrition Label readiness
 
-    func readinessTable(_ findings: [DashboardQueries.Finding], from path: String, caption: String) -> String {
+    func readinessTable(_ findings: [DashboardQueries.Finding], platforms: PlatformSet?, from path: String, caption: String) -> String {
         var rows: [[String]] = []
         for label in NutritionLabel.allCases {
-            let relevant = findings.filter { label.rules.contains($0.ruleID) }
+            if !label.isOffered(on: platforms) {
+                rows.append(["<span id=\"\(Self.labelAnchor(label))\">\(HTML.escape(label.rawValue))</span>",
+                             "<span class=\"badge\">n/a<span class=\"visually-hidden\">: not offered</span></span>",
+                             HTML.escape(label.platformNote(for: platforms) ?? "Not offered for this app's platforms.")])
+                continue
+            }
+            let relevant = findings.filter { label.bearsOn(ruleID: $0.ruleID, snippet: $0.snippet) }
             // Only a requirement-level violation blocks a label; recommendations and what needs
             // review are for a person to check.
             let blocking = relevant.filter(Self.blocks)
@@ -431,7 +437,7 @@ extension SiteRenderer {
                 evidence += byRule.map { rule, items in "\(anchor(path, Self.rulePath(rule), rules[rule]?.title ?? rule)) (\(items.count))" }
                     .joined(separator: ", ")
             }
-            if let note = label.platformNote { evidence += " <span class=\"note\">\(HTML.escape(note))</span>" }
+            if let note = label.platformNote(for: platforms) { evidence += " <span class=\"note\">\(HTML.escape(note))</span>" }
             let status = label.notCheckable != nil ? "<span class=\"badge\"><span aria-hidden=\"true\">?</span> Not checkable</span>"
                 : !blocking.isEmpty ? "<span class=\"badge badge--failed\"><span aria-hidden=\"true\">\u{2716}</span> Blocked</span>"
                 : relevant.isEmpty ? "<span class=\"badge badge--ok\"><span aria-hidden=\"true\">\u{2714}</span> No static blockers</span>"
@@ -446,7 +452,7 @@ extension SiteRenderer {
         + "“Blocked” means open requirement-level violations of rules that bear on the label; “to check” means recommendations "
         + "or findings that need review, which block nothing until a person confirms them.</p>"
         + "<p class=\"legend-text\">In the tables: <span aria-hidden=\"true\">\u{2716}</span> N blocking, <span aria-hidden=\"true\">\u{25B2}</span> N to check, "
-        + "<span aria-hidden=\"true\">\u{2714}</span> none found, n/a not checkable from source.</p>"
+        + "<span aria-hidden=\"true\">\u{2714}</span> none found, n/a not checkable from source or not offered on the app's platforms.</p>"
 
     /// Whether a finding blocks a Nutrition Label: a requirement-level violation.
     static func blocks(_ finding: DashboardQueries.Finding) -> Bool { finding.kind == .requirement && finding.certainty == .violation }
@@ -459,7 +465,9 @@ extension SiteRenderer {
     func readinessRows(_ repositories: [DashboardQueries.Repository], team: DashboardQueries.Team?,
                        from path: String) throws -> (rows: [[String]], blocked: [Int]) {
         let labels = NutritionLabel.allCases
-        let openByLabel = try queries.openByRepository(org: org, teamID: team?.id, ruleGroups: labels.map(\.rules))
+        let openByLabel = try queries.openByRepository(
+            org: org, teamID: team?.id, ruleGroups: labels.map(\.rules),
+            snippetConditions: Dictionary(uniqueKeysWithValues: labels.enumerated().compactMap { $0.element.snippetConditions.isEmpty ? nil : ($0.offset, $0.element.snippetConditions) }))
         var rows: [[String]] = []
         var blocked = Array(repeating: 0, count: labels.count)
         for repository in repositories where repository.active && repository.teamID == team?.id {
@@ -468,6 +476,9 @@ extension SiteRenderer {
             var row = ["<a href=\"\(HTML.escape(HTML.href(from: path, to: page + "#readiness")))\">\(HTML.breakable(repository.name))</a>"]
             for (index, label) in labels.enumerated() {
                 if label.notCheckable != nil { row.append("<span class=\"badge\">n/a<span class=\"visually-hidden\">: not checkable</span></span>"); continue }
+                if !label.isOffered(on: repository.platforms) {
+                    row.append("<span class=\"badge\">n/a<span class=\"visually-hidden\">: not offered on the app's platforms</span></span>"); continue
+                }
                 let counts = open[index] ?? DashboardQueries.LabelCounts()
                 if counts.blocking > 0 { blocked[index] += 1 }
                 // Each count links the label's evidence on the app's page.

@@ -1,4 +1,5 @@
 import AuditModel
+import ColorAssets
 
 /// Apple's nine Accessibility Nutrition Labels, and which rules produce static evidence against
 /// each. A finding of a listed rule blocks the label's claim until fixed; a label no rule bears
@@ -50,6 +51,26 @@ public enum NutritionLabel: String, CaseIterable, Sendable {
         }
     }
 
+    /// Rules whose findings bear on the label only in part, told apart by the finding's snippet
+    /// (a POSIX regular expression, for the database; `bearsOn` decides the same here): a colour
+    /// set missing only its increased-contrast variants is no evidence against Dark Interface.
+    public var snippetConditions: [String: String] {
+        switch self {
+        case .darkInterface:
+            // color-set-missing-variants' snippet: "<set> missing <appearance>,<appearance>…".
+            ["color-set-missing-variants": " missing ([A-Za-z]+,)*\(Appearance.dark.rawValue)(,[A-Za-z]+)*$"]
+        default: [:]
+        }
+    }
+
+    /// Whether a finding of `ruleID` with `snippet` is evidence against the label.
+    public func bearsOn(ruleID: String, snippet: String) -> Bool {
+        guard rules.contains(ruleID) else { return false }
+        guard snippetConditions[ruleID] != nil else { return true }
+        guard let marker = snippet.range(of: " missing ", options: .backwards) else { return false }
+        return snippet[marker.upperBound...].split(separator: ",").contains { $0 == Appearance.dark.rawValue }
+    }
+
     /// Why a label cannot be judged from source, for those no rule bears on.
     public var notCheckable: String? {
         switch self {
@@ -59,11 +80,28 @@ public enum NutritionLabel: String, CaseIterable, Sendable {
         }
     }
 
-    /// Platform caveats Apple states for the label.
-    public var platformNote: String? {
+    /// Platforms Apple does not offer the label on.
+    public var unsupportedPlatforms: PlatformSet {
         switch self {
-        case .largerText: "Not offered for Mac apps: \"This label isn't supported on Mac.\" (App Store Connect Help)"
-        default: nil
+        case .largerText: PlatformSet(.macOS)
+        default: PlatformSet()
         }
+    }
+
+    /// Apple's caveat, for an app that builds for `platforms` (nil: not known) and for one of
+    /// the platforms the label is not offered on; nil for an app it does not concern.
+    public func platformNote(for platforms: PlatformSet?) -> String? {
+        guard !unsupportedPlatforms.isEmpty, platforms.map({ !$0.isDisjoint(with: unsupportedPlatforms) }) ?? true else { return nil }
+        switch self {
+        case .largerText: return "Not offered for Mac apps: \"This label isn't supported on Mac.\" (App Store Connect Help)"
+        default: return nil
+        }
+    }
+
+    /// Whether the label can be declared at all for an app that builds only for `platforms`:
+    /// not for a Mac-only app's Larger Text. Unknown platforms: offered.
+    public func isOffered(on platforms: PlatformSet?) -> Bool {
+        guard let platforms, !platforms.isEmpty else { return true }
+        return !platforms.isSubset(of: unsupportedPlatforms)
     }
 }

@@ -1,4 +1,5 @@
 @testable import AuditPipeline
+import AuditModel
 import AuditScanner
 import Foundation
 import Testing
@@ -19,6 +20,8 @@ import Testing
         let report = try Scanner(options: ScanOptions(jobs: 2)).scan(try ScanInput.directory(Self.sampleApp, maxFileBytes: 1 << 20),
                                                                        root: "Sample\tApp\nwith breaks")
         #expect(report.findings.count > 10 && !report.notes.isEmpty, "the sample app has findings and notes to carry")
+        // Its Xcode project's targets build for iOS, macOS and visionOS: the app's platforms.
+        #expect(report.statistics.platforms == PlatformSet([.iOS, .macOS, .visionOS]))
         let decoded = try #require(ScanReportWire.decode(ScanReportWire.encode(report)[...]))
         #expect(try Self.json(decoded) == Self.json(report))
     }

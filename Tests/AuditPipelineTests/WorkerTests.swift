@@ -126,6 +126,9 @@ func value(_ connection: PostgresConnection, _ sql: String, _ parameters: [Postg
             #expect(try value(connection, """
                 SELECT count(*) FROM findings f JOIN teams t ON t.id = f.team_id WHERE t.name = 'Mobile'
                 """) == String(direct.findings.count * 2))
+            // The app's platforms, from its Xcode targets, for the readiness pages.
+            #expect(try value(connection, "SELECT array_to_string(platforms, ',') FROM repositories WHERE name = 'acme/app'")
+                    == "ios,macos,visionos")
             let work = try FileManager.default.contentsOfDirectory(atPath: workspace.workDirectory)
             #expect(work.isEmpty, "per-job folders are removed: \(work)")
         }

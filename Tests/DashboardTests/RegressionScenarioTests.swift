@@ -69,31 +69,12 @@ import Testing
         return findings
     }
 
-    /// Runs `runID`'s queued jobs, each reporting what `findings` says for its repository.
     func audit(_ connection: PostgresConnection, _ findings: (String) -> [Finding]) throws {
-        let queue = JobQueue(connection: connection)
-        let commit = String(repeating: "ab", count: 20)
-        while let job = try queue.claim(worker: "scenario") {
-            var list = findings(String(job.repositoryName.dropFirst("acme/".count)))
-            // The scanner fingerprints each file's findings; these are written by hand.
-            var written = list.filter { $0.fingerprint.isEmpty }
-            written.assignFingerprints()
-            list = list.filter { !$0.fingerprint.isEmpty } + written
-            let teamID = try connection.query("SELECT team_id FROM repositories WHERE id = $1", [.int(job.repositoryID)], purpose: "team").first?.int("team_id")
-            let outcome = try queue.complete(job) {
-                try HistoryWriter(connection: $0).write(JobResults(findings: list.map { .init(finding: $0, teamID: teamID) }, filesScanned: 5,
-                                                                   filesParsed: 5, cacheHits: 0, commitSHA: commit), for: job)
-            }
-            #expect(outcome == .completed)
-        }
+        try auditQueuedJobs(connection, findings)
     }
 
     func schedule(_ connection: PostgresConnection, _ date: String, kind: JobKind = .nightly) throws -> Int {
-        let outcome = try OrgStore(connection: connection).scheduleRun(Self.config, date: date, kind: kind, createdBy: "test") { repository, ref in
-            (repository.archive ?? "").replacingOccurrences(of: "{ref}", with: ref)
-        }
-        guard case .created(let runID, _) = outcome else { throw RenderError.noOrganisation }
-        return runID
+        try scheduleRun(connection, Self.config, date, kind: kind)
     }
 
     @Test func theOverviewRanksWhoIntroducedRequirementsFirstAndEachRunKeepsItsOwnReport() throws {

@@ -53,6 +53,8 @@ public struct DashboardQueries {
         /// can be linked.
         public var provider: String = "url"
         public var archiveURL: String?
+        /// The platforms its app builds for, from its latest audit; nil: not known.
+        public var platforms: PlatformSet? = nil
     }
 
     public struct Finding: Sendable, Equatable {
@@ -353,7 +355,8 @@ public struct DashboardQueries {
     public func repositories(org: String, teamID: Int? = nil) throws -> [Repository] {
         let rows = try connection.query("""
             SELECT p.id, p.name, p.team_id, t.name AS team, t.slug AS team_slug, p.last_run_id, p.active,
-                   p.open_findings AS open, p.open_requirements AS requirements, p.provider, p.archive_url
+                   p.open_findings AS open, p.open_requirements AS requirements, p.provider, p.archive_url,
+                   array_to_string(p.platforms, ',') AS platforms
             FROM repositories p LEFT JOIN teams t ON t.id = p.team_id
             WHERE p.org = $1 AND ($2::bigint IS NULL OR p.team_id = $2)
             ORDER BY p.name
@@ -362,7 +365,8 @@ public struct DashboardQueries {
             Repository(id: row.int("id") ?? 0, name: row.string("name") ?? "", teamID: row.int("team_id"), teamName: row.string("team"),
                        teamSlug: row.string("team_slug"), open: row.int("open") ?? 0, openRequirements: row.int("requirements") ?? 0,
                        lastRunID: row.int("last_run_id"), active: row.bool("active") ?? true,
-                       provider: row.string("provider") ?? "url", archiveURL: row.string("archive_url"))
+                       provider: row.string("provider") ?? "url", archiveURL: row.string("archive_url"),
+                       platforms: row.string("platforms").map { PlatformSet($0.split(separator: ",").compactMap { Platform(rawValue: String($0)) }) })
         }
     }
 
@@ -487,11 +491,28 @@ public struct DashboardQueries {
 
     /// Open findings per active repository of a team (`teamID` nil: of no team) and group of
     /// rules (the readiness page's labels), counted in the database: repository id -> group
-    /// index -> counts, only where not zero.
-    public func openByRepository(org: String, teamID: Int?, ruleGroups: [[String]]) throws -> [Int: [Int: LabelCounts]] {
-        let pairs = ruleGroups.enumerated().flatMap { group in group.element.map { (rule: $0, group: group.offset) } }
+    /// index -> counts, only where not zero. `snippetConditions` narrows a group's rule to the
+    /// findings whose snippet matches a POSIX regular expression (group index -> rule ->
+    /// pattern): those are counted from the findings, the rest from the roll-ups.
+    public func openByRepository(org: String, teamID: Int?, ruleGroups: [[String]],
+                                 snippetConditions: [Int: [String: String]] = [:]) throws -> [Int: [Int: LabelCounts]] {
+        let pairs = ruleGroups.enumerated().flatMap { group in
+            group.element.filter { snippetConditions[group.offset]?[$0] == nil }.map { (rule: $0, group: group.offset) }
+        }
+        let conditioned = snippetConditions.sorted { $0.key < $1.key }.flatMap { group, rules in
+            rules.sorted { $0.key < $1.key }.map { (rule: $0.key, group: group, pattern: $0.value) }
+        }
         var counts: [Int: [Int: LabelCounts]] = [:]
-        for row in try connection.query("""
+        func add(_ rows: PostgresRows) {
+            for row in rows {
+                guard let repository = row.int("repository_id"), let group = row.int("rule_group") else { continue }
+                var current = counts[repository, default: [:]][group] ?? LabelCounts()
+                current.blocking += row.int("blocking") ?? 0
+                current.other += row.int("other") ?? 0
+                counts[repository, default: [:]][group] = current
+            }
+        }
+        add(try connection.query("""
             SELECT o.repository_id, g.rule_group,
                    coalesce(sum(o.open_count) FILTER (WHERE \(Self.violatesRequirement("o"))), 0) AS blocking,
                    coalesce(sum(o.open_count) FILTER (WHERE NOT (\(Self.violatesRequirement("o")))), 0) AS other
@@ -499,9 +520,19 @@ public struct DashboardQueries {
             JOIN unnest($2::text[], $3::int[]) AS g (rule_id, rule_group) ON g.rule_id = o.rule_id
             WHERE p.org = $1 AND p.team_id IS NOT DISTINCT FROM $4 GROUP BY o.repository_id, g.rule_group
             """, [.text(org), .textArray(pairs.map(\.rule)), .intArray(pairs.map(\.group)), .optional(teamID)],
-            purpose: "count open findings by repository and label") {
-            guard let repository = row.int("repository_id"), let group = row.int("rule_group") else { continue }
-            counts[repository, default: [:]][group] = LabelCounts(blocking: row.int("blocking") ?? 0, other: row.int("other") ?? 0)
+            purpose: "count open findings by repository and label"))
+        if !conditioned.isEmpty {
+            add(try connection.query("""
+                SELECT f.repository_id, g.rule_group,
+                       count(*) FILTER (WHERE \(Self.violatesRequirement("f"))) AS blocking,
+                       count(*) FILTER (WHERE NOT (\(Self.violatesRequirement("f")))) AS other
+                FROM repositories p JOIN findings f ON f.repository_id = p.id AND f.fixed_in_run IS NULL
+                JOIN unnest($2::text[], $3::int[], $4::text[]) AS g (rule_id, rule_group, pattern) ON g.rule_id = f.rule_id
+                WHERE p.active AND p.org = $1 AND p.team_id IS NOT DISTINCT FROM $5 AND f.snippet ~ g.pattern
+                GROUP BY f.repository_id, g.rule_group
+                """, [.text(org), .textArray(conditioned.map(\.rule)), .intArray(conditioned.map(\.group)),
+                      .textArray(conditioned.map(\.pattern)), .optional(teamID)],
+                purpose: "count open findings by repository and label, by their snippets"))
         }
         return counts
     }

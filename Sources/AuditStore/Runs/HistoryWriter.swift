@@ -24,14 +24,17 @@ public struct JobResults: Sendable {
     /// The rules this audit checked; nil: not known (then no rule counts as checked for the
     /// first time). A rule the repository's previous audit did not check records a baseline.
     public var rulesChecked: [String]?
+    /// The platforms the app builds for (`ScanStatistics.platforms`); nil: not known.
+    public var platforms: PlatformSet?
 
     public init(findings: [AttributedFinding], notes: [ScanNote] = [], filesScanned: Int, filesParsed: Int, cacheHits: Int,
                 suppressed: Int = 0, fetchMilliseconds: Int = 0, scanMilliseconds: Int = 0, commitSHA: String? = nil,
-                configJSON: String? = nil, rulesChecked: [String]? = nil) {
+                configJSON: String? = nil, rulesChecked: [String]? = nil, platforms: PlatformSet? = nil) {
         self.findings = findings; self.notes = notes; self.filesScanned = filesScanned; self.filesParsed = filesParsed
         self.cacheHits = cacheHits; self.suppressed = suppressed; self.fetchMilliseconds = fetchMilliseconds
         self.scanMilliseconds = scanMilliseconds; self.commitSHA = commitSHA; self.configJSON = configJSON
         self.rulesChecked = rulesChecked
+        self.platforms = platforms
     }
 }
 
@@ -91,10 +94,11 @@ public struct HistoryWriter {
                 applied.historyApplied = true
                 try connection.query("""
                     UPDATE repositories SET last_run_id = $2, open_findings = $3, open_requirements = $4,
-                        rules_checked = coalesce($5::text[], rules_checked) WHERE id = $1
+                        rules_checked = coalesce($5::text[], rules_checked), platforms = coalesce($6::text[], platforms) WHERE id = $1
                     """, [.int(job.repositoryID), .int(runID), .int(results.findings.count),
                           .int(results.findings.filter { $0.finding.kind == .requirement && $0.finding.certainty == .violation }.count),
-                          results.rulesChecked.map { .textArray($0.sorted()) } ?? .null],
+                          results.rulesChecked.map { .textArray($0.sorted()) } ?? .null,
+                          results.platforms.map { .textArray($0.platforms.map(\.rawValue)) } ?? .null],
                     purpose: "record the newest run of \(job.repositoryName)")
             }
         }
