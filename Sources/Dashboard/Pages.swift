@@ -145,6 +145,8 @@ extension SiteRenderer {
         body += "</section>"
         let owned = try queries.openOwned(byTeam: team.id)
         body += "<section aria-labelledby=\"where\"><h2 id=\"where\">Where the open findings are</h2>"
+        body += try writeExports(queries.openFindings(teamID: team.id).map { exportRow($0.finding, change: "open", commit: $0.commit) },
+                                 beside: path, what: "\(team.name)'s open findings")
         body += table(caption: "Repositories holding open findings \(team.name) owns, its own and those where CODEOWNERS gives it files",
                       headers: [("Repository", false), ("Requirement-level violations", true), ("Open findings", true)],
                       rows: owned.map { entry in

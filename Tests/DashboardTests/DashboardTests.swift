@@ -61,8 +61,9 @@ func count(_ needle: String, in html: String) -> Int { html.components(separated
             let (_, summary) = try render(connection, into: site)
             let pages = site.pages
             #expect(summary.written == pages.count + site.exports.count + 1, "pages, their exports and the stylesheet")
-            // A CSV and a JSON beside each repository page and each regression report of the newest runs.
-            #expect(site.exports.count == 2 * (12 + 3 * SiteRenderer.jobPageRuns))
+            // A CSV and a JSON beside each repository page, each team page and each regression
+            // report of the newest runs.
+            #expect(site.exports.count == 2 * (12 + 3 + 3 * SiteRenderer.jobPageRuns))
             #expect(site.exports.contains("teams/payments/regressions/run-\(runs[runs.count - 1]).json"))
             #expect(!site.exports.contains("teams/payments/regressions/run-\(runs[0]).json"))
             let exportedReport = try JSONSerialization.jsonObject(with: Data(try site.html("teams/payments/regressions/run-\(runs[runs.count - 1]).json").utf8))
@@ -114,6 +115,17 @@ func count(_ needle: String, in html: String) -> Int { html.components(separated
             #expect(json?.count == open && json?.allSatisfy { $0["change"] as? String == "open" && $0["line"] is Int } == true)
             #expect(repository.contains("href=\"../../repos/fixture/app-0.csv\"") && repository.contains("href=\"../../repos/fixture/app-0.json\""))
             #expect(repository.contains("findings suppressed inline"))
+            // The team's page exports the team's open findings wherever they are, each linked at
+            // its repository's audited commit where the forge is known.
+            let teamOpen = try #require(try connection.query("""
+                SELECT count(*) AS n FROM findings f JOIN repositories r ON r.id = f.repository_id AND r.active
+                WHERE f.team_id = $1 AND f.fixed_in_run IS NULL
+                """, [.int(payments)], purpose: "read").first?.int("n"))
+            let teamJSON = try #require(try JSONSerialization.jsonObject(with: Data(try site.html("teams/payments/index.json").utf8)) as? [[String: Any]])
+            #expect(teamOpen > 0 && teamJSON.count == teamOpen)
+            #expect(Set(teamJSON.compactMap { $0["change"] as? String }) == ["open"])
+            #expect(try site.html("teams/payments/index.csv").components(separatedBy: "\r\n").filter { !$0.isEmpty }.count == teamOpen + 1)
+            #expect(try site.html("teams/payments/index.html").contains("href=\"../../teams/payments/index.csv\""))
 
             // A rule's page says where its open findings are, per team as the database counts them, and charts its trend.
             let rule = try site.html("rules/fixed-font-size.html").replacingOccurrences(of: "<wbr>", with: "")

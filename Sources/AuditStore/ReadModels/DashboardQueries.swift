@@ -401,6 +401,21 @@ public struct DashboardQueries {
             """, [.int(teamID), .int(runID)], purpose: "list the \(fixed ? "fixed" : "new") findings of team \(teamID)"))
     }
 
+    /// A team's open findings wherever they are (its repositories, and files CODEOWNERS gives
+    /// it in others'), by repository and path, each with the commit its repository's latest
+    /// audit read (for links to its line).
+    public func openFindings(teamID: Int) throws -> [(finding: Finding, commit: String?)] {
+        let rows = try connection.query("""
+            SELECT \(Self.findingColumns),
+                   (SELECT s.commit_sha FROM job_summaries s WHERE s.repository_id = p.id AND s.run_id = p.last_run_id
+                    ORDER BY s.job_id DESC LIMIT 1) AS commit_sha
+            FROM findings f JOIN repositories p ON p.id = f.repository_id AND p.active
+            WHERE f.team_id = $1 AND f.fixed_in_run IS NULL
+            ORDER BY p.name, f.path, f.line, f.rule_id
+            """, [.int(teamID)], purpose: "list the open findings of team \(teamID)")
+        return Array(zip(findings(rows), rows.map { $0.string("commit_sha") }))
+    }
+
     public func openFindings(repositoryID: Int) throws -> [Finding] {
         findings(try connection.query("""
             SELECT \(Self.findingColumns) FROM findings f JOIN repositories p ON p.id = f.repository_id
