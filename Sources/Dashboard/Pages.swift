@@ -236,9 +236,8 @@ extension SiteRenderer {
         body += "<section aria-labelledby=\"open\"><h2 id=\"open\">Open findings</h2>"
         body += try writeExports(findings.map { exportRow($0, change: "open", commit: lastDone?.commitSHA) }, beside: path,
                                  what: "the open findings of \(repository.name)")
-        body += findings.isEmpty ? "<p>No open findings.</p>"
-            : findingList(findings, from: path, showRepository: false, pageTeam: .some(repository.teamID),
-                          commits: lastDone?.commitSHA.map { [repository.id: $0] } ?? [:])
+        body += try pagedFindingList(findings, page: path, title: repository.name, breadcrumbs: [("Overview", "index.html")],
+                                     pageTeam: .some(repository.teamID), commits: lastDone?.commitSHA.map { [repository.id: $0] } ?? [:])
         body += "</section>"
         if let config = lastDone?.configJSON {
             body += "<section aria-labelledby=\"config\"><h2 id=\"config\">Configuration in effect</h2>"

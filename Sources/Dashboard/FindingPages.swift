@@ -1,0 +1,142 @@
+import AuditModel
+import AuditStore
+import Foundation
+
+/// Long finding lists as people read them: in pages of `findingsPerPage` (a 1,000-finding
+/// repository was one 1.2 MB page), and, for a repository with more than `filterThreshold` open
+/// findings, filtered by severity, kind, rule and owner through static pages beside it, so the
+/// filters work without JavaScript and on any static host.
+extension SiteRenderer {
+    public static let findingsPerPage = 200
+    public static let filterThreshold = 100
+
+    /// One way of narrowing a list: its file name (without `.html`), what a link says, and which
+    /// findings it keeps.
+    struct FindingFilter {
+        var slug: String
+        var label: String
+        var keeps: (DashboardQueries.Finding) -> Bool
+    }
+
+    /// The filters that keep at least one of `findings`, by dimension, each with its count.
+    func findingFilters(_ findings: [DashboardQueries.Finding]) -> [(dimension: String, filters: [(filter: FindingFilter, count: Int)])] {
+        func counted(_ filters: [FindingFilter]) -> [(filter: FindingFilter, count: Int)] {
+            filters.map { filter in (filter, findings.filter(filter.keeps).count) }.filter { $0.count > 0 }
+        }
+        let severities = counted([
+            FindingFilter(slug: "severity-error", label: "Errors") { $0.certainty == .violation && $0.severity == .error },
+            FindingFilter(slug: "severity-warning", label: "Warnings") { $0.certainty == .violation && $0.severity == .warning },
+            FindingFilter(slug: "severity-note", label: "Notes") { $0.certainty == .violation && $0.severity == .note },
+            FindingFilter(slug: "needs-review", label: "Needs review") { $0.certainty == .review },
+        ])
+        let kinds = counted(RuleKind.allCases.map { kind in
+            FindingFilter(slug: "kind-\(kind.rawValue)", label: kind.rawValue.prefix(1).uppercased() + kind.rawValue.dropFirst()) { $0.kind == kind }
+        })
+        let ruleIDs = Set(findings.map(\.ruleID)).sorted()
+        let byRule = counted(ruleIDs.map { id in
+            FindingFilter(slug: "rule-" + HTML.segment(id), label: rules[id]?.title ?? id) { $0.ruleID == id }
+        }).sorted { ($1.count, $0.filter.label) < ($0.count, $1.filter.label) }
+        let owners = Set(findings.map(\.teamID)).sorted { ($0 ?? -1) < ($1 ?? -1) }
+        let byOwner = counted(owners.map { team in
+            guard let team else { return FindingFilter(slug: "owner-none", label: "No team") { $0.teamID == nil } }
+            let name = teamNames[team] ?? "Team \(team)"
+            return FindingFilter(slug: "owner-\(team)-" + HTML.segment(name.lowercased()), label: name) { $0.teamID == team }
+        })
+        return [("Severity", severities), ("Kind", kinds), ("Rule", byRule), ("Owner", byOwner)].filter { !$0.1.isEmpty }
+    }
+
+    /// Where a list's pages and filtered views are: beside `page`, in a folder of its own that
+    /// holds nothing else (`repos/acme/app.findings/`), so what a render no longer writes there
+    /// can be removed.
+    static func findingPagesFolder(of page: String) -> String {
+        (page.hasSuffix(".html") ? String(page.dropLast(5)) : page) + ".findings"
+    }
+
+    /// The list section's HTML for `page` (its first page of findings, and the filters when the
+    /// list is long), writing the other pages and the filtered views beside it.
+    func pagedFindingList(_ findings: [DashboardQueries.Finding], page: String, title: String,
+                          breadcrumbs: [(String, String)], pageTeam: Int??, commits: [Int: String]) throws -> String {
+        let sorted = findings.sorted { Self.listOrder($0) < Self.listOrder($1) }
+        let folder = Self.findingPagesFolder(of: page)
+        var written = Set<String>()
+        let filters = sorted.count > Self.filterThreshold ? findingFilters(sorted) : []
+
+        func filterNavigation(from path: String, current: String?) -> String {
+            guard !filters.isEmpty else { return "" }
+            var html = "<nav class=\"finding-filters\" aria-label=\"Filter these findings\"><dl>"
+            for (dimension, options) in filters {
+                html += "<dt>\(HTML.escape(dimension))</dt><dd><ul>"
+                if current != nil, dimension == filters.first?.dimension {
+                    html += "<li>\(anchor(path, page + "#open", "All")) <span class=\"count\">(\(HTML.number(sorted.count)))</span></li>"
+                }
+                for (filter, count) in options {
+                    let target = folder + "/" + filter.slug + ".html"
+                    let link = filter.slug == current
+                        ? "<a href=\"\(HTML.escape(HTML.href(from: path, to: target)))\" aria-current=\"page\">\(HTML.breakable(filter.label))</a>"
+                        : anchor(path, target, filter.label)
+                    html += "<li>\(link) <span class=\"count\">(\(HTML.number(count)))</span></li>"
+                }
+                html += "</ul></dd>"
+            }
+            return html + "</dl></nav>"
+        }
+
+        /// Writes pages 2… of `items` (page 1 is `first`, already a page) and returns page 1's list.
+        func pages(_ items: [DashboardQueries.Finding], first: String, namePrefix: String, heading: String, current: String?) throws -> String {
+            let count = max(1, (items.count + Self.findingsPerPage - 1) / Self.findingsPerPage)
+            func path(_ number: Int) -> String { number == 1 ? first : folder + "/" + namePrefix + "page-\(number).html" }
+            func pageNavigation(_ number: Int, from here: String) -> String {
+                guard count > 1 else { return "" }
+                let start = (number - 1) * Self.findingsPerPage + 1, end = min(number * Self.findingsPerPage, items.count)
+                var html = "<nav class=\"pagination\" aria-label=\"Pages of \(HTML.escape(heading))\"><p>Findings \(HTML.number(start))–\(HTML.number(end)) of \(HTML.number(items.count)), page \(number) of \(count).</p><ul>"
+                if number > 1 { html += "<li><a rel=\"prev\" href=\"\(HTML.escape(HTML.href(from: here, to: path(number - 1))))\">Previous page</a></li>" }
+                for other in 1...count {
+                    let target = HTML.escape(HTML.href(from: here, to: path(other)))
+                    html += other == number ? "<li><a href=\"\(target)\" aria-current=\"page\">\(other)</a></li>" : "<li><a href=\"\(target)\">\(other)</a></li>"
+                }
+                if number < count { html += "<li><a rel=\"next\" href=\"\(HTML.escape(HTML.href(from: here, to: path(number + 1))))\">Next page</a></li>" }
+                return html + "</ul></nav>"
+            }
+            func list(_ number: Int, from here: String) -> String {
+                let slice = Array(items[min(items.count, (number - 1) * Self.findingsPerPage)..<min(items.count, number * Self.findingsPerPage)])
+                return pageNavigation(number, from: here)
+                    + findingList(slice, from: here, showRepository: false, pageTeam: pageTeam, commits: commits)
+                    + pageNavigation(number, from: here)
+            }
+            if count > 1 {
+                for number in 2...count {
+                    let here = path(number)
+                    let body = filterNavigation(from: here, current: current) + list(number, from: here)
+                    try write(here, self.page(here, title: "\(title): \(heading), page \(number)", breadcrumbs: breadcrumbs + [(title, page)], body))
+                    written.insert((here as NSString).lastPathComponent)
+                }
+            }
+            return list(1, from: first)
+        }
+
+        let html = filterNavigation(from: page, current: nil)
+            + (sorted.isEmpty ? "<p>No open findings.</p>" : try pages(sorted, first: page, namePrefix: "", heading: "open findings", current: nil))
+        for (_, options) in filters {
+            for (filter, _) in options {
+                let first = folder + "/" + filter.slug + ".html"
+                let kept = sorted.filter(filter.keeps)
+                let body = filterNavigation(from: first, current: filter.slug)
+                    + (try pages(kept, first: first, namePrefix: filter.slug + "-", heading: filter.label, current: filter.slug))
+                try write(first, self.page(first, title: "\(title): \(filter.label)", breadcrumbs: breadcrumbs + [(title, page)], body))
+                written.insert((first as NSString).lastPathComponent)
+            }
+        }
+        // Views a list no longer has (a rule fixed, the list now short) would show old findings.
+        let target = output + "/" + folder
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: target)) ?? [] where name.hasSuffix(".html") && !written.contains(name) {
+            unlink(target + "/" + name)
+        }
+        return html
+    }
+
+    /// Errors, warnings, notes, then what needs review (as `findingList` shows them), then by place.
+    static func listOrder(_ finding: DashboardQueries.Finding) -> (Int, String, String, Int, String) {
+        let rank = finding.certainty == .review ? 3 : finding.severity == .error ? 0 : finding.severity == .warning ? 1 : 2
+        return (rank, finding.repository, finding.path, finding.line, finding.ruleID)
+    }
+}
