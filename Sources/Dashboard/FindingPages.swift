@@ -85,10 +85,12 @@ extension SiteRenderer {
         func pages(_ items: [DashboardQueries.Finding], first: String, namePrefix: String, heading: String, current: String?) throws -> String {
             let count = max(1, (items.count + Self.findingsPerPage - 1) / Self.findingsPerPage)
             func path(_ number: Int) -> String { number == 1 ? first : folder + "/" + namePrefix + "page-\(number).html" }
-            func pageNavigation(_ number: Int, from here: String) -> String {
+            func pageNavigation(_ number: Int, from here: String, end atEnd: Bool) -> String {
                 guard count > 1 else { return "" }
                 let start = (number - 1) * Self.findingsPerPage + 1, end = min(number * Self.findingsPerPage, items.count)
-                var html = "<nav class=\"pagination\" aria-label=\"Pages of \(HTML.escape(heading))\"><p>Findings \(HTML.number(start))–\(HTML.number(end)) of \(HTML.number(items.count)), page \(number) of \(count).</p><ul>"
+                // Two navigation landmarks on a page need names of their own.
+                let name = "Pages of \(heading)" + (atEnd ? ", after the list" : "")
+                var html = "<nav class=\"pagination\" aria-label=\"\(HTML.escape(name))\"><p>Findings \(HTML.number(start))–\(HTML.number(end)) of \(HTML.number(items.count)), page \(number) of \(count).</p><ul>"
                 if number > 1 { html += "<li><a rel=\"prev\" href=\"\(HTML.escape(HTML.href(from: here, to: path(number - 1))))\">Previous page</a></li>" }
                 for other in 1...count {
                     let target = HTML.escape(HTML.href(from: here, to: path(other)))
@@ -99,15 +101,18 @@ extension SiteRenderer {
             }
             func list(_ number: Int, from here: String) -> String {
                 let slice = Array(items[min(items.count, (number - 1) * Self.findingsPerPage)..<min(items.count, number * Self.findingsPerPage)])
-                return pageNavigation(number, from: here)
+                return pageNavigation(number, from: here, end: false)
                     + findingList(slice, from: here, showRepository: false, pageTeam: pageTeam, commits: commits)
-                    + pageNavigation(number, from: here)
+                    + pageNavigation(number, from: here, end: true)
             }
             if count > 1 {
                 for number in 2...count {
                     let here = path(number)
-                    let body = filterNavigation(from: here, current: current) + list(number, from: here)
-                    try write(here, self.page(here, title: "\(title): \(heading), page \(number)", breadcrumbs: breadcrumbs + [(title, page)], body))
+                    let body = filterNavigation(from: here, current: current)
+                        + "<section aria-labelledby=\"open\"><h2 id=\"open\">\(HTML.escape(heading.prefix(1).uppercased() + heading.dropFirst())), page \(number)</h2>"
+                        + list(number, from: here) + "</section>"
+                    try write(here, self.page(here, title: "\(title): \(heading), page \(number)", heading: title,
+                                              breadcrumbs: breadcrumbs + [(title, page)], body))
                     written.insert((here as NSString).lastPathComponent)
                 }
             }
@@ -121,8 +126,10 @@ extension SiteRenderer {
                 let first = folder + "/" + filter.slug + ".html"
                 let kept = sorted.filter(filter.keeps)
                 let body = filterNavigation(from: first, current: filter.slug)
-                    + (try pages(kept, first: first, namePrefix: filter.slug + "-", heading: filter.label, current: filter.slug))
-                try write(first, self.page(first, title: "\(title): \(filter.label)", breadcrumbs: breadcrumbs + [(title, page)], body))
+                    + "<section aria-labelledby=\"open\"><h2 id=\"open\">Open findings: \(HTML.escape(filter.label)) (\(HTML.number(kept.count)))</h2>"
+                    + (try pages(kept, first: first, namePrefix: filter.slug + "-", heading: filter.label, current: filter.slug)) + "</section>"
+                try write(first, self.page(first, title: "\(title): \(filter.label)", heading: title,
+                                           breadcrumbs: breadcrumbs + [(title, page)], body))
                 written.insert((first as NSString).lastPathComponent)
             }
         }

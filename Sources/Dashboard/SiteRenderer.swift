@@ -71,6 +71,8 @@ public final class SiteRenderer {
     lazy var rules: [String: RuleDescription] = Dictionary(catalog.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
 
     public static let stylesheets = ["dashboard.css"]
+    /// Enhancements only: every page works without them.
+    public static let scripts = ["filters.js"]
 
     public init(connection: PostgresConnection, org: String? = nil, output: String, webDirectory: String = SiteRenderer.defaultWebDirectory(),
                 parallel: (settings: ConnectionSettings, workers: Int)? = nil) throws {
@@ -311,7 +313,7 @@ public final class SiteRenderer {
     // MARK: Writing
 
     private func copyAssets() throws {
-        for name in Self.stylesheets {
+        for name in Self.stylesheets + Self.scripts {
             guard let data = FileManager.default.contents(atPath: webDirectory + "/" + name) else {
                 throw RenderError.assetsNotFound(webDirectory)
             }
@@ -363,7 +365,9 @@ public final class SiteRenderer {
 
     // MARK: Layout
 
-    func page(_ path: String, title: String, breadcrumbs: [(String, String)] = [], _ body: String) -> String {
+    /// `heading`: the page's h1 where it is shorter than its title (a filtered list's page is
+    /// titled with its filter, which its own heading says).
+    func page(_ path: String, title: String, heading: String? = nil, breadcrumbs: [(String, String)] = [], _ body: String) -> String {
         let link = { (target: String) in HTML.escape(HTML.href(from: path, to: target)) }
         var html = """
             <!doctype html>
@@ -376,6 +380,7 @@ public final class SiteRenderer {
 
             """
         for sheet in Self.stylesheets { html += "<link rel=\"stylesheet\" href=\"\(link("assets/" + sheet))\">\n" }
+        for script in Self.scripts { html += "<script src=\"\(link("assets/" + script))\" defer></script>\n" }
         html += """
             </head>
             <body>
@@ -399,7 +404,7 @@ public final class SiteRenderer {
             for (label, target) in breadcrumbs { html += "<li><a href=\"\(link(target))\">\(HTML.escape(label))</a></li>" }
             html += "<li><span aria-current=\"page\">\(HTML.breakable(title))</span></li></ol></nav>\n"
         }
-        html += "<main id=\"main\">\n<h1>\(HTML.breakable(title))</h1>\n\(body)\n</main>\n"
+        html += "<main id=\"main\">\n<h1>\(HTML.breakable(heading ?? title))</h1>\n\(body)\n</main>\n"
         html += "<footer class=\"site-footer\"><p>Static evidence from source, asset catalogs and Interface Builder files; "
         html += "what needs a device is listed on each rule page. Rendered by a11y-audit.</p></footer>\n</body>\n</html>\n"
         return html
@@ -517,7 +522,10 @@ public final class SiteRenderer {
 
     private func findingItem(_ finding: DashboardQueries.Finding, from path: String, commit: String?) -> String {
         let rule = rules[finding.ruleID]
-        var html = "<li class=\"finding\"><p class=\"finding-head\">\(Badge.severity(finding.severity.rawValue)) "
+        // What filters.js filters by.
+        let owner = finding.teamID.flatMap { teamNames[$0] } ?? ""
+        var html = "<li class=\"finding\" data-severity=\"\(finding.certainty == .review ? "review" : finding.severity.rawValue)\" "
+        html += "data-kind=\"\(finding.kind.rawValue)\" data-rule=\"\(HTML.escape(finding.ruleID))\" data-owner=\"\(HTML.escape(owner))\"><p class=\"finding-head\">\(Badge.severity(finding.severity.rawValue)) "
         html += anchor(path, Self.rulePath(finding.ruleID), rule?.title ?? finding.ruleID)
         html += " <code class=\"rule-id\">\(HTML.escape(finding.ruleID))</code> "
         let location = "line \(finding.line), column \(finding.column)"

@@ -103,7 +103,7 @@ struct Router: Sendable {
     let durations = JobDurationTotals()
 
     static let contentSecurityPolicy =
-        "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+        "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
     func handle(_ request: HTTPRequest) -> HTTPResponse { finish(route(request)) }
 

@@ -25,7 +25,7 @@ import Testing
         #expect(page.header("Content-Type") == "text/html; charset=utf-8")
         #expect(page.text.contains("<h1>Overview</h1>"), "the directory's index.html is served")
         #expect(page.header("X-Content-Type-Options") == "nosniff")
-        #expect(page.header("Content-Security-Policy")?.hasPrefix("default-src 'none'; style-src 'self'; img-src 'self' data:") == true)
+        #expect(page.header("Content-Security-Policy")?.hasPrefix("default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:") == true)
         #expect(page.header("Cache-Control") == "public, max-age=60")
         #expect(page.header("ETag")?.hasPrefix("\"") == true)
         #expect(page.header("Last-Modified")?.hasSuffix(" GMT") == true)

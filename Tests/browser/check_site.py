@@ -74,8 +74,39 @@ def page_kind(path):
     kind = []
     for segment in segments:
         stem = re.sub(r"\.html?$", "", segment)
-        kind.append(stem if stem in STRUCTURAL_SEGMENTS else "*")
+        kind.append(stem if stem in STRUCTURAL_SEGMENTS else "*.findings" if stem.endswith(".findings") else "*")
     return "/".join(kind)
+
+
+# A long list's filtered views and pages repeat the repository page's markup, dozens per
+# repository: the first few get every check, the rest their links.
+SAMPLED_KINDS = {"repos/*/*.findings/*": 8}
+
+
+def check_filter_script(driver, url, problems):
+    """filters.js: choosing a rule keeps exactly that rule's findings, and says how many."""
+    outcome = driver.execute_script("""
+        const select = document.querySelector('.finding-filter-form select[name="rule"]');
+        if (!select || select.options.length < 3) return null;
+        const value = select.options[2].value;
+        select.value = value;
+        select.dispatchEvent(new Event('change'));
+        const items = [...document.querySelectorAll('li.finding[data-rule]')];
+        const shown = items.filter(item => !item.hidden && item.offsetParent !== null);
+        const wrong = shown.filter(item => item.getAttribute('data-rule') !== value).length;
+        const expected = items.filter(item => item.getAttribute('data-rule') === value).length;
+        const status = document.querySelector('.finding-filter-form [role="status"]').textContent;
+        select.value = '';
+        select.dispatchEvent(new Event('change'));
+        const restored = items.filter(item => !item.hidden).length;
+        return {value, shown: shown.length, wrong, expected, status, restored, total: items.length};
+    """)
+    if outcome is None:
+        return False
+    if outcome["wrong"] or outcome["shown"] != outcome["expected"] or outcome["restored"] != outcome["total"] \
+            or not outcome["status"].startswith(f"{outcome['expected']} of {outcome['total']}"):
+        problems.add("script", url, f"filtering by rule {outcome['value']!r} went wrong", [json.dumps(outcome)])
+    return True
 
 
 def screenshot_name(kind):
@@ -334,6 +365,8 @@ def main():
     parser.add_argument("--chromedriver", default="/usr/bin/chromedriver")
     parser.add_argument("--header", action="append", default=[], help="'Name: value' sent with every request")
     parser.add_argument("--max-pages", type=int, default=5000)
+    parser.add_argument("--expect-filter-script", action="store_true",
+                        help="fail unless some page's in-page filter (filters.js) was exercised")
     arguments = parser.parse_args()
 
     base = arguments.base_url if arguments.base_url.endswith("/") else arguments.base_url + "/"
@@ -360,6 +393,8 @@ def main():
     driver = make_driver(arguments.chromium, arguments.chromedriver)
     pages = []
     kinds = {}
+    checked_of_kind = {}
+    filter_script_checked = False
     try:
         driver.execute_cdp_cmd("Network.enable", {})
         if headers:
@@ -410,6 +445,11 @@ def main():
             if first_of_kind:
                 kinds[kind] = url
             name = screenshot_name(kind)
+            checked_of_kind[kind] = checked_of_kind.get(kind, 0) + 1
+            if checked_of_kind[kind] > SAMPLED_KINDS.get(kind, float("inf")):
+                continue
+            if not filter_script_checked:
+                filter_script_checked = check_filter_script(driver, url, problems)
 
             for scheme in ("light", "dark"):
                 set_color_scheme(driver, scheme)
@@ -434,6 +474,8 @@ def main():
           f"{len(seen) - len(pages)} other resource(s) linked")
     for kind, url in sorted(kinds.items()):
         print(f"  kind {kind}: {url}")
+    if arguments.expect_filter_script and not filter_script_checked:
+        problems.add("script", base, "no page had the in-page filter with a rule to choose: filters.js was not exercised")
     if problems.items:
         print(f"{len(problems.items)} problem(s):")
         for problem in problems.items:
