@@ -282,6 +282,14 @@ extension SiteRenderer {
         var body = "<p>\(Badge.state(run.state.rawValue)) \(HTML.escape(run.kind.rawValue)) run of \(HTML.escape(run.date)), started \(HTML.escape(run.startedAt)) UTC, "
         body += "took \(HTML.duration(run.durationSeconds)). "
         body += run.jobsByState.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.value) \($0.key.rawValue)" }.joined(separator: ", ") + ".</p>"
+        // The newest runs' new and fixed findings, organisation-wide, as the teams' reports export theirs.
+        if recentRunIDs.contains(run.id) {
+            let new = try queries.findings(runID: run.id, fixed: false), fixed = try queries.findings(runID: run.id, fixed: true)
+            let commits = try queries.commits(runID: run.id, repositoryIDs: Array(Set(new.map(\.repositoryID))))
+            body += try writeExports(new.map { exportRow($0, change: "new", commit: commits[$0.repositoryID]) }
+                                         + fixed.map { exportRow($0, change: "fixed", commit: nil) },
+                                     beside: path, what: "this run's new and fixed findings")
+        }
         body += "<h2>Jobs that did not succeed</h2>"
         body += jobTable(failed, from: path, caption: "Jobs of run \(run.id) that did not succeed", empty: "Every job of this run succeeded.")
         var groups: [(name: String, page: String, jobs: DashboardQueries.RunTeamJobs, team: DashboardQueries.Team?)] = []

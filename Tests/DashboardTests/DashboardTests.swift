@@ -61,9 +61,17 @@ func count(_ needle: String, in html: String) -> Int { html.components(separated
             let (_, summary) = try render(connection, into: site)
             let pages = site.pages
             #expect(summary.written == pages.count + site.exports.count + SiteRenderer.stylesheets.count + SiteRenderer.scripts.count, "pages, their exports, the stylesheet and the script")
-            // A CSV and a JSON beside each repository page, each team page and each regression
-            // report of the newest runs.
-            #expect(site.exports.count == 2 * (12 + 3 + 3 * SiteRenderer.jobPageRuns))
+            // A CSV and a JSON beside each repository page, each team page, and each regression
+            // report and run page of the newest runs.
+            #expect(site.exports.count == 2 * (12 + 3 + 4 * SiteRenderer.jobPageRuns))
+            // The newest run's export holds its new and fixed findings, every team's.
+            let newest = runs[runs.count - 1]
+            let changed = try #require(try connection.query("""
+                SELECT count(*) FILTER (WHERE first_seen_run = $1 AND NOT baseline) + count(*) FILTER (WHERE fixed_in_run = $1) AS n FROM findings
+                """, [.int(newest)], purpose: "read").first?.int("n"))
+            let runExport = try #require(try JSONSerialization.jsonObject(with: Data(try site.html("runs/\(newest).json").utf8)) as? [[String: Any]])
+            #expect(changed > 0 && runExport.count == changed)
+            #expect(Set(runExport.compactMap { $0["change"] as? String }).isSubset(of: ["new", "fixed"]))
             #expect(site.exports.contains("teams/payments/regressions/run-\(runs[runs.count - 1]).json"))
             #expect(!site.exports.contains("teams/payments/regressions/run-\(runs[0]).json"))
             let exportedReport = try JSONSerialization.jsonObject(with: Data(try site.html("teams/payments/regressions/run-\(runs[runs.count - 1]).json").utf8))

@@ -393,6 +393,16 @@ public struct DashboardQueries {
 
     /// A team's findings new in run `runID` (a baseline, recorded by a first audit, is not new),
     /// or fixed in it.
+    /// A run's new (not baseline) or fixed findings across the organisation's teams, for the
+    /// run's export.
+    public func findings(runID: Int, fixed: Bool) throws -> [Finding] {
+        findings(try connection.query("""
+            SELECT \(Self.findingColumns) FROM findings f JOIN repositories p ON p.id = f.repository_id
+            WHERE \(fixed ? "f.fixed_in_run = $1" : "f.first_seen_run = $1 AND NOT f.baseline")
+            ORDER BY p.name, f.path, f.line, f.rule_id
+            """, [.int(runID)], purpose: "list the \(fixed ? "fixed" : "new") findings of run \(runID)"))
+    }
+
     public func findings(teamID: Int, runID: Int, fixed: Bool) throws -> [Finding] {
         findings(try connection.query("""
             SELECT \(Self.findingColumns) FROM findings f JOIN repositories p ON p.id = f.repository_id
