@@ -20,8 +20,10 @@ extension SiteRenderer {
 
     /// The filters that keep at least one of `findings`, by dimension, each with its count.
     func findingFilters(_ findings: [DashboardQueries.Finding]) -> [(dimension: String, filters: [(filter: FindingFilter, count: Int)])] {
+        // A filter that keeps nothing, or everything (one owner, one kind), is no filter: its
+        // page would repeat the whole list.
         func counted(_ filters: [FindingFilter]) -> [(filter: FindingFilter, count: Int)] {
-            filters.map { filter in (filter, findings.filter(filter.keeps).count) }.filter { $0.count > 0 }
+            filters.map { filter in (filter, findings.filter(filter.keeps).count) }.filter { $0.count > 0 && $0.count < findings.count }
         }
         let severities = counted([
             FindingFilter(slug: "severity-error", label: "Errors") { $0.certainty == .violation && $0.severity == .error },

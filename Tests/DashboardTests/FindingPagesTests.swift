@@ -69,6 +69,13 @@ import Testing
             #expect(count("<li class=\"finding\"", in: try site.html(mobileSlug.replacingOccurrences(of: "../../", with: ""))) == 190)
             #expect(!main.contains("severity-note.html"), "no filter that keeps nothing")
 
+            // One owner for all: no owner filter (its page would repeat the whole list).
+            try connection.query("UPDATE findings SET team_id = (SELECT team_id FROM repositories LIMIT 1)", purpose: "one owner")
+            _ = try render(connection, into: site)
+            let oneOwner = try site.html("repos/acme/big-app.html")
+            #expect(oneOwner.contains("rule-fixed-font-size.html") && !oneOwner.contains("/owner-"))
+            #expect(!FileManager.default.fileExists(atPath: site.root + "/repos/acme/big-app.findings/owner-\(design)-design-system.html"))
+
             // The next night has 60 findings: no pages and no filters, and the old views are gone.
             _ = try scheduleRun(connection, Self.config, "2026-11-29")
             try auditQueuedJobs(connection) { _ in Array(Self.findings().prefix(60)) }
