@@ -11,11 +11,14 @@ extension SiteRenderer {
     public static let filterThreshold = 100
 
     /// One way of narrowing a list: its file name (without `.html`), what a link says, and which
-    /// findings it keeps.
+    /// findings it keeps. `page`: the filter whose page it shares when both keep the same
+    /// findings (a kind whose findings are exactly a severity's), else its own.
     struct FindingFilter {
         var slug: String
         var label: String
         var keeps: (DashboardQueries.Finding) -> Bool
+        var page: String? = nil
+        var pageSlug: String { page ?? slug }
     }
 
     /// The filters that keep at least one of `findings`, by dimension, each with its count.
@@ -44,7 +47,18 @@ extension SiteRenderer {
             let name = teamNames[team] ?? "Team \(team)"
             return FindingFilter(slug: "owner-\(team)-" + HTML.segment(name.lowercased()), label: name) { $0.teamID == team }
         })
-        return [("Severity", severities), ("Kind", kinds), ("Rule", byRule), ("Owner", byOwner)].filter { !$0.1.isEmpty }
+        var dimensions = [("Severity", severities), ("Kind", kinds), ("Rule", byRule), ("Owner", byOwner)].filter { !$0.1.isEmpty }
+        // Severity follows a rule's kind for violations, so a kind often keeps exactly one
+        // severity's findings: one page serves both links.
+        var pageOfSet: [[Int]: String] = [:]
+        for dimension in dimensions.indices {
+            for option in dimensions[dimension].1.indices {
+                let filter = dimensions[dimension].1[option].filter
+                let kept = findings.indices.filter { filter.keeps(findings[$0]) }
+                if let existing = pageOfSet[kept] { dimensions[dimension].1[option].filter.page = existing } else { pageOfSet[kept] = filter.slug }
+            }
+        }
+        return dimensions
     }
 
     /// Where a list's pages and filtered views are: beside `page`, in a folder of its own that
@@ -72,8 +86,8 @@ extension SiteRenderer {
                     html += "<li>\(anchor(path, page + "#open", "All")) <span class=\"count\">(\(HTML.number(sorted.count)))</span></li>"
                 }
                 for (filter, count) in options {
-                    let target = folder + "/" + filter.slug + ".html"
-                    let link = filter.slug == current
+                    let target = folder + "/" + filter.pageSlug + ".html"
+                    let link = filter.pageSlug == current
                         ? "<a href=\"\(HTML.escape(HTML.href(from: path, to: target)))\" aria-current=\"page\">\(HTML.breakable(filter.label))</a>"
                         : anchor(path, target, filter.label)
                     html += "<li>\(link) <span class=\"count\">(\(HTML.number(count)))</span></li>"
@@ -124,7 +138,7 @@ extension SiteRenderer {
         let html = filterNavigation(from: page, current: nil)
             + (sorted.isEmpty ? "<p>No open findings.</p>" : try pages(sorted, first: page, namePrefix: "", heading: "open findings", current: nil))
         for (_, options) in filters {
-            for (filter, _) in options {
+            for (filter, _) in options where filter.page == nil {
                 let first = folder + "/" + filter.slug + ".html"
                 let kept = sorted.filter(filter.keeps)
                 let body = filterNavigation(from: first, current: filter.slug)

@@ -14,12 +14,12 @@ import Testing
         org: "acme", teams: [OrgConfig.Team(name: "Mobile"), OrgConfig.Team(name: "Design System")],
         repositories: [OrgConfig.Repository(name: "acme/big-app", team: "Mobile", archive: "https://github.com/acme/big-app/archive/{ref}.tar.gz")])
 
-    /// 230 findings: 120 fixed-font-size errors, 80 warnings, 30 to review, the last 40 of them
-    /// in files another team owns.
+    /// 230 findings: 120 errors of two rules, 80 warnings of one, 30 to review, the last 40 of
+    /// them in files another team owns.
     static func findings(count: Int = 230) -> [Finding] {
         (0..<count).map { index in
             let (rule, kind, severity, certainty): (String, RuleKind, Severity, Certainty) =
-                index < 120 ? ("fixed-font-size", .requirement, .error, .violation)
+                index < 120 ? (index % 2 == 0 ? "fixed-font-size" : "ib-fixed-font", .requirement, .error, .violation)
                 : index < 200 ? ("image-asset-name-spoken", .recommendation, .warning, .violation)
                 : ("heading-missing-trait", .recommendation, .note, .review)
             return Finding(ruleID: rule, kind: kind, severity: severity, certainty: certainty,
@@ -56,8 +56,8 @@ import Testing
 
             // Filters: a link per severity, kind, rule and owner with its count; each page lists exactly those.
             let expected: [(String, Int)] = [("severity-error", 120), ("severity-warning", 80), ("needs-review", 30),
-                                             ("kind-requirement", 120), ("kind-recommendation", 110),
-                                             ("rule-fixed-font-size", 120), ("rule-image-asset-name-spoken", 80), ("rule-heading-missing-trait", 30),
+                                             ("kind-recommendation", 110),
+                                             ("rule-fixed-font-size", 60), ("rule-ib-fixed-font", 60),
                                              ("owner-\(design)-design-system", 40)]
             for (slug, n) in expected {
                 #expect(main.contains("href=\"../../repos/acme/big-app.findings/\(slug).html\""), "\(slug) linked")
@@ -65,6 +65,10 @@ import Testing
                 #expect(count("<li class=\"finding\"", in: filtered) == min(n, SiteRenderer.findingsPerPage), "\(slug) lists its findings")
                 #expect(filtered.contains("aria-current=\"page\""), "\(slug) marks itself")
             }
+            // The requirements are exactly the errors, one rule exactly the warnings: one page for both links.
+            #expect(main.contains(">Requirement</a> <span class=\"count\">(120)</span>") && !main.contains("kind-requirement.html"))
+            #expect(main.components(separatedBy: "big-app.findings/severity-error.html\"").count == 3, "Errors and Requirement link one page")
+            #expect(main.components(separatedBy: "big-app.findings/severity-warning.html\"").count == 3 && !main.contains("rule-image-asset-name-spoken.html"))
             let mobileSlug = try #require(attributes("href", in: main).first { $0.contains("/owner-") && !$0.contains("design-system") })
             #expect(count("<li class=\"finding\"", in: try site.html(mobileSlug.replacingOccurrences(of: "../../", with: ""))) == 190)
             #expect(!main.contains("severity-note.html"), "no filter that keeps nothing")
