@@ -33,7 +33,11 @@ public enum FindingMatcher {
     /// 3. among what is left, the same rule, file and code, the nearest line first: the line
     ///    next to a finding was edited (its fingerprint names its neighbours), and it is still
     ///    the same finding. Current findings in `reopening` (their fingerprint belongs to a
-    ///    finding fixed earlier, which they reopen) are left out of this step.
+    ///    finding fixed earlier, which they reopen) are left out of this step;
+    /// 4. a previous finding known only by fingerprint, rule and file (a version 1 baseline
+    ///    entry) whose legacy fingerprint matched nothing (version 1 numbered findings before
+    ///    some were dropped, so its number cannot be worked out again) continues a current
+    ///    finding of the same rule and file that is left, in order.
     public static func match(previous: [FindingIdentity], current: [FindingIdentity], legacy: [String]? = nil,
                              reopening: Set<Int> = []) -> [Int?] {
         var result = [Int?](repeating: nil, count: current.count)
@@ -54,15 +58,30 @@ public enum FindingMatcher {
         for (index, identity) in previous.enumerated() where !taken[index] {
             if let code = identity.code { leftPrevious[code, default: []].append(index) }
         }
-        guard !leftPrevious.isEmpty else { return result }
-        var leftCurrent: [String: [Int]] = [:]
-        for (index, identity) in current.enumerated() where result[index] == nil && !reopening.contains(index) {
-            if let code = identity.code, leftPrevious[code] != nil { leftCurrent[code, default: []].append(index) }
+        if !leftPrevious.isEmpty {
+            var leftCurrent: [String: [Int]] = [:]
+            for (index, identity) in current.enumerated() where result[index] == nil && !reopening.contains(index) {
+                if let code = identity.code, leftPrevious[code] != nil { leftCurrent[code, default: []].append(index) }
+            }
+            for (code, currents) in leftCurrent {
+                guard let previouses = leftPrevious[code] else { continue }
+                for (currentIndex, previousIndex) in nearestPairs(currents.map { current[$0].line }, previouses.map { previous[$0].line }) {
+                    result[currents[currentIndex]] = previouses[previousIndex]
+                    taken[previouses[previousIndex]] = true
+                }
+            }
         }
-        for (code, currents) in leftCurrent {
-            guard let previouses = leftPrevious[code] else { continue }
-            for (currentIndex, previousIndex) in nearestPairs(currents.map { current[$0].line }, previouses.map { previous[$0].line }) {
-                result[currents[currentIndex]] = previouses[previousIndex]
+        guard legacy != nil else { return result }
+        var codeless: [String: [Int]] = [:]
+        for (index, identity) in previous.enumerated() where !taken[index] && identity.snippet.isEmpty {
+            codeless[identity.ruleID + "\u{0}" + identity.file, default: []].append(index)
+        }
+        guard !codeless.isEmpty else { return result }
+        for index in current.indices.sorted(by: { current[$0].line < current[$1].line }) where result[index] == nil && !reopening.contains(index) {
+            let key = current[index].ruleID + "\u{0}" + current[index].file
+            if var waiting = codeless[key], !waiting.isEmpty {
+                result[index] = waiting.removeFirst()
+                codeless[key] = waiting
             }
         }
         return result

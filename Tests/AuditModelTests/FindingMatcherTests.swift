@@ -47,6 +47,18 @@ struct FindingMatcherTests {
         #expect(FindingMatcher.match(previous: previous, current: current) == [1, 0])
     }
 
+    /// A version 1 baseline entry holds no code: when its number cannot be worked out again
+    /// (version 1 counted a finding that was dropped later), it still holds a finding of its
+    /// rule and file that nothing else holds.
+    @Test func aCodelessVersionOneEntryHoldsALeftFindingOfItsRuleAndFile() {
+        let entries = [identity("v1-a", line: 0, snippet: ""), identity("v1-b", line: 0, snippet: ""),
+                       identity("v1-other", line: 0, snippet: "", file: "B.swift")]
+        let current = [identity("v2-x", line: 100), identity("v2-y", line: 146), identity("v2-z", line: 7, file: "C.swift")]
+        #expect(FindingMatcher.match(previous: entries, current: current, legacy: ["v1-a", "v1-unknown", "v1-none"]) == [0, 1, nil])
+        // Only on the legacy path: a store's rows always have their code.
+        #expect(FindingMatcher.match(previous: entries, current: current) == [nil, nil, nil])
+    }
+
     @Test func legacyFingerprintsAreVersionOnesOrderedNumbering() {
         func finding(line: Int) -> Finding {
             Finding(ruleID: "fixed-font-size", kind: .recommendation, severity: .warning,
