@@ -31,15 +31,19 @@ def main():
         with open(report) as handle:
             findings = json.load(handle)["findings"]
         for finding in findings:
-            if finding["severity"] == "note":
+            # Findings that need review are reported at note severity: --include-review draws
+            # them; advisory notes that are violations are never drawn.
+            review = finding.get("certainty", "violation") != "violation"
+            if review and not arguments.include_review:
                 continue
-            if finding.get("certainty", "violation") != "violation" and not arguments.include_review:
+            if finding["severity"] == "note" and not review:
                 continue
             population.append((folder, finding))
     population.sort(key=lambda item: (item[0], item[1]["location"]["file"], item[1]["location"]["line"],
                                       item[1]["location"]["column"], item[1]["ruleID"]))
     sample = random.Random(arguments.seed).sample(population, min(arguments.count, len(population)))
-    print(f"# Sample: seed {arguments.seed}, {len(sample)} of {len(population)} warnings and errors\n")
+    drawn = "findings" if arguments.include_review else "warnings and errors"
+    print(f"# Sample: seed {arguments.seed}, {len(sample)} of {len(population)} {drawn}\n")
     for number, (folder, finding) in enumerate(sample, 1):
         location = finding["location"]
         path = os.path.join(arguments.corpus, folder, location["file"])

@@ -17,6 +17,10 @@ struct ProjectIndex: Sendable {
     private(set) var colors = ColorCatalog.empty
     private(set) var colorsDigest = ""
     private(set) var colorSymbols: [String: String] = [:]
+    /// Colours the app's Swift files declare on colour types (`ColorTokens`), and their digest
+    /// for the per-file cache: a token's new value must re-judge the files that show it.
+    private(set) var colorTokens: [String: ColorToken] = [:]
+    private var tokensDigest = ""
     /// Colour set names used outside Swift: Interface Builder files and build settings.
     private(set) var colorNamesUsedByProjectFiles: Set<String> = []
     /// File names of the Swift sources the repository's Xcode projects list, or nil when no
@@ -59,6 +63,7 @@ struct ProjectIndex: Sendable {
          limits: ProjectFileLimits = ProjectFileLimits(), cache: (any ScanCacheStorage)? = nil, configs: ConfigTree? = nil) {
         self.configs = configs ?? ConfigTree(root: config)
         var keys: Set<String> = []
+        var tokenTables: [[String: ColorToken]] = []
         var assetFiles: [(path: String, bytes: [UInt8])] = []
         var projectSwiftFiles: Set<String> = []
         var listingProjectRoots: Set<String> = []
@@ -172,8 +177,13 @@ struct ProjectIndex: Sendable {
                 case .codeOwners?, .config?:
                     continue
                 case nil:
-                    guard ASCII.hasSuffix(file.path, ".storyboard") || ASCII.hasSuffix(file.path, ".xib"), isScanned(file.path),
-                          file.size <= config.maxFileBytes else { continue }
+                    guard isScanned(file.path), file.size <= config.maxFileBytes else { continue }
+                    if ASCII.hasSuffix(file.path, ".swift") {
+                        let bytes = try file.bytes()
+                        if ColorTokens.mayDeclare(bytes) { tokenTables.append(Self.colorTokens(of: bytes, cache: cache)) }
+                        continue
+                    }
+                    guard ASCII.hasSuffix(file.path, ".storyboard") || ASCII.hasSuffix(file.path, ".xib") else { continue }
                     colorNamesUsedByProjectFiles.formUnion(Self.namedColors(inInterfaceBuilder: try file.bytes()))
                 }
             } catch {
@@ -181,6 +191,9 @@ struct ProjectIndex: Sendable {
             }
         }
         localizedKeys = keys
+        colorTokens = ColorTokens.merge(tokenTables)
+        tokensDigest = colorTokens.isEmpty ? "" : Digest.sha256Hex(colorTokens.sorted { $0.key < $1.key }
+            .map { "\($0.key)=\($0.value.value)@\($0.value.owners.sorted())" }.joined(separator: "\n"))
         xcodeTargets.sort { ($0.root.count, $0.root) > ($1.root.count, $1.root) }
         projectFilesReadable = projectsListFiles
         if sawProject, projectsListFiles {
@@ -258,6 +271,14 @@ struct ProjectIndex: Sendable {
     /// A manifest's platforms and target folders, from the cache when this build parsed the
     /// same bytes before: SwiftParser on every Package.swift was a tenth of a warm re-scan's
     /// project reading.
+    /// A Swift file's colour tokens, cached by content: a warm scan does not parse it again.
+    static func colorTokens(of bytes: [UInt8], cache: (any ScanCacheStorage)?) -> [String: ColorToken] {
+        cachedByContent(bytes, kind: "color-tokens", cache: cache,
+                        compute: { ColorTokens.declared(in: String(decoding: bytes, as: UTF8.self)) },
+                        encode: { try? [UInt8](JSONEncoder().encode($0)) },
+                        decode: { try? JSONDecoder().decode([String: ColorToken].self, from: Data($0)) })
+    }
+
     static func packageManifest(of bytes: [UInt8], cache: (any ScanCacheStorage)?) -> ProjectFiles.PackageManifest {
         cachedByContent(bytes, kind: "package-manifest", cache: cache,
                         compute: { ProjectFiles.packageManifest(String(decoding: bytes, as: UTF8.self)) },
@@ -668,7 +689,7 @@ struct ProjectIndex: Sendable {
     func context(for path: String) -> ProjectContext {
         ProjectContext(platforms: platforms(for: path), deploymentTargets: deploymentTargets(for: path),
                        compilationConditions: compilationConditionsByFile[path], localizedKeys: localizedKeys,
-                       colors: colors, colorSymbols: colorSymbols, appNames: appNames)
+                       colors: colors, colorSymbols: colorSymbols, appNames: appNames, colorTokens: colorTokens)
     }
 
     /// The oldest OS versions the file ships for (unknown where the config sets the platforms:
@@ -679,7 +700,7 @@ struct ProjectIndex: Sendable {
 
     /// Cheap digest of the context for cache keys (the key set is hashed once).
     func digest(for path: String) -> String {
-        "\(platforms(for: path)?.rawValue ?? 255)-\(deploymentTargets(for: path).digest)-\(compilationConditionsByFile[path]?.digest ?? "")-\(keysDigest)-\(colorsDigest)-\(appNames.sorted().joined(separator: ","))"
+        "\(platforms(for: path)?.rawValue ?? 255)-\(deploymentTargets(for: path).digest)-\(compilationConditionsByFile[path]?.digest ?? "")-\(keysDigest)-\(colorsDigest)-\(tokensDigest)-\(appNames.sorted().joined(separator: ","))"
     }
 
     /// `<namedColor name="Brand">` and `<color key="textColor" name="Brand"/>`: the colours an

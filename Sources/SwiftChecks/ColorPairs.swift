@@ -2,7 +2,7 @@ import SwiftSyntax
 
 /// A colour as the source names it. Resolving it (asset catalogs, system colour tables,
 /// appearances) is the contrast checker's job: source alone cannot say what `Color("Brand")` is.
-public enum ColorExpression: Hashable, Sendable {
+public enum ColorExpression: Hashable, Sendable, Codable {
     /// `Color("Brand")`, `UIColor(named: "Brand")`, `NSColor(named:)`, and Xcode's generated
     /// symbols `Color(.brand)` / `.brand`: the colour set's name as written.
     case asset(String)
@@ -64,7 +64,7 @@ extension SourceFile {
     /// and parent links only: no second walk of the tree. `judgeableOnly`: see
     /// `SwiftUIColorPairs.pairs(judgeableOnly:)`.
     func colorPairs(judgeableOnly: Bool = false) -> [ColorPair] {
-        let reader = ColorReader(index: index, assetSymbols: context.colorSymbols)
+        let reader = ColorReader(index: index, assetSymbols: context.colorSymbols, tokens: context.colorTokens)
         var pairs = SwiftUIColorPairs(reader: reader).pairs(judgeableOnly: judgeableOnly)
         pairs += PlatformColorPairs(reader: reader).pairs()
         // UIKit pairs come out of a dictionary; sort for a stable order, keeping the order of
@@ -97,6 +97,13 @@ struct ColorReader {
     let index: SourceIndex
     /// Xcode's generated asset symbols of the repository's catalogs (`background` → "Background").
     var assetSymbols: [String: String] = [:]
+    /// The colours the app names in other files (`ColorTokens`).
+    var tokens: [String: ColorToken] = [:]
+
+    /// `Color(…)` / `UIColor(…)` written as `.init(…)` where the type is known.
+    func describeInitializer(_ call: FunctionCallExprSyntax, as type: String) -> [ColorExpression]? {
+        initializer(call, type, depth: 0)
+    }
 
     func describe(_ expression: ExprSyntax, _ naming: ColorNaming) -> [ColorExpression]? {
         describe(expression, naming, depth: 0)
@@ -180,6 +187,13 @@ struct ColorReader {
         if let value = constant(named: name, in: owners) { return describe(value, naming, depth: depth) }
         if index.declarations[name]?.contains(where: { Self.typeName(of: $0.enclosingTypeDecl).map(owners.contains) ?? false }) == true {
             return nil // a computed colour of this file: not known
+        }
+        // A colour the app declares in another file. A style's name (`.background`) stays the
+        // style unless the app declares it on ShapeStyle: `Color.background` does not shadow
+        // `.foregroundStyle(.background)`.
+        if let token = tokens[name], index.declarations[name] == nil,
+           !Self.materialsAndStyles.contains(name) || token.owners.contains("ShapeStyle") {
+            return [token.value]
         }
         if Self.materialsAndStyles.contains(name) { return nil }
         if naming == .platform, let fixed = Self.fixedPlatformColors[name] { return [fixed] }

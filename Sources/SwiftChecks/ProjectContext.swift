@@ -23,6 +23,8 @@ public struct ProjectContext: Sendable {
     /// The app's names (its Xcode projects' and targets'), normalized: an image asset named
     /// after the app is most likely its logo, for which the name is a fine label.
     public var appNames: Set<String>
+    /// Colours the app declares on colour types in its Swift files (`ColorTokens`), by name.
+    public var colorTokens: [String: ColorToken] = [:]
 
     /// `Octo Pod`, `octo-pod`, `OctoPod` → `octopod`.
     public static func normalizedAppName(_ name: String) -> String {
@@ -31,8 +33,10 @@ public struct ProjectContext: Sendable {
 
     public init(platforms: PlatformSet? = nil, deploymentTargets: DeploymentTargets = .unknown,
                 compilationConditions: CompilationConditions? = nil, localizedKeys: Set<String> = [],
-                colors: ColorCatalog = .empty, colorSymbols: [String: String]? = nil, appNames: Set<String> = []) {
+                colors: ColorCatalog = .empty, colorSymbols: [String: String]? = nil, appNames: Set<String> = [],
+                colorTokens: [String: ColorToken] = [:]) {
         self.appNames = appNames
+        self.colorTokens = colorTokens
         self.platforms = platforms
         self.deploymentTargets = deploymentTargets
         self.compilationConditions = compilationConditions

@@ -870,6 +870,37 @@ struct AppModelTests {
         #expect(broken.problem != nil && broken.targets == nil)
     }
 
+    /// A colour token declared in one file decides a contrast pair in another; its new value
+    /// re-judges that file on a warm scan (the tokens are part of every file's cache key), and
+    /// the declaring file's tokens are read from the cache.
+    @Test func colourTokensFromAnotherFileAreJudgedAndInvalidateTheCache() throws {
+        let repository = try TemporaryRepository()
+        let tokens = { (white: String) in "import SwiftUI\nextension Color {\n    static var hint: Color { .init(white: \(white)) }\n}\n" }
+        try repository.write("App/Theme/Colors.swift", tokens("0.62"))
+        try repository.write("App/HintView.swift", """
+            import SwiftUI
+            struct HintView: View {
+                var body: some View { Text("Pair your device").font(.system(size: 13)).foregroundColor(.hint).background(Color.white) }
+            }
+            """)
+        let storage = MemoryCacheStorage(entries: [:], toolIdentity: "test")
+        var options = ScanOptions()
+        options.cacheStorage = storage
+        func contrast() throws -> [Finding] {
+            try Scanner(options: options).scan(try ScanInput.directory(repository.path, maxFileBytes: 2_000_000), root: repository.path)
+                .findings.filter { $0.ruleID == "insufficient-contrast" }
+        }
+        let grey = try contrast()
+        #expect(grey.map(\.location.file) == ["App/HintView.swift"] && grey.first?.message.contains("#9E9E9E on #FFFFFF") == true,
+                "\(grey.map(\.message))")
+        #expect(storage.newEntries.keys.contains { _ in true })
+        try repository.write("App/Theme/Colors.swift", tokens("0.2"))
+        #expect(try contrast().isEmpty, "a dark enough token: the cached verdict is not reused")
+        try repository.write("App/Theme/Colors.swift", tokens("0.62"))
+        #expect(try contrast().count == 1)
+        #expect(ProjectIndex.colorTokens(of: Array(tokens("0.62").utf8), cache: storage)["hint"]?.owners == ["Color"])
+    }
+
     /// A strings table's keys likewise, keys with tabs and line breaks kept whole, the problem
     /// of a damaged table remembered.
     @Test func stringsKeysAreCachedByContent() throws {

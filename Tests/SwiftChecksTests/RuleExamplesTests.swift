@@ -112,7 +112,10 @@ struct RuleExamplesTests {
         // And its strings tables: the keys they define are translated labels.
         let keys = example.assets.filter { $0.key.hasSuffix(".strings") }
             .flatMap { ProjectFiles.localizedKeys(fromStringsFile: Array($0.value.utf8)).keys }
-        let context = ProjectContext(localizedKeys: Set(keys), colors: catalog)
+        // And the colours its Swift files declare on colour types, as the scan reads them.
+        let tokens = ColorTokens.merge(example.assets.filter { $0.key.hasSuffix(".swift") }.sorted { $0.key < $1.key }
+            .map { ColorTokens.declared(in: $0.value) })
+        let context = ProjectContext(localizedKeys: Set(keys), colors: catalog, colorTokens: tokens)
         if let rule {
             // Catalog rules also see which sets the example's Swift files use.
             var used: Set<String> = []

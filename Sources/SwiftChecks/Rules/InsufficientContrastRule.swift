@@ -37,7 +37,10 @@ struct InsufficientContrastRule: SourceRule {
             Every finding needs review: on real apps the real container was often not the one in \
             the file (a background image, a parent's colour, a forced appearance, attributed text \
             replacing the text colour; docs/accuracy.md). \
-            Only pairs whose colours are written in the file (or in its asset catalogs) are judged: \
+            Only pairs whose colours are written in the file, in its asset catalogs, or as the \
+            app's own constants on a colour type in any Swift file (`extension Color { static \
+            var black40: Color { .init(red: 0.57, green: 0.57, blue: 0.57) } }`, a name no two \
+            files give different values) are judged: \
             colours passed in as parameters, gradients, materials, images behind text and \
             view-wide `.opacity` are not. Text size is the text style at the default size \
             (Large) unless a fixed size is set; the system background is Apple's base level, not \
@@ -99,8 +102,32 @@ struct InsufficientContrastRule: SourceRule {
                     }
                 }
                 """),
+            // A colour the app declares in another file (a design-system token) is its value.
+            RuleExample("""
+                import SwiftUI
+                struct FirmwareHint: View {
+                    var body: some View {
+                        Text("Firmware version").font(.system(size: 12)).foregroundColor(↓.black40).background(Color.white)
+                    }
+                }
+                """, assets: ["Sources/Common/Colors.swift": InsufficientContrastRule.tokens]),
         ],
         nonTriggering: [
+            // Tokens: one dark enough; one two files give different values, and one a `static var`
+            // anyone can reassign, are not known.
+            RuleExample("""
+                import SwiftUI
+                struct Tokens: View {
+                    var body: some View {
+                        VStack {
+                            Text("Body").foregroundColor(.black80).background(Color.white)
+                            Text("Brand").foregroundColor(.brand).background(Color.white)
+                            Text("Faint").foregroundStyle(Color.faint).background(Color.white)
+                        }
+                    }
+                }
+                """, assets: ["Sources/Common/Colors.swift": InsufficientContrastRule.tokens,
+                              "Sources/Other/Brand.swift": "import SwiftUI\nextension Color {\n    static let brand = Color(white: 0.2)\n}\n"]),
             // Bars draw their own backgrounds; a label added to a dark header sits on the header.
             RuleExample("""
                 import UIKit
@@ -164,6 +191,20 @@ struct InsufficientContrastRule: SourceRule {
     )
 
     /// Dark grey text colour whose dark variant is a grey too close to black.
+    /// A design system's colours, declared in one file and used in others.
+    static let tokens = """
+        import SwiftUI
+
+        public extension Color {
+            static var black40: Color {
+                .init(red: 0.57, green: 0.57, blue: 0.57)
+            }
+            static var black80: Color { .init(red: 0.19, green: 0.19, blue: 0.19) }
+            static let brand = Color(white: 0.75)
+            static var faint = Color(white: 0.75)
+        }
+        """
+
     static let captionSet = """
         { "colors" : [
           { "idiom" : "universal", "color" : { "color-space" : "srgb", "components" : { "red" : "0.333", "green" : "0.333", "blue" : "0.333", "alpha" : "1" } } },
