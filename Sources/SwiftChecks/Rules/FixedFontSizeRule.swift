@@ -36,7 +36,10 @@ struct FixedFontSizeRule: SourceRule {
         limitations: """
             A size passed through a variable is flagged unless the variable is a `@ScaledMetric` \
             property of the same file. Fonts built in helper functions in another file are judged \
-            where the helper is written.
+            where the helper is written. Text in a bar (a toolbar, a navigation title view, or a \
+            type the app names as a bar or a bar's item: `…TabBar`, `…TabViewItem`, `…TabButton`) \
+            is for review: bar and tab titles are meant to keep their size, and the Large Content \
+            Viewer shows them enlarged instead.
             """,
         triggering: [
             RuleExample("""
@@ -212,6 +215,20 @@ struct FixedFontSizeRule: SourceRule {
                 """),
         ],
         needsReview: [
+            // An item of the app's own tab bar: Apple keeps tab titles fixed ("they don't expect
+            // the tab titles to increase in size") and offers the Large Content Viewer instead.
+            RuleExample("""
+                import SwiftUI
+                struct TabViewItem: View {
+                    let title: String
+                    var body: some View {
+                        VStack {
+                            Image(systemName: "house")
+                            Text(title).font(↓.system(size: 10, weight: .bold))
+                        }
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
             // A bar's principal title: the system's own bar titles keep their size.
             RuleExample("""
                 import SwiftUI
@@ -548,7 +565,11 @@ struct FixedFontSizeRule: SourceRule {
             let systemSized = file.buildsWidgets && SourceFile.isInSystemSizedRegion(call)
             // Text in a navigation bar or toolbar (a `.principal` title): the system's own bar
             // titles keep their size too, and Apple asks for the Large Content Viewer there.
+            // So is text of the app's own bar or bar item, by its type's name (`TabViewItem`,
+            // `BottomToolbar`): tab titles are meant to stay fixed.
+            let enclosingType: String? = Syntax(call).enclosingTypeDecl?.declaredTypeName
             let inBar = call.enclosingViewCalls.contains { SwiftUIHitRegion.barContainers.contains($0.calleeName ?? "") }
+                || enclosingType.map(Self.namesBarOrBarItem) == true
             let sure = size.numberValue != nil && text != nil && !shrinks && !large && !initial && !systemSized && !inBar
             var message = "\(form) fixes the text at \(value); it will not follow the text size people choose"
             if large { message += " (already at least twice the default body size: judge whether it must grow further)" }
@@ -564,6 +585,13 @@ struct FixedFontSizeRule: SourceRule {
                         reviewIf: owner.map { [$0 + FileResult.offscreenMarker, $0 + FileResult.systemSizedMarker, $0 + FileResult.inBarMarker] } ?? [],
                         correction: correction)
         }
+    }
+
+    /// A custom bar (`…TabBar`, `…Toolbar`: the Large Content Viewer rule's names) or an item of
+    /// one (`…TabItem`, `…TabBarItem`, `…TabViewItem`, `…TabButton`, `…BarItem`, `…BarButton`).
+    static func namesBarOrBarItem(_ name: String) -> Bool {
+        (LargeContentViewerMissingRule.barSuffixes + ["TabItem", "TabViewItem", "TabButton", "BarItem", "BarButton"])
+            .contains { name.hasSuffix($0) }
     }
 
     // MARK: - The text style of the same default size
