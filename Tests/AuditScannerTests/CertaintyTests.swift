@@ -11,7 +11,7 @@ struct CertaintyTests {
     /// font (a violation) in one file.
     static let source = """
         import SwiftUI
-        struct Toolbar: View {
+        struct ShareCard: View {
             var body: some View {
                 Button(action: {}) { Image(systemName: "square.and.arrow.up") }.padding()
                 Text("Title").font(.system(size: 17))
