@@ -12,42 +12,41 @@ extension SiteRenderer {
     public static let findingsPerPage = 200
     public static let filterThreshold = findingsPerPage
 
-    /// One way of narrowing a list: its file name (without `.html`), what a link says, and which
-    /// findings it keeps. `page`: the filter whose page it shares when both keep the same
-    /// findings (a kind whose findings are exactly a severity's), else its own.
+    /// One way of narrowing a list: its file name (without `.html`), what a link says, and the
+    /// positions in the list of the findings it keeps. `page`: the filter whose page it shares
+    /// when both keep the same findings (a kind whose findings are exactly a severity's).
     struct FindingFilter {
         var slug: String
         var label: String
-        var keeps: (DashboardQueries.Finding) -> Bool
+        var kept: [Int]
         var page: String? = nil
         var pageSlug: String { page ?? slug }
     }
 
-    /// The filters that keep at least one of `findings`, by dimension, each with its count.
-    func findingFilters(_ findings: [DashboardQueries.Finding]) -> [(dimension: String, filters: [(filter: FindingFilter, count: Int)])] {
+    /// The filters that keep some but not all of `findings`, by dimension.
+    func findingFilters(_ findings: [DashboardQueries.Finding]) -> [(dimension: String, filters: [FindingFilter])] {
         // A filter that keeps nothing, or everything (one owner, one kind), is no filter: its
         // page would repeat the whole list.
-        func counted(_ filters: [FindingFilter]) -> [(filter: FindingFilter, count: Int)] {
-            filters.map { filter in (filter, findings.filter(filter.keeps).count) }.filter { $0.count > 0 && $0.count < findings.count }
+        func filters(_ options: [(slug: String, label: String, keeps: (DashboardQueries.Finding) -> Bool)]) -> [FindingFilter] {
+            options.map { option in FindingFilter(slug: option.slug, label: option.label, kept: findings.indices.filter { option.keeps(findings[$0]) }) }
+                .filter { !$0.kept.isEmpty && $0.kept.count < findings.count }
         }
-        let severities = counted([
-            FindingFilter(slug: "severity-error", label: "Errors") { $0.certainty == .violation && $0.severity == .error },
-            FindingFilter(slug: "severity-warning", label: "Warnings") { $0.certainty == .violation && $0.severity == .warning },
-            FindingFilter(slug: "severity-note", label: "Notes") { $0.certainty == .violation && $0.severity == .note },
-            FindingFilter(slug: "needs-review", label: "Needs review") { $0.certainty == .review },
+        let severities = filters([
+            ("severity-error", "Errors", { $0.certainty == .violation && $0.severity == .error }),
+            ("severity-warning", "Warnings", { $0.certainty == .violation && $0.severity == .warning }),
+            ("severity-note", "Notes", { $0.certainty == .violation && $0.severity == .note }),
+            ("needs-review", "Needs review", { $0.certainty == .review }),
         ])
-        let kinds = counted(RuleKind.allCases.map { kind in
-            FindingFilter(slug: "kind-\(kind.rawValue)", label: kind.rawValue.prefix(1).uppercased() + kind.rawValue.dropFirst()) { $0.kind == kind }
+        let kinds = filters(RuleKind.allCases.map { kind in
+            ("kind-\(kind.rawValue)", kind.rawValue.prefix(1).uppercased() + kind.rawValue.dropFirst(), { $0.kind == kind })
         })
-        let ruleIDs = Set(findings.map(\.ruleID)).sorted()
-        let byRule = counted(ruleIDs.map { id in
-            FindingFilter(slug: "rule-" + HTML.segment(id), label: rules[id]?.title ?? id) { $0.ruleID == id }
-        }).sorted { ($1.count, $0.filter.label) < ($0.count, $1.filter.label) }
-        let owners = Set(findings.map(\.teamID)).sorted { ($0 ?? -1) < ($1 ?? -1) }
-        let byOwner = counted(owners.map { team in
-            guard let team else { return FindingFilter(slug: "owner-none", label: "No team") { $0.teamID == nil } }
+        let byRule = filters(Set(findings.map(\.ruleID)).sorted().map { id in
+            ("rule-" + HTML.segment(id), rules[id]?.title ?? id, { $0.ruleID == id })
+        }).sorted { ($1.kept.count, $0.label) < ($0.kept.count, $1.label) }
+        let byOwner = filters(Set(findings.map(\.teamID)).sorted { ($0 ?? -1) < ($1 ?? -1) }.map { team in
+            guard let team else { return ("owner-none", "No team", { $0.teamID == nil }) }
             let name = teamNames[team] ?? "Team \(team)"
-            return FindingFilter(slug: "owner-\(team)-" + HTML.segment(name.lowercased()), label: name) { $0.teamID == team }
+            return ("owner-\(team)-" + HTML.segment(name.lowercased()), name, { $0.teamID == team })
         })
         var dimensions = [("Severity", severities), ("Kind", kinds), ("Rule", byRule), ("Owner", byOwner)].filter { !$0.1.isEmpty }
         // Severity follows a rule's kind for violations, so a kind often keeps exactly one
@@ -55,9 +54,8 @@ extension SiteRenderer {
         var pageOfSet: [[Int]: String] = [:]
         for dimension in dimensions.indices {
             for option in dimensions[dimension].1.indices {
-                let filter = dimensions[dimension].1[option].filter
-                let kept = findings.indices.filter { filter.keeps(findings[$0]) }
-                if let existing = pageOfSet[kept] { dimensions[dimension].1[option].filter.page = existing } else { pageOfSet[kept] = filter.slug }
+                let filter = dimensions[dimension].1[option]
+                if let existing = pageOfSet[filter.kept] { dimensions[dimension].1[option].page = existing } else { pageOfSet[filter.kept] = filter.slug }
             }
         }
         return dimensions
@@ -87,12 +85,12 @@ extension SiteRenderer {
                 if current != nil, dimension == filters.first?.dimension {
                     html += "<li>\(anchor(path, page + "#open", "All")) <span class=\"count\">(\(HTML.number(sorted.count)))</span></li>"
                 }
-                for (filter, count) in options {
+                for filter in options {
                     let target = folder + "/" + filter.pageSlug + ".html"
                     let link = filter.pageSlug == current
                         ? "<a href=\"\(HTML.escape(HTML.href(from: path, to: target)))\" aria-current=\"page\">\(HTML.breakable(filter.label))</a>"
                         : anchor(path, target, filter.label)
-                    html += "<li>\(link) <span class=\"count\">(\(HTML.number(count)))</span></li>"
+                    html += "<li>\(link) <span class=\"count\">(\(HTML.number(filter.kept.count)))</span></li>"
                 }
                 html += "</ul></dd>"
             }
@@ -140,9 +138,9 @@ extension SiteRenderer {
         let html = filterNavigation(from: page, current: nil)
             + (sorted.isEmpty ? "<p>No open findings.</p>" : try pages(sorted, first: page, namePrefix: "", heading: "open findings", current: nil))
         for (_, options) in filters {
-            for (filter, _) in options where filter.page == nil {
+            for filter in options where filter.page == nil {
                 let first = folder + "/" + filter.slug + ".html"
-                let kept = sorted.filter(filter.keeps)
+                let kept = filter.kept.map { sorted[$0] }
                 let body = filterNavigation(from: first, current: filter.slug)
                     + "<section aria-labelledby=\"open\"><h2 id=\"open\">Open findings: \(HTML.escape(filter.label)) (\(HTML.number(kept.count)))</h2>"
                     + (try pages(kept, first: first, namePrefix: filter.slug + "-", heading: filter.label, current: filter.slug)) + "</section>"

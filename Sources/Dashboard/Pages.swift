@@ -284,7 +284,8 @@ extension SiteRenderer {
         body += run.jobsByState.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.value) \($0.key.rawValue)" }.joined(separator: ", ") + ".</p>"
         // The newest runs' new and fixed findings, organisation-wide, as the teams' reports export theirs.
         if recentRunIDs.contains(run.id) {
-            let new = try queries.findings(runID: run.id, fixed: false), fixed = try queries.findings(runID: run.id, fixed: true)
+            let new = try queries.findings(teamID: nil, runID: run.id, fixed: false)
+            let fixed = try queries.findings(teamID: nil, runID: run.id, fixed: true)
             let commits = try queries.commits(runID: run.id, repositoryIDs: Array(Set(new.map(\.repositoryID))))
             body += try writeExports(new.map { exportRow($0, change: "new", commit: commits[$0.repositoryID]) }
                                          + fixed.map { exportRow($0, change: "fixed", commit: nil) },

@@ -30,8 +30,7 @@ public enum ColorTokens {
     public static func declared(in source: String) -> [String: ColorToken] {
         let tree = Parser.parse(source: source)
         let reader = ColorReader(index: SourceIndex(tree))
-        var tokens: [String: ColorToken] = [:]
-        var conflicting = Set<String>()
+        var declarations: [[String: ColorToken]] = []
         for item in tree.statements {
             guard let extensionDecl = item.item.as(ExtensionDeclSyntax.self) else { continue }
             let type = extensionDecl.extendedType.trimmedDescription
@@ -46,18 +45,14 @@ public enum ColorTokens {
                       let expression = Self.value(of: binding, let: variable.bindingSpecifier.tokenKind == .keyword(.let)),
                       let described = Self.describe(expression, owner: owner == "ShapeStyle" ? "Color" : owner, naming, reader),
                       described.count == 1, let value = described.first else { continue }
-                if let known = tokens[name] {
-                    if known.value != value { conflicting.insert(name) } else { tokens[name]?.owners.insert(owner) }
-                } else {
-                    tokens[name] = ColorToken(value: value, owners: [owner])
-                }
+                declarations.append([name: ColorToken(value: value, owners: [owner])])
             }
         }
-        for name in conflicting { tokens[name] = nil }
-        return tokens
+        return merge(declarations)
     }
 
-    /// Tokens of every file: a name two files give different values is not known.
+    /// Tokens of several declarations (of one file, or of every file): a name two of them give
+    /// different values is not known.
     public static func merge(_ tables: [[String: ColorToken]]) -> [String: ColorToken] {
         var merged: [String: ColorToken] = [:]
         var conflicting = Set<String>()

@@ -393,34 +393,30 @@ public struct DashboardQueries {
 
     /// A team's findings new in run `runID` (a baseline, recorded by a first audit, is not new),
     /// or fixed in it.
-    /// A run's new (not baseline) or fixed findings across the organisation's teams, for the
-    /// run's export.
-    public func findings(runID: Int, fixed: Bool) throws -> [Finding] {
+    /// A run's new (not baseline) or fixed findings of a team, or of every team (`teamID` nil:
+    /// the run's export).
+    public func findings(teamID: Int?, runID: Int, fixed: Bool) throws -> [Finding] {
         findings(try connection.query("""
             SELECT \(Self.findingColumns) FROM findings f JOIN repositories p ON p.id = f.repository_id
-            WHERE \(fixed ? "f.fixed_in_run = $1" : "f.first_seen_run = $1 AND NOT f.baseline")
+            WHERE ($1::bigint IS NULL OR f.team_id = $1) AND \(fixed ? "f.fixed_in_run = $2" : "f.first_seen_run = $2 AND NOT f.baseline")
             ORDER BY p.name, f.path, f.line, f.rule_id
-            """, [.int(runID)], purpose: "list the \(fixed ? "fixed" : "new") findings of run \(runID)"))
-    }
-
-    public func findings(teamID: Int, runID: Int, fixed: Bool) throws -> [Finding] {
-        findings(try connection.query("""
-            SELECT \(Self.findingColumns) FROM findings f JOIN repositories p ON p.id = f.repository_id
-            WHERE f.team_id = $1 AND \(fixed ? "f.fixed_in_run = $2" : "f.first_seen_run = $2 AND NOT f.baseline")
-            ORDER BY p.name, f.path, f.line, f.rule_id
-            """, [.int(teamID), .int(runID)], purpose: "list the \(fixed ? "fixed" : "new") findings of team \(teamID)"))
+            """, [.optional(teamID), .int(runID)],
+            purpose: "list the \(fixed ? "fixed" : "new") findings of \(teamID.map { "team \($0)" } ?? "every team") in run \(runID)"))
     }
 
     /// A team's open findings wherever they are (its repositories, and files CODEOWNERS gives
     /// it in others'), by repository and path, each with the commit its repository's latest
     /// audit read (for links to its line).
     public func openFindings(teamID: Int) throws -> [(finding: Finding, commit: String?)] {
+        // The commit is looked up once per repository, not once per finding.
         let rows = try connection.query("""
-            SELECT \(Self.findingColumns),
-                   (SELECT s.commit_sha FROM job_summaries s WHERE s.repository_id = p.id AND s.run_id = p.last_run_id
-                    ORDER BY s.job_id DESC LIMIT 1) AS commit_sha
-            FROM findings f JOIN repositories p ON p.id = f.repository_id AND p.active
-            WHERE f.team_id = $1 AND f.fixed_in_run IS NULL
+            WITH open AS (SELECT * FROM findings WHERE team_id = $1 AND fixed_in_run IS NULL),
+                 audited AS (
+                     SELECT p.id, (SELECT s.commit_sha FROM job_summaries s WHERE s.repository_id = p.id AND s.run_id = p.last_run_id
+                                   ORDER BY s.job_id DESC LIMIT 1) AS commit_sha
+                     FROM repositories p WHERE p.active AND p.id IN (SELECT DISTINCT repository_id FROM open))
+            SELECT \(Self.findingColumns), a.commit_sha
+            FROM open f JOIN repositories p ON p.id = f.repository_id JOIN audited a ON a.id = p.id
             ORDER BY p.name, f.path, f.line, f.rule_id
             """, [.int(teamID)], purpose: "list the open findings of team \(teamID)")
         return Array(zip(findings(rows), rows.map { $0.string("commit_sha") }))

@@ -567,20 +567,19 @@ struct FixedFontSizeRule: SourceRule {
             // titles keep their size too, and Apple asks for the Large Content Viewer there.
             // So is text of the app's own bar or bar item, by its type's name (`TabViewItem`,
             // `BottomToolbar`): tab titles are meant to stay fixed.
-            let enclosingType: String? = Syntax(call).enclosingTypeDecl?.declaredTypeName
+            let owner: String? = Syntax(call).enclosingTypeDecl?.declaredTypeName
             let inBar = call.enclosingViewCalls.contains { SwiftUIHitRegion.barContainers.contains($0.calleeName ?? "") }
-                || enclosingType.map(Self.namesBarOrBarItem) == true
+                || owner.map(Self.namesBarOrBarItem) == true
             let sure = size.numberValue != nil && text != nil && !shrinks && !large && !initial && !systemSized && !inBar
             var message = "\(form) fixes the text at \(value); it will not follow the text size people choose"
             if large { message += " (already at least twice the default body size: judge whether it must grow further)" }
             if initial { message += " (a single initial standing in for a picture: judge whether it is read as text)" }
             if systemSized { message += " (in a region the system sizes: judge on a device whether the text can and must grow there)" }
             if inBar { message += " (in a bar, whose own titles keep their size: check that the Large Content Viewer shows it instead)" }
-            // A view drawn into a picture, or placed in an area the system sizes, in another file's code.
-            let owner = Syntax(call).enclosingTypeDecl?.declaredTypeName
             // Where the size is a decision of its own (a ceiling, an initial, a region or bar the
             // system sizes), growing with the text size is not a mechanical change.
             let correction = shrinks || large || initial || systemSized || inBar ? nil : Self.correction(call, size: size, file)
+            // A view drawn into a picture, or placed in an area the system sizes, in another file's code.
             sink.report(call, message, certainty: sure ? nil : .review,
                         reviewIf: owner.map { [$0 + FileResult.offscreenMarker, $0 + FileResult.systemSizedMarker, $0 + FileResult.inBarMarker] } ?? [],
                         correction: correction)
