@@ -102,6 +102,24 @@ public struct InterfaceBuilderDocument: Sendable {
 
     public func element(_ view: InterfaceBuilderView) -> XMLElementRecord { tree.elements[view.element] }
 
+    /// Whether the view is never on screen: it or a view around it is hidden in the document,
+    /// and nothing wires code to any view from it up to that one: no outlet or outlet
+    /// collection, action, tag, custom class, binding or runtime attribute (a "Special thanks"
+    /// stack left hidden). A hidden container whose button sends an action may be shown by it.
+    public func isNeverShown(_ view: InterfaceBuilderView) -> Bool {
+        for step in [view] + superviews(of: view).map({ views[$0] }) {
+            let wired = !step.outlets.isEmpty || step.hasAction || step.hasGestureRecognizers || step.attributes["tag"] != nil
+                || step.customClass != nil || tree.elements[step.element].children.contains { child in
+                    let name = tree.elements[child].name
+                    if name == "userDefinedRuntimeAttributes" { return true }
+                    return name == "connections" && tree.elements[child].children.contains { tree.elements[$0].name == "binding" }
+                }
+            if wired { return false }
+            if step.isHidden { return true }
+        }
+        return false
+    }
+
     /// Indices into `views` of the views enclosing `view`, nearest first, up to its root.
     public func superviews(of view: InterfaceBuilderView) -> [Int] {
         var chain: [Int] = []

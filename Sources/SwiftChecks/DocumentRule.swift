@@ -163,6 +163,11 @@ public struct DocumentChecker: Sendable {
                 let platforms = (item.platforms ?? file.platforms).intersection(description.platforms)
                 guard !platforms.isEmpty else { continue }
                 let view = item.view
+                // What no one can see is not judged, as code that never ships is not.
+                if !config.includeNonShipping, document.isNeverShown(view) {
+                    result.nonShippingCount += 1
+                    continue
+                }
                 var verdict = description.verdict(item.certainty, severityOverride: config.severityOverrides[description.id])
                 let onlyOnTV = verdict.certainty == .violation && description.isUnsettledOnTVOS(platforms)
                 if onlyOnTV { verdict = description.verdict(.review, severityOverride: nil) }

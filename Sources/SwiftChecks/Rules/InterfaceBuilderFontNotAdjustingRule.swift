@@ -75,6 +75,21 @@ struct InterfaceBuilderFontNotAdjustingRule: DocumentRule {
             ]),
         ],
         nonTriggering: [
+            // Hidden in the document with nothing that could show it (no outlet, tag, class,
+            // binding or runtime attribute): never on screen.
+            RuleExample(InterfaceBuilderExample.iOS("""
+                <stackView hidden="YES" opaque="NO" contentMode="scaleToFill" axis="vertical" spacing="8" translatesAutoresizingMaskIntoConstraints="NO" id="thx-st-001">
+                    <rect key="frame" x="16" y="16" width="200" height="21"/>
+                    <subviews>
+                        <label opaque="NO" userInteractionEnabled="NO" contentMode="left" text="Special thanks to:" textAlignment="natural" lineBreakMode="tailTruncation" numberOfLines="0" baselineAdjustment="alignBaselines" translatesAutoresizingMaskIntoConstraints="NO" id="thx-lb-001">
+                            <rect key="frame" x="0.0" y="0.0" width="200" height="21"/>
+                            <fontDescription key="fontDescription" style="UICTFontTextStyleBody"/>
+                            <nil key="textColor"/>
+                            <nil key="highlightedColor"/>
+                        </label>
+                    </subviews>
+                </stackView>
+                """), platforms: PlatformSet(.iOS), file: "Main.storyboard"),
             RuleExample(InterfaceBuilderExample.iOS("""
                 <label opaque="NO" userInteractionEnabled="NO" contentMode="left" text="Order 1042" textAlignment="natural" lineBreakMode="tailTruncation" numberOfLines="0" baselineAdjustment="alignBaselines" adjustsFontForContentSizeCategory="YES" translatesAutoresizingMaskIntoConstraints="NO" id="ord-lb-001">
                     <rect key="frame" x="16" y="16" width="200" height="21"/>
