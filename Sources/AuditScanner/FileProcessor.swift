@@ -20,8 +20,10 @@ struct FileOutcome: Sendable {
 
 /// Reads, prefilters, and checks one file. Runs on a Dispatch worker.
 enum FileProcessor {
+    /// `componentFacts`: the second look at a file that shows views of the app's own whose
+    /// behaviour other files settle (`ProjectContext.componentFacts`), cached under them.
     static func process(_ file: InputFile, checker: SourceChecker, documentChecker: DocumentChecker, project: ProjectIndex,
-                        cache: ScanCache?, reexporting: Set<String>) -> FileOutcome {
+                        cache: ScanCache?, reexporting: Set<String>, componentFacts: Set<String> = []) -> FileOutcome {
         let bytes: [UInt8]
         do { bytes = try file.bytes() } catch {
             return FileOutcome(status: .unreadable, notes: [ScanNote(kind: .skipped, file: file.path, message: "\(error)")])
@@ -37,7 +39,8 @@ enum FileProcessor {
         // project context, and only files that import a UI framework themselves (or declare a UI
         // type) are cached, so
         // neither the UTF-8 check nor the import scan can change the outcome.
-        let key = cache?.key(path: file.path, bytes: bytes, contextDigest: project.digest(for: file.path))
+        let factsDigest = componentFacts.isEmpty ? "" : "-" + Digest.sha256Hex(componentFacts.sorted().joined(separator: "\n"))
+        let key = cache?.key(path: file.path, bytes: bytes, contextDigest: project.digest(for: file.path) + factsDigest)
         if let cache, let key, let cached = cache.load(key) {
             let reexported = ImportScanner.mayReexport(bytes) && !ImportScanner.scan(bytes).exportedUIModules.isEmpty
             return FileOutcome(status: .checked(cached, parsedBytes: nil),
@@ -65,7 +68,9 @@ enum FileProcessor {
         // module may stop re-exporting while this file stays the same. One that declares a UI
         // type is decided by its own bytes, as an importing one is.
         return checkCached(file, bytes, project, importsUI || declaresUI ? cache : nil, key: key, reexported: reexported) {
-            checker.check(path: file.path, source: source, context: project.context(for: file.path))
+            var context = project.context(for: file.path)
+            context.componentFacts = componentFacts
+            return checker.check(path: file.path, source: source, context: context)
         }
     }
 

@@ -145,6 +145,9 @@ struct ScanCache: Sendable {
             if !result.assignedMembers.isEmpty {
                 out += line(["A"] + result.assignedMembers.sorted())
             }
+            if !result.componentUses.isEmpty {
+                out += line(["V"] + result.componentUses.sorted())
+            }
             for use in result.colorUses {
                 out += line(["U", use.name, String(use.line), String(use.column), use.viaSymbol ? "1" : "0"])
             }
@@ -193,6 +196,8 @@ struct ScanCache: Sendable {
                     result.nonShippingCount = count
                 case "R":
                     result.referencedNames = Set(fields.dropFirst())
+                case "V":
+                    result.componentUses = Set(fields.dropFirst())
                 case "A":
                     result.assignedMembers = Set(fields.dropFirst())
                 case "U":

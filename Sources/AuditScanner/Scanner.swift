@@ -207,6 +207,34 @@ public struct Scanner: Sendable {
             for (index, outcome) in zip(retry, second) { outcomes[index] = outcome }
         }
 
+        // Second look: a file that shows a view of the app's own whose behaviour another file
+        // settles (`ViewComponents`) is checked again with those facts, cached under them.
+        var referencedByFiles = Set<String>()
+        for outcome in outcomes { if case .checked(let result, _) = outcome.status { referencedByFiles.formUnion(result.referencedNames) } }
+        let componentFacts = ViewComponents.useFacts(referencedByFiles)
+        if !componentFacts.isEmpty {
+            var again: [(index: Int, facts: Set<String>)] = []
+            for (index, outcome) in outcomes.enumerated() where candidates[index].path.hasSuffix(".swift") {
+                guard case .checked(let result, _) = outcome.status else { continue }
+                let facts = ViewComponents.facts(componentFacts, forUses: result.componentUses)
+                if !facts.isEmpty { again.append((index, facts)) }
+            }
+            let byPath = Dictionary(again.map { (candidates[$0.index].path, $0.facts) }, uniquingKeysWith: { $0.union($1) })
+            let second = run(again.map { candidates[$0.index] }) { file in
+                let level = checkers.checkers(for: file.path)
+                return FileProcessor.process(file, checker: level.source, documentChecker: level.document, project: project,
+                                             cache: level.cache, reexporting: reexporting, componentFacts: byPath[file.path] ?? [])
+            }
+            for (entry, outcome) in zip(again, second) {
+                // Parsed once for the scan's statistics, whichever look parsed it.
+                var replaced = outcome
+                if case .checked(let result, nil) = outcome.status, case .checked(_, let first?) = outcomes[entry.index].status {
+                    replaced.status = .checked(result, parsedBytes: first)
+                }
+                outcomes[entry.index] = replaced
+            }
+        }
+
         var findings: [Finding] = []
         var usedColorNames = project.colorNamesUsedByProjectFiles
         // What any file refers to decides the findings that hold only if their property is read.
@@ -316,6 +344,10 @@ public struct Scanner: Sendable {
             }
         }
         guard !wanted.isEmpty else { return [] }
+        // A type named only outside (an Info.plist's scene delegate) is a root of what it
+        // constructs: the types findings stand on may be reached through it, though no finding
+        // stands on it.
+        if let typeUse { wanted.formUnion(typeUse.declared.subtracting(typeUse.used)) }
         // Objective-C sources, and Info.plist files (an extension's NSExtensionPrincipalClass).
         let sources = swiftFilesNotChecked(outcomes, candidates)
             + unparsedSources(input, config) { objectiveCSuffixes.contains(where: $0.hasSuffix) || $0.hasSuffix("Info.plist") }
@@ -710,7 +742,7 @@ public struct Scanner: Sendable {
             (statistics.skippedDebugScreens, "Swift files of debug screens skipped (a Debug folder, or a screen named with Debug: not shipped UI); \"includeNonShipping\": true scans them"),
             (statistics.skippedExamples, "Swift files of example or demo apps skipped (an Example or Demo folder: a library's sample, not the product); \"includeNonShipping\": true scans them"),
             (statistics.skippedNotInTarget, "Swift files skipped because no Xcode project lists them and no package target's folder holds them: they are compiled into nothing"),
-            (statistics.findingsNotShipped, "findings left out in #if DEBUG code and previews; \"includeNonShipping\": true reports them"),
+            (statistics.findingsNotShipped, "findings left out in #if DEBUG code, previews and Interface Builder views hidden for good; \"includeNonShipping\": true reports them"),
             (statistics.findingsUnused, "findings left out in properties nothing in the repository reads, types nothing in the app constructs, or Interface Builder settings that code replaces"),
             (statistics.skippedGenerated, "Swift files skipped because their header says they are generated"),
             (statistics.skippedWithoutUIImport, "Swift files skipped because they import none of SwiftUI, UIKit, AppKit, WatchKit, TVUIKit"),

@@ -25,6 +25,9 @@ public struct ProjectContext: Sendable {
     public var appNames: Set<String>
     /// Colours the app declares on colour types in its Swift files (`ColorTokens`), by name.
     public var colorTokens: [String: ColorToken] = [:]
+    /// What the app's own views that this file shows do (`ViewComponents`), known only once
+    /// every file was read: the scan checks a file again with them when it shows such a view.
+    public var componentFacts: Set<String> = []
 
     /// `Octo Pod`, `octo-pod`, `OctoPod` → `octopod`.
     public static func normalizedAppName(_ name: String) -> String {

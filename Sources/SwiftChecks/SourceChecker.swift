@@ -22,6 +22,9 @@ public struct FileResult: Codable, Sendable, Hashable {
     /// views it constructs under a label (`Row@labelled`), and class-to-superclass pairs
     /// (`EntryCell<:FieldCell`).
     public var assignedMembers: Set<String> = []
+    /// The component facts (`ViewComponents`) the views this file shows could stand on: the
+    /// scan looks at the file again only where one of them holds.
+    public var componentUses: Set<String> = []
     public init(findings: [Finding] = [], notes: [ScanNote] = [], colorUses: [ColorNameUse] = [], suppressedCount: Int = 0,
                 nonShippingCount: Int = 0, referencedNames: Set<String> = []) {
         self.findings = findings
@@ -506,6 +509,8 @@ public struct SourceChecker: Sendable {
         if file.declaresEntryPoint { result.referencedNames.insert(FileResult.entryPointMarker) }
         result.referencedNames.formUnion(file.targetsGivenInCode())
         result.referencedNames.formUnion(file.imageOnlyViews())
+        result.referencedNames.formUnion(file.componentFacts())
+        result.componentUses = file.componentUses()
         result.referencedNames.formUnion(file.index.identifierLiterals.map { FileResult.sceneRequirementPrefix + $0 })
         result.assignedMembers = file.overridingAssignments(FileResult.overridableProperties)
             .union(file.viewsLabelledWhereUsed()).union(file.viewsGroupedWhereUsed()).union(file.superclassFacts()).union(file.rowSelectionFacts())

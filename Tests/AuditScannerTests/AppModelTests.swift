@@ -56,7 +56,7 @@ struct AppModelTests {
         #expect(report.statistics.findingsUnused >= 1)
         let summaries = report.notes.filter { $0.kind == .summary }.map(\.message)
         #expect(summaries.contains { $0.hasPrefix("2 test files skipped") })
-        #expect(summaries.contains { $0.hasPrefix("3 findings left out in #if DEBUG code and previews") })
+        #expect(summaries.contains { $0.hasPrefix("3 findings left out in #if DEBUG code, previews") })
     }
 
     @Test func includeNonShippingScansThemAll() throws {
@@ -207,6 +207,48 @@ struct AppModelTests {
         folder["App/Main.swift"] = nil
         let (screens, _) = try flagged(folder)
         #expect(screens.contains("App/Home.swift:10") && screens.contains("App/BadgeLabel.swift:6"))
+    }
+
+    /// A scene delegate only Info.plist names, which has no finding of its own, still makes what
+    /// it constructs run: the screens it shows keep their findings (iTorrent's shape, where 42
+    /// findings of the app's screens were left out as unused).
+    @Test func typesReachedFromAClassOnlyInfoPlistNamesAreInUse() throws {
+        let repository = try TemporaryRepository()
+        try repository.write("App/AppDelegate.swift", """
+            import UIKit
+            @main final class AppDelegate: UIResponder, UIApplicationDelegate {}
+            """)
+        try repository.write("App/SceneDelegate.swift", """
+            import UIKit
+            import Coordinators
+            // Its base class is a package's: nothing says UIKit creates it, but Info.plist does.
+            final class SceneDelegate: CoordinatedSceneDelegate {
+                override func register() { router.register(LibraryController<LibraryModel>.self) }
+            }
+            """)
+        try repository.write("App/LibraryController.swift", """
+            import UIKit
+            final class LibraryController<Model>: UIViewController {
+                let titleLabel = UILabel()
+                override func viewDidLoad() { titleLabel.font = .systemFont(ofSize: 15) }
+            }
+            final class LibraryModel {}
+            final class NeverShownController: UIViewController {
+                let titleLabel = UILabel()
+                override func viewDidLoad() { titleLabel.font = .systemFont(ofSize: 15) }
+            }
+            """)
+        try repository.write("App/Info.plist", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict><key>UIApplicationSceneManifest</key><dict><key>UISceneConfigurations</key><dict>
+            <key>UIWindowSceneSessionRoleApplication</key><array><dict>
+            <key>UISceneDelegateClassName</key><string>$(PRODUCT_MODULE_NAME).SceneDelegate</string>
+            </dict></array></dict></dict></dict></plist>
+            """)
+        let report = try Scanner(options: ScanOptions(config: AuditConfig()))
+            .scan(try ScanInput.directory(repository.path, maxFileBytes: 2_000_000), root: repository.path)
+        let lines = Set(report.findings.filter { $0.ruleID == "fixed-font-size" }.map { "\($0.location.file):\($0.location.line)" })
+        #expect(lines == ["App/LibraryController.swift:4"], "the scene delegate's screen is shown; the other is not")
     }
 
     /// `HeaderView()` inside a view that declares its own nested `HeaderView` builds the nested
@@ -899,6 +941,38 @@ struct AppModelTests {
         try repository.write("App/Theme/Colors.swift", tokens("0.62"))
         #expect(try contrast().count == 1)
         #expect(ProjectIndex.colorTokens(of: Array(tokens("0.62").utf8), cache: storage)["hint"]?.owners == ["Color"])
+    }
+
+    /// A view of the app's own judged where another file shows it: the using file is checked
+    /// again with the component's facts; fixing the component re-judges it on a warm scan, and
+    /// an unchanged one is not parsed again.
+    @Test func componentFactsFromAnotherFileAreJudgedAndInvalidateTheCache() throws {
+        let repository = try TemporaryRepository()
+        let icon = { (image: String) in
+            "import SwiftUI\nstruct Icon: View {\n    let name: String\n    var body: some View { \(image) }\n}\n"
+        }
+        try repository.write("App/Components/Icon.swift", icon("Image(name)"))
+        try repository.write("App/Toolbar.swift", """
+            import SwiftUI
+            struct Toolbar: View {
+                var body: some View { HStack { Icon(name: "tool-keep"); Text("Keep") } }
+            }
+            """)
+        let storage = MemoryCacheStorage(entries: [:], toolIdentity: "test")
+        var options = ScanOptions()
+        options.cacheStorage = storage
+        func scan() throws -> ScanReport {
+            try Scanner(options: options).scan(try ScanInput.directory(repository.path, maxFileBytes: 2_000_000), root: repository.path)
+        }
+        let first = try scan()
+        #expect(first.findings.filter { $0.ruleID == "image-asset-name-spoken" }.map { "\($0.location.file):\($0.location.line)" }
+                == ["App/Toolbar.swift:3"])
+        let warm = try scan()
+        #expect(warm.statistics.filesParsed == 0 && warm.findings.map(\.fingerprint) == first.findings.map(\.fingerprint))
+        try repository.write("App/Components/Icon.swift", icon("Image(name).accessibilityHidden(true)"))
+        let fixed = try scan()
+        #expect(fixed.findings.filter { $0.ruleID == "image-asset-name-spoken" }.isEmpty, "the component hides its image now")
+        #expect(fixed.statistics.filesParsed == 1, "only the component's file changed; the using file is looked at once, from the cache")
     }
 
     /// A strings table's keys likewise, keys with tabs and line breaks kept whole, the problem

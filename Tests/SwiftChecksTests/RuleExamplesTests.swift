@@ -141,8 +141,15 @@ struct RuleExamplesTests {
             return DocumentChecker(rules: rules, config: config).check(path: example.file, bytes: Array(code.utf8), context: context)
                 .findingsInUse(referenced: referenced, assigned: assigned)
         }
-        let result = checker.check(path: example.file, source: code, context: context)
+        var result = checker.check(path: example.file, source: code, context: context)
         referenced.formUnion(result.referencedNames)
+        // As the scan does: a second look with the facts of the app's own views it shows.
+        let componentFacts = ViewComponents.facts(ViewComponents.useFacts(referenced), forUses: result.componentUses)
+        if !componentFacts.isEmpty {
+            var second = context
+            second.componentFacts = componentFacts
+            result = checker.check(path: example.file, source: code, context: second)
+        }
         assigned.formUnion(result.assignedMembers)
         assigned.formUnion(FileResult.catalystOnlyTypes(results + [result], assigned: assigned))
         return result.findingsInUse(referenced: referenced, assigned: assigned).filter { $0.ruleID == id }

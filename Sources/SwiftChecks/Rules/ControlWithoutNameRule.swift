@@ -32,11 +32,28 @@ struct ControlWithoutNameRule: SourceRule {
             A label, hide or grouping on the control or a container around it \
             (`.accessibilityLabel`, `.accessibilityElement(children: .combine)`, `LabeledContent`) \
             clears it; a title given by a variable is trusted. An empty `TextField` with a \
-            `prompt:` goes to review: VoiceOver may read the prompt in place of a name. Controls \
+            `prompt:` goes to review: VoiceOver may read the prompt in place of a name. A view of \
+            the app's own that makes itself one element with `.accessibilityElement(children: \
+            .ignore)`, acts (a button trait or a tap) and sets no label anywhere in its type is \
+            reported where it is used unlabelled. Other controls \
             of the app's own (`SwiftUISlider(…)`) are not judged, nor is a picker drawn as segments, \
             radio buttons or an inline list (each option is named by its own text).
             """,
         triggering: [
+            // A control of the app's own that ignores its text and labels nothing (another file).
+            RuleExample("""
+                import SwiftUI
+                struct Onboarding: View {
+                    var body: some View {
+                        VStack {
+                            ↓ActionableButton(text: "Continue with Email") { next() }
+                            ↓ToolbarButton(icon: "nav-back") { next() }
+                            Button { next() } label: { ↓ActionableButton(text: "Continue") { next() } }
+                        }
+                    }
+                    func next() {}
+                }
+                """, assets: ["Components/Components.swift": ViewComponents.exampleComponents]),
             RuleExample("""
                 import SwiftUI
                 struct TargetRange: View {
@@ -67,6 +84,20 @@ struct ControlWithoutNameRule: SourceRule {
                 """),
         ],
         nonTriggering: [
+            // Labelled where used, or a component that labels itself.
+            RuleExample("""
+                import SwiftUI
+                struct Onboarding: View {
+                    var body: some View {
+                        VStack {
+                            ActionableButton(text: "Continue") { next() }.accessibilityLabel("Continue")
+                            NamedButton(text: "Continue") { next() }
+                            HStack { ActionableButton(text: "Skip") { next() } }.accessibilityElement(children: .combine).accessibilityLabel("Skip")
+                        }
+                    }
+                    func next() {}
+                }
+                """, assets: ["Components/Components.swift": ViewComponents.exampleComponents]),
             RuleExample("""
                 import SwiftUI
                 struct Settings: View {
@@ -109,6 +140,7 @@ struct ControlWithoutNameRule: SourceRule {
     static let labelOnly: Set<String> = ["Slider", "Stepper"]
 
     func check(_ file: SourceFile, _ sink: inout FindingSink) {
+        checkComponentUses(file, &sink)
         for control in file.index.calls(named: Self.titled.union(Self.labelOnly)) where control.calledExpression.is(DeclReferenceExprSyntax.self) {
             guard let name = control.calleeName, let verdict = Self.nameless(control, name) else { continue }
             let chain = ModifierChain(containing: ExprSyntax(control))
@@ -132,6 +164,25 @@ struct ControlWithoutNameRule: SourceRule {
                 sink.report(control, "`\(excerpt)` has an empty title: VoiceOver may read its prompt in place of a name, and Voice Control has none to call it by; give it a title (hidden with `.labelsHidden()` if need be)",
                             certainty: .review)
             }
+        }
+    }
+
+    /// `ActionableButton(text: "Continue")` where the app's `ActionableButton` makes itself one
+    /// element (`.accessibilityElement(children: .ignore)`) that acts, and labels nothing (a fact
+    /// of its file, `ViewComponents.namelessPrefix`): this control has no name unless this use
+    /// gives it one.
+    private func checkComponentUses(_ file: SourceFile, _ sink: inout FindingSink) {
+        for call in ViewComponents.uses(in: file, prefix: ViewComponents.namelessPrefix) {
+            let chain = ModifierChain(containing: ExprSyntax(call))
+            if AccessibilityLabels.labelsOrHides(chain) { continue }
+            if AccessibilityLabels.accessibilityContainers(of: call).contains(where: { container in
+                if container.calleeName == "LabeledContent" { return true }
+                let containerChain = ModifierChain(containing: ExprSyntax(container))
+                return AccessibilityLabels.labelsOrHides(containerChain) || containerChain.groupsChildren
+            }) { continue }
+            let type = call.calleeName ?? ""
+            let firstLine = call.trimmedDescription.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? type
+            sink.report(call, "`\(InputExcerpt.of(firstLine, limit: 60))` has no accessible name: `\(type)` makes itself one element that ignores its children's text (`.accessibilityElement(children: .ignore)`) and sets no accessibility label, so VoiceOver announces it with no name and Voice Control has none to call it by; give `\(type)` an `.accessibilityLabel` from its title")
         }
     }
 

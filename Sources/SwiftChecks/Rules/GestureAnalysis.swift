@@ -128,6 +128,12 @@ struct GestureValue {
     var hasOpaqueParts = false
 
     mutating func collect(_ expression: ExprSyntax, index: SourceIndex, depth: Int) {
+        // `action != nil ? TapGesture().onEnded { … } : nil`: the gesture is whichever branch is
+        // not `nil` (a view with no action gets none).
+        if let ternary = TernaryParts(expression) {
+            for branch in ternary.branches where !branch.is(NilLiteralExprSyntax.self) { collect(branch, index: index, depth: depth) }
+            return
+        }
         var current = expression
         var combined: [ExprSyntax] = []
         // Down the `.onEnded { … }.exclusively(before: …)` chain to the gesture it starts from.

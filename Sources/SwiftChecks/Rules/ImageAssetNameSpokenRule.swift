@@ -39,8 +39,10 @@ struct ImageAssetNameSpokenRule: SourceRule {
             (`.accessibilityRepresentation`) or groups its children with \
             `.accessibilityElement(children: .ignore)` clears the image; with `.combine` the \
             image's label is merged into the container's, so the asset name is read there and \
-            is reported as such, unless it reads as words beside the text. Labels, hiding and grouping applied outside the expression \
-            (through a custom `ViewModifier`, or by the caller of a view) are not seen. \
+            is reported as such, unless it reads as words beside the text. Labels, hiding and grouping applied through a custom \
+            `ViewModifier` are not seen. A view of the app's own that shows a `String` property \
+            as `Image(name)` with no label (`Icon(name: "tool-keep")`) is judged where it is \
+            constructed with a literal, as that `Image` would be there. \
             Decision for `Button { Image("x"); Text("Play") }`: it is reported, since the \
             button's label is built from all of its content, so the asset name is read beside \
             the text; but a `Button` among the items of a `Menu` or `.contextMenu` becomes a \
@@ -50,6 +52,20 @@ struct ImageAssetNameSpokenRule: SourceRule {
             code are not reported.
             """,
         triggering: [
+            // The app's own views that show their string as `Image(…)` (in another file).
+            RuleExample("""
+                import SwiftUI
+                struct Toolbar: View {
+                    var body: some View {
+                        HStack {
+                            Icon(↓name: "tool-keep", size: 20)
+                            CloseButton(↓"ic_close") { dismiss() }
+                            Tooltip(↓icon: "status-lock", title: "Locked")
+                        }
+                    }
+                    func dismiss() {}
+                }
+                """, assets: ["Components/Components.swift": ViewComponents.exampleComponents]),
             // A segment with only an image: the asset name is all VoiceOver has.
             RuleExample("""
                 import SwiftUI
@@ -157,6 +173,26 @@ struct ImageAssetNameSpokenRule: SourceRule {
                 """),
         ],
         nonTriggering: [
+            // Labelled, hidden or titled where used; a symbol, or a component that labels itself.
+            RuleExample("""
+                import SwiftUI
+                struct Toolbar: View {
+                    var body: some View {
+                        VStack {
+                            Icon(name: "tool-keep").accessibilityLabel("Keep")
+                            Icon(name: "divider").accessibilityHidden(true)
+                            Label { Text("Keep") } icon: { Icon(name: "tool-keep") }
+                            Glyph(symbol: "xmark")
+                            Tooltip(title: "Locked")
+                            ToolbarButton(icon: "nav-back") { back() }
+                            Tooltip(icon: "status-lock", title: "Locked").accessibilityElement(children: .ignore).accessibilityLabel("Locked")
+                            Badge(name: "badge_gold", title: "Gold member")
+                            Button { keep() } label: { Icon(name: "tool-keep") }.accessibilityLabel("Keep")
+                        }
+                    }
+                    func keep() {}
+                }
+                """, assets: ["Components/Components.swift": ViewComponents.exampleComponents]),
             // A picker's option: the menu item's title is its text, the image its icon.
             RuleExample("""
                 import SwiftUI
@@ -284,6 +320,19 @@ struct ImageAssetNameSpokenRule: SourceRule {
                 """),
         ],
         needsReview: [
+            // A brand's name as the brand writes it ("GitHub"), through a link component of the
+            // app's own: words, but whether they say what the link does is a person's call.
+            RuleExample("""
+                import SwiftUI
+                struct About: View {
+                    var body: some View {
+                        HStack {
+                            ↓Image("YouTube")
+                            Tooltip(↓icon: "GitHub", title: "Source code")
+                        }
+                    }
+                }
+                """, assets: ["Components/Components.swift": ViewComponents.exampleComponents]),
             // An acronym and a word, as people write the thing ("QR code"): words, but never translated.
             RuleExample("""
                 import SwiftUI
@@ -358,6 +407,7 @@ struct ImageAssetNameSpokenRule: SourceRule {
     private static let imageTakers: Set<String> = ["mask", "SharePreview"]
 
     func check(_ file: SourceFile, _ sink: inout FindingSink) {
+        checkComponentUses(file, &sink)
         for call in file.index.calls(named: "Image") {
             guard call.calledExpression.is(DeclReferenceExprSyntax.self) || call.calleeBaseText == "SwiftUI",
                   let first = call.arguments.first, first.label == nil,
@@ -403,6 +453,35 @@ struct ImageAssetNameSpokenRule: SourceRule {
         }
     }
 
+    /// `Icon(name: "tool-keep")` where the app's `Icon` shows its `name` as `Image(name)` with no
+    /// label (a fact of `Icon`'s file, `ViewComponents.assetImagePrefix`): the same defect as
+    /// `Image("tool-keep")` written here, judged by where this use is shown.
+    private func checkComponentUses(_ file: SourceFile, _ sink: inout FindingSink) {
+        for call in ViewComponents.uses(in: file, prefix: ViewComponents.assetImagePrefix) {
+            let type = call.calleeName ?? ""
+            for argument in call.arguments where file.context.componentFacts.contains(ViewComponents.assetImagePrefix + type + "." + (argument.label?.text ?? "_")) {
+                guard let literal = argument.expression.as(StringLiteralExprSyntax.self),
+                      let name = ExprSyntax(literal).stringLiteralValue, !name.isEmpty, !name.contains(" ") || Self.readsAsWords(name),
+                      !file.isLocalizedKey(name) else { continue }
+                let label = argument.label?.text ?? "_"
+                let role: String
+                switch Self.placement(of: call) {
+                case .cleared, .returnedBy: continue
+                case .shown(let owner):
+                    role = owner?.calleeName.map { "as part of the enclosing `\($0)`'s label" } ?? "as the image's label"
+                case .combined(let container):
+                    if Self.readsAsWords(name) { continue }
+                    role = "as part of the label the enclosing `\(container.calleeName ?? "view")` combines from its children"
+                }
+                let shown = label == "_" ? "its first argument" : "its `\(label)`"
+                let uncertain = Self.readsAsWords(name) || file.context.appNames.contains(ProjectContext.normalizedAppName(name))
+                sink.report(call, at: argument, "`\(type)` shows \(shown) as an image asset (`Image(…)` with no accessibility label, in `\(type)`'s body), so VoiceOver reads the asset name \"\(name)\" \(role)\(uncertain ? ", which reads as words but is never translated and may not say what the image means; check it" : ""); label the image in `\(type)` (a label parameter) or hide it there if it is decorative",
+                            certainty: uncertain ? .review : nil,
+                            reviewIf: Self.enclosingView(of: call).map { ["\($0)@labelled"] } ?? [])
+            }
+        }
+    }
+
     private static func clears(_ chain: ModifierChain) -> Bool { AccessibilityLabels.labelsOrHides(chain) }
 
     /// Where an `Image` call is shown, as far as its label goes.
@@ -422,6 +501,8 @@ struct ImageAssetNameSpokenRule: SourceRule {
     static func placement(of call: FunctionCallExprSyntax) -> Placement {
         let chain = ModifierChain(containing: ExprSyntax(call))
         if clears(chain) { return .cleared }
+        // `.accessibilityElement()` on the image itself: a new element that drops its label.
+        if chain.groupsChildren && !chain.combinesChildren { return .cleared }
         if chain.outermost.parent?.is(InitializerClauseSyntax.self) == true || isAssigned(chain.outermost) { return .cleared }
         if let argument = chain.outermost.parent?.as(LabeledExprSyntax.self),
            let owner = argument.parent?.parent?.as(FunctionCallExprSyntax.self)?.calleeName,
@@ -507,7 +588,7 @@ struct ImageAssetNameSpokenRule: SourceRule {
     /// `Font-Smaller-24`).
     static func readsAsWords(_ name: String) -> Bool {
         if (2...5).contains(name.count), name.allSatisfy({ $0.isASCII && $0.isUppercase }) { return true }
-        if readsAsAcronymAndWord(name) { return true }
+        if readsAsAcronymAndWord(name) || brandNames.contains(name) { return true }
         guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0 == " " }), !name.contains("  ") else { return false }
         let characters = Array(name)
         return !zip(characters, characters.dropFirst()).contains { $0.isLetter && $1.isUppercase }
@@ -523,6 +604,17 @@ struct ImageAssetNameSpokenRule: SourceRule {
         let word = String(characters[(firstLower - 1)...]).lowercased()
         return word.count >= 3 && !assetWords.contains(word)
     }
+
+    /// Brands whose logos apps show, as the brands write their names: VoiceOver reads them as
+    /// the name ("GitHub"), which may well be the right label for the logo, so such an asset name
+    /// is for a person to judge. Shape alone cannot tell them from asset identifiers in the same
+    /// case (`ChevronRight`, `AppStatusInfo`), which stay findings.
+    static let brandNames: Set<String> = [
+        "GitHub", "GitLab", "YouTube", "LinkedIn", "PayPal", "WhatsApp", "TikTok", "WeChat", "SoundCloud", "DuckDuckGo",
+        "AirDrop", "AirPlay", "AirPods", "FaceTime", "iCloud", "iPhone", "iPad", "iMessage", "CarPlay", "HomeKit", "HealthKit",
+        "OpenAI", "ChatGPT", "BitTorrent", "OneDrive", "DropBox", "Dropbox", "Mastodon", "Pixelfed", "Bluesky", "Discord",
+        "Reddit", "Twitter", "Facebook", "Instagram", "Telegram", "Signal", "Slack", "Google", "Apple", "Microsoft",
+    ]
 
     /// Words that say what an asset is rather than what it shows.
     private static let assetWords: Set<String> = [

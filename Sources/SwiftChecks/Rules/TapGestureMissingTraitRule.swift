@@ -37,7 +37,9 @@ struct TapGestureMissingTraitRule: SourceRule {
             """,
         limitations: """
             SwiftUI traits are looked for in the gesture's own modifier chain only: a trait added \
-            by a caller of the view, or on an enclosing container, is not seen. A tap count that is \
+            by a caller of the view, or on an enclosing container, is not seen. A view of the \
+            app's own whose body is tappable with no trait (`ButtonLabel`) is also reported where \
+            it is used, unless that use adds the trait or an action or sits in a control. A tap count that is \
             computed (`count: n`) is not judged. In UIKit and AppKit the whole type is one scope: \
             a `.button` trait added to any view of a view controller clears every tap recognizer \
             in it. Taps that only dismiss the keyboard (`focused = false`, `endEditing`), do \
@@ -45,6 +47,20 @@ struct TapGestureMissingTraitRule: SourceRule {
             not reported.
             """,
         triggering: [
+            // A view of the app's own whose body is tappable with no trait, used in another file.
+            RuleExample("""
+                import SwiftUI
+                struct Login: View {
+                    var body: some View {
+                        HStack {
+                            ↓ButtonLabel("Cancel") { cancel() }
+                            ↓ButtonLabel("Connect", action: connect)
+                        }
+                    }
+                    func cancel() {}
+                    func connect() {}
+                }
+                """, assets: ["Components/Components.swift": ViewComponents.exampleComponents]),
             RuleExample("""
                 import SwiftUI
                 struct Trash: View {
@@ -107,6 +123,28 @@ struct TapGestureMissingTraitRule: SourceRule {
                 """),
         ],
         nonTriggering: [
+            // The use adds the trait, sits in a control, or the component carries it.
+            RuleExample("""
+                import SwiftUI
+                struct Login: View {
+                    var body: some View {
+                        VStack {
+                            ButtonLabel("Connect") { connect() }.accessibilityAddTraits(.isButton)
+                            Button { connect() } label: { ButtonLabel("Connect") }
+                            PlainButton(text: "Sign in") { connect() }
+                            ButtonLabel("Installing…")
+                            ButtonLabel("Waiting", action: nil)
+                            SearchField(query: .constant(""))
+                            SettingsCell(title: "Appearance") { connect() }
+                            BoxedField(text: .constant("")) { connect() }
+                            ButtonLabel("Save") { connect() }
+                                .overlay { Color.clear.accessibilityAddTraits(.isButton).accessibilityLabel("Save") }
+                            ActionableButton(text: "Continue") { connect() }.accessibilityLabel("Continue")
+                        }
+                    }
+                    func connect() {}
+                }
+                """, assets: ["Components/Components.swift": ViewComponents.exampleComponents]),
             RuleExample("""
                 import SwiftUI
                 struct Dialog: View {
@@ -223,6 +261,7 @@ struct TapGestureMissingTraitRule: SourceRule {
     ]
 
     func check(_ file: SourceFile, _ sink: inout FindingSink) {
+        checkComponentUses(file, &sink)
         for call in file.index.calls(named: SwiftUIGestureUse.attachingModifiers.union(RecognizerUse.tapTypes)) {
             if let use = SwiftUIGestureUse(call, index: file.index) {
                 checkSwiftUI(use, file, &sink)
@@ -230,6 +269,44 @@ struct TapGestureMissingTraitRule: SourceRule {
                 checkRecognizer(recognizer, file, &sink)
             }
         }
+    }
+
+    /// `ButtonLabel("Cancel")` where the app's `ButtonLabel` is tappable with no trait (a fact of
+    /// its file, `ViewComponents.tapOnlyPrefix`): this control on screen is not a button either,
+    /// unless this use adds the trait or sits in a control.
+    private func checkComponentUses(_ file: SourceFile, _ sink: inout FindingSink) {
+        var seen = Set<SyntaxIdentifier>()
+        for call in ViewComponents.uses(in: file, prefix: ViewComponents.tapOnlyPrefix) + ViewComponents.uses(in: file, prefix: ViewComponents.tapOnlyWhenGivenPrefix)
+        where seen.insert(call.id).inserted {
+            let chain = ModifierChain(containing: ExprSyntax(call))
+            guard !Self.namesItsAction(chain),
+                  !call.enclosingViewCalls.contains(where: { SwiftUIGestureUse.controls.contains($0.calleeName ?? "") }),
+                  !AccessibilityLabels.accessibilityContainers(of: call).contains(where: { Self.namesItsAction(ModifierChain(containing: ExprSyntax($0))) })
+            else { continue }
+            let type = call.calleeName ?? ""
+            // What the use passes decides which fact it stands on: a component that taps only
+            // through an optional closure is tappable only where one is given.
+            var given = call.arguments.filter { !$0.expression.is(NilLiteralExprSyntax.self) }.compactMap { $0.label?.text }
+            if call.trailingClosure != nil { given.append(ViewComponents.trailingLabel) }
+            given += call.additionalTrailingClosures.map(\.label.text)
+            let facts = [ViewComponents.tapOnlyPrefix + type] + given.map { ViewComponents.tapOnlyWhenGivenPrefix + type + "." + $0 }
+            if facts.contains(where: file.context.componentFacts.contains) {
+                sink.report(call, "`\(type)` is made tappable by a tap gesture in its own body, but neither `\(type)` nor this use gives it a button or link trait, so VoiceOver reads this `\(InputExcerpt.of(call.trimmedDescription.split(separator: "\n").first.map(String.init) ?? type, limit: 50))` as plain content; make `\(type)` a `Button` (or add `.accessibilityAddTraits(.isButton)` in it)")
+            }
+        }
+    }
+
+    /// The chain gives its view an actionable trait or action, or takes it out of the tree.
+    private static func namesItsAction(_ chain: ModifierChain) -> Bool {
+        chain.isHiddenFromAccessibility || !chain.addedTraits.isDisjoint(with: actionableTraits)
+            || chain.has("accessibilityAction") || chain.has("accessibilityActions") || chain.has("accessibilityRepresentation")
+            // An overlay that is the control for VoiceOver (`.overlay { Color.clear.accessibilityAddTraits(.isButton) … }`).
+            || chain.modifiers.contains { call in
+                ["overlay", "background"].contains(call.calleeName ?? "") && call.tokens(viewMode: .sourceAccurate).contains { token in
+                    if case .identifier(let name) = token.tokenKind { return actionableTraits.contains(name) || name == "accessibilityAction" }
+                    return false
+                }
+            }
     }
 
     private func checkSwiftUI(_ use: SwiftUIGestureUse, _ file: SourceFile, _ sink: inout FindingSink) {
