@@ -468,7 +468,8 @@ struct ImageAssetNameSpokenRule: SourceRule {
                 switch Self.placement(of: call) {
                 case .cleared, .returnedBy: continue
                 case .shown(let owner):
-                    role = owner?.calleeName.map { "as part of the enclosing `\($0)`'s label" } ?? "as the image's label"
+                    // Inside the component the image may be a button's label: the name is read there.
+                    role = owner?.calleeName.map { "as part of the enclosing `\($0)`'s label" } ?? "where `\(type)` shows it (as the image's label, or as part of the label of a button it draws)"
                 case .combined(let container):
                     if Self.readsAsWords(name) { continue }
                     role = "as part of the label the enclosing `\(container.calleeName ?? "view")` combines from its children"
