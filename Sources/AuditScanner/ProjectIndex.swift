@@ -64,6 +64,10 @@ struct ProjectIndex: Sendable {
         self.configs = configs ?? ConfigTree(root: config)
         var keys: Set<String> = []
         var tokenTables: [[String: ColorToken]] = []
+        // Swift files whose imports build only for the Mac, noted while their bytes are read
+        // for tokens: a package folder's platforms need them, and reading every file again
+        // for that was a tenth of a warm re-scan.
+        var macOnlySwiftFiles = Set<String>()
         var assetFiles: [(path: String, bytes: [UInt8])] = []
         var projectSwiftFiles: Set<String> = []
         var listingProjectRoots: Set<String> = []
@@ -181,6 +185,7 @@ struct ProjectIndex: Sendable {
                     if ASCII.hasSuffix(file.path, ".swift") {
                         let bytes = try file.bytes()
                         if ColorTokens.mayDeclare(bytes) { tokenTables.append(Self.colorTokens(of: bytes, cache: cache)) }
+                        if ImportScanner.scan(bytes).buildsOnlyForTheMac { macOnlySwiftFiles.insert(file.path) }
                         continue
                     }
                     guard ASCII.hasSuffix(file.path, ".storyboard") || ASCII.hasSuffix(file.path, ".xib") else { continue }
@@ -216,7 +221,7 @@ struct ProjectIndex: Sendable {
         where platformsByDirectory[directory] == nil {
             platformsByDirectory[directory] = platforms
         }
-        for (folder, platforms) in Self.packageTargetsBuildingOnlyForTheMac(input.files, packages: packageTargetFolders,
+        for (folder, platforms) in Self.packageTargetsBuildingOnlyForTheMac(input.files, macOnly: macOnlySwiftFiles, packages: packageTargetFolders,
                                                                             platforms: platformsByDirectory, isScanned: isScanned) {
             platformsByDirectory[folder] = platforms
         }
@@ -634,7 +639,7 @@ struct ProjectIndex: Sendable {
     /// Folders of package targets (`Modules/Sources/Agent`) in a package that lists the Mac among
     /// several platforms, where a Swift file imports AppKit outside any `#if`: that target cannot
     /// build elsewhere, so its files are judged for the Mac alone.
-    private static func packageTargetsBuildingOnlyForTheMac(_ files: [InputFile], packages: [String: [String]?],
+    private static func packageTargetsBuildingOnlyForTheMac(_ files: [InputFile], macOnly: Set<String>, packages: [String: [String]?],
                                                            platforms: [String: PlatformSet],
                                                            isScanned: (String) -> Bool) -> [String: PlatformSet] {
         var found: [String: PlatformSet] = [:]
@@ -648,9 +653,10 @@ struct ProjectIndex: Sendable {
         }
         guard !folders.isEmpty else { return [:] }
         for file in files where ASCII.hasSuffix(file.path, ".swift") {
-            guard let (folder, _, set) = folders.first(where: { file.path.utf8.starts(with: $0.prefix) }), found[folder] == nil,
-                  isScanned(file.path), let bytes = try? file.bytes() else { continue }
-            if ImportScanner.scan(bytes).buildsOnlyForTheMac { found[folder] = set.intersection(PlatformSet(.macOS)) }
+            guard macOnly.contains(file.path),
+                  let (folder, _, set) = folders.first(where: { file.path.utf8.starts(with: $0.prefix) }), found[folder] == nil,
+                  isScanned(file.path) else { continue }
+            found[folder] = set.intersection(PlatformSet(.macOS))
         }
         return found
     }

@@ -216,7 +216,7 @@ public struct Scanner: Sendable {
             var again: [(index: Int, facts: Set<String>)] = []
             for (index, outcome) in outcomes.enumerated() where candidates[index].path.hasSuffix(".swift") {
                 guard case .checked(let result, _) = outcome.status else { continue }
-                let facts = ViewComponents.facts(componentFacts, forUses: result.componentUses)
+                let facts = ViewComponents.facts(componentFacts, forUses: result.componentUses, referenced: result.referencedNames)
                 if !facts.isEmpty { again.append((index, facts)) }
             }
             let byPath = Dictionary(again.map { (candidates[$0.index].path, $0.facts) }, uniquingKeysWith: { $0.union($1) })

@@ -214,9 +214,12 @@ public enum ViewComponents {
     }
 
     /// The component facts a file needs checking with: those its uses could stand on
-    /// (`FileResult.componentUses`), from the repository's resolved facts.
-    public static func facts(_ resolved: Set<String>, forUses uses: Set<String>) -> Set<String> {
-        uses.count < resolved.count ? uses.intersection(resolved) : resolved.intersection(uses)
+    /// (`FileResult.componentUses`, and for the facts about a type alone, the names it refers
+    /// to), from the repository's resolved facts.
+    public static func facts(_ resolved: Set<String>, forUses uses: Set<String>, referenced: Set<String>) -> Set<String> {
+        resolved.filter { fact in
+            fact.hasPrefix(tapOnlyPrefix) || fact.hasPrefix(namelessPrefix) ? referenced.contains(typeName(of: fact)) : uses.contains(fact)
+        }
     }
 }
 
@@ -229,12 +232,17 @@ extension SourceFile {
         for (name, calls) in index.callsByName where name.first?.isUppercase == true
             && !AccessibilityLabels.systemViews.contains(name) && !SwiftUIGestureUse.controls.contains(name) {
             for call in calls where ViewComponents.isCustomViewUse(call) && !isInPreview(call) {
-                uses.insert(ViewComponents.tapOnlyPrefix + name)
-                uses.insert(ViewComponents.namelessPrefix + name)
+                // `tapOnly:` and `nameless:` facts need only the type's name, which
+                // `referencedNames` holds: the uses are the arguments'.
                 for argument in call.arguments {
                     let label = argument.label?.text ?? "_"
-                    if argument.expression.is(StringLiteralExprSyntax.self) { uses.insert(ViewComponents.assetImagePrefix + name + "." + label) }
-                    if !argument.expression.is(NilLiteralExprSyntax.self) { uses.insert(ViewComponents.tapOnlyWhenGivenPrefix + name + "." + label) }
+                    let value = argument.expression
+                    if value.is(StringLiteralExprSyntax.self) { uses.insert(ViewComponents.assetImagePrefix + name + "." + label) }
+                    // What may be a closure: one written out, or a name or member that holds one.
+                    if value.is(ClosureExprSyntax.self) || value.is(DeclReferenceExprSyntax.self)
+                        || value.as(MemberAccessExprSyntax.self)?.base != nil {
+                        uses.insert(ViewComponents.tapOnlyWhenGivenPrefix + name + "." + label)
+                    }
                 }
                 if call.trailingClosure != nil { uses.insert(ViewComponents.tapOnlyWhenGivenPrefix + name + "." + ViewComponents.trailingLabel) }
                 for closure in call.additionalTrailingClosures { uses.insert(ViewComponents.tapOnlyWhenGivenPrefix + name + "." + closure.label.text) }

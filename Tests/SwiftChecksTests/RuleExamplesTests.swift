@@ -144,7 +144,7 @@ struct RuleExamplesTests {
         var result = checker.check(path: example.file, source: code, context: context)
         referenced.formUnion(result.referencedNames)
         // As the scan does: a second look with the facts of the app's own views it shows.
-        let componentFacts = ViewComponents.facts(ViewComponents.useFacts(referenced), forUses: result.componentUses)
+        let componentFacts = ViewComponents.facts(ViewComponents.useFacts(referenced), forUses: result.componentUses, referenced: result.referencedNames)
         if !componentFacts.isEmpty {
             var second = context
             second.componentFacts = componentFacts
