@@ -123,7 +123,7 @@ struct ScanCache: Sendable {
     /// already holds (each rule's fix and citation). JSON decoding of the same data took most
     /// of a warm scan's time.
     enum Entry {
-        static let header = "a11y-audit cache 8"
+        static let header = "a11y-audit cache 9"
 
         static func encode(_ result: FileResult) -> String {
             var out = header + "\n"

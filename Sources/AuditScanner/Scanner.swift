@@ -209,9 +209,13 @@ public struct Scanner: Sendable {
 
         // Second look: a file that shows a view of the app's own whose behaviour another file
         // settles (`ViewComponents`) is checked again with those facts, cached under them.
-        var referencedByFiles = Set<String>()
-        for outcome in outcomes { if case .checked(let result, _) = outcome.status { referencedByFiles.formUnion(result.referencedNames) } }
-        let componentFacts = ViewComponents.useFacts(referencedByFiles)
+        var referencedByFiles = Set<String>(), referencedPerFile: [Set<String>] = []
+        for outcome in outcomes {
+            guard case .checked(let result, _) = outcome.status else { continue }
+            referencedByFiles.formUnion(result.referencedNames)
+            referencedPerFile.append(result.referencedNames)
+        }
+        let componentFacts = ViewComponents.useFacts(referencedByFiles, ambiguous: ViewComponents.ambiguousViewNames(referencedPerFile))
         if !componentFacts.isEmpty {
             var again: [(index: Int, facts: Set<String>)] = []
             for (index, outcome) in outcomes.enumerated() where candidates[index].path.hasSuffix(".swift") {
@@ -351,29 +355,32 @@ public struct Scanner: Sendable {
         // Objective-C sources, and Info.plist files (an extension's NSExtensionPrincipalClass).
         let sources = swiftFilesNotChecked(outcomes, candidates)
             + unparsedSources(input, config) { objectiveCSuffixes.contains(where: $0.hasSuffix) || $0.hasSuffix("Info.plist") }
+        let lengths = Set(wanted.map(\.utf8.count))
         var found = Set<String>()
-        // Knuth–Morris–Pratt per name: linear in each file whatever a hostile name or file holds.
-        let patterns = wanted.map { ($0, BytePattern($0)) }
+        // One pass per file over its identifiers, each looked up in the set of names wanted:
+        // linear in the file whatever it holds and however many names are wanted (every type
+        // nothing reaches is one).
         for file in sources {
             guard let bytes = try? file.bytes() else { continue }
             let baseName = file.path.split(separator: "/").last?.split(separator: ".").first.map(String.init) ?? ""
             let isObjectiveC = objectiveCSuffixes.contains(where: file.path.hasSuffix)
-            for (name, pattern) in patterns where !found.contains(name) {
+            var start = 0
+            while start < bytes.count {
+                guard Self.isIdentifierByte(bytes[start]) else { start += 1; continue }
+                var end = start
+                while end < bytes.count, Self.isIdentifierByte(bytes[end]) { end += 1 }
+                defer { start = end }
+                // Only runs as long as some wanted name, starting with a letter or `_`: most
+                // identifiers of a large Objective-C file never become a string.
+                guard lengths.contains(end - start), !(0x30...0x39).contains(bytes[start]) else { continue }
+                let name = String(decoding: bytes[start..<end], as: UTF8.self)
+                guard wanted.contains(name), !found.contains(name) else { continue }
                 // A class's own header and implementation, and `#import "X.h"` or `@class X`
                 // lines (an umbrella header imports every class), do not use it.
-                if isObjectiveC, baseName == name { continue }
-                var seen = false
-                pattern.forEachMatch(in: bytes) { end in
-                    let start = end - name.utf8.count
-                    if start > 0, Self.isIdentifierByte(bytes[start - 1]) { return end }
-                    if end < bytes.count, Self.isIdentifierByte(bytes[end]) { return end }
-                    if isObjectiveC, Self.isDeclarationLine(bytes, around: end) { return end }
-                    // `enum FacetView` in a Swift strings file declares a name, nested or not.
-                    if !isObjectiveC, Self.followsDeclarationKeyword(bytes, at: start) { return end }
-                    seen = true
-                    return bytes.count
-                }
-                if seen { found.insert(name) }
+                if isObjectiveC, baseName == name || Self.isDeclarationLine(bytes, around: end) { continue }
+                // `enum FacetView` in a Swift strings file declares a name, nested or not.
+                if !isObjectiveC, Self.followsDeclarationKeyword(bytes, at: start) { continue }
+                found.insert(name)
             }
             if found.count == wanted.count { break }
         }

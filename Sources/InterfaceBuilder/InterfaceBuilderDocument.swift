@@ -106,7 +106,10 @@ public struct InterfaceBuilderDocument: Sendable {
     /// and nothing wires code to any view from it up to that one: no outlet or outlet
     /// collection, action, tag, custom class, binding or runtime attribute (a "Special thanks"
     /// stack left hidden). A hidden container whose button sends an action may be shown by it.
+    /// A wired view above the hidden one may show it too (`stack.arrangedSubviews[1].isHidden =
+    /// false`): only a chain with nothing wired, up to the root, is never shown.
     public func isNeverShown(_ view: InterfaceBuilderView) -> Bool {
+        var hidden = false
         for step in [view] + superviews(of: view).map({ views[$0] }) {
             let wired = !step.outlets.isEmpty || step.hasAction || step.hasGestureRecognizers || step.attributes["tag"] != nil
                 || step.customClass != nil || tree.elements[step.element].children.contains { child in
@@ -115,9 +118,9 @@ public struct InterfaceBuilderDocument: Sendable {
                     return name == "connections" && tree.elements[child].children.contains { tree.elements[$0].name == "binding" }
                 }
             if wired { return false }
-            if step.isHidden { return true }
+            hidden = hidden || step.isHidden
         }
-        return false
+        return hidden
     }
 
     /// Indices into `views` of the views enclosing `view`, nearest first, up to its root.

@@ -450,6 +450,12 @@ public struct SourceChecker: Sendable {
                 || offset >= token.endPositionBeforeTrailingTrivia.utf8Offset
         }
         suppressions.extendNextDirectives { line in lines.lastLineOfStatement(startingOn: line, in: tree) }
+        // The app's own views this file declares: what other files see, and what its private
+        // and nested ones do, which only this file's uses can stand on.
+        let components = file.componentFacts()
+        if !components.local.isEmpty {
+            file.context.componentFacts.formUnion(ViewComponents.useFacts(components.local.union(components.shared)))
+        }
         for rule in rules {
             let description = rule.description
             var sink = FindingSink()
@@ -509,7 +515,7 @@ public struct SourceChecker: Sendable {
         if file.declaresEntryPoint { result.referencedNames.insert(FileResult.entryPointMarker) }
         result.referencedNames.formUnion(file.targetsGivenInCode())
         result.referencedNames.formUnion(file.imageOnlyViews())
-        result.referencedNames.formUnion(file.componentFacts())
+        result.referencedNames.formUnion(components.shared)
         result.componentUses = file.componentUses()
         result.referencedNames.formUnion(file.index.identifierLiterals.map { FileResult.sceneRequirementPrefix + $0 })
         result.assignedMembers = file.overridingAssignments(FileResult.overridableProperties)

@@ -78,7 +78,8 @@ public final class SourceFile {
     public let path: String
     let tree: SourceFileSyntax
     let index: SourceIndex
-    let context: ProjectContext
+    /// `var` only for the facts of the file's own private views (`ViewComponents`), added before the rules run.
+    var context: ProjectContext
     let resolver: PlatformResolver
     let reference: ReferenceData
 

@@ -35,10 +35,24 @@ public enum ViewComponents {
     /// are known.
     /// The facts uses stand on, resolved across files (`resolvingComponentFacts`), without the
     /// forwarding and control facts that only resolution reads.
-    public static func useFacts(_ referenced: Set<String>) -> Set<String> {
+    /// `ambiguous`: names more than one file declares a view by (`view:` facts), whose facts
+    /// are not about one view.
+    public static func useFacts(_ referenced: Set<String>, ambiguous: Set<String> = []) -> Set<String> {
         resolvingComponentFacts(referenced).filter { fact in
-            isComponentFact(fact) && !fact.contains(forwardMarker)
+            isComponentFact(fact) && !fact.contains(forwardMarker) && !ambiguous.contains(typeName(of: fact))
         }
+    }
+
+    /// The view names more than one of these files declares (each file's `referencedNames`).
+    public static func ambiguousViewNames(_ files: [Set<String>]) -> Set<String> {
+        var seen = Set<String>(), twice = Set<String>()
+        for names in files {
+            for name in names where name.hasPrefix(declaredViewPrefix) {
+                let view = String(name.dropFirst(declaredViewPrefix.count))
+                if !seen.insert(view).inserted { twice.insert(view) }
+            }
+        }
+        return twice
     }
 
     public static func resolvingComponentFacts(_ referenced: Set<String>) -> Set<String> {
@@ -206,6 +220,21 @@ public enum ViewComponents {
         return result.sorted { $0.position < $1.position }
     }
 
+    /// What may be a closure: one written out, or a name or member that holds one.
+    static func mayBeClosure(_ value: ExprSyntax) -> Bool {
+        value.is(ClosureExprSyntax.self) || value.is(DeclReferenceExprSyntax.self) || value.as(MemberAccessExprSyntax.self)?.base != nil
+    }
+
+    /// Modifiers whose content is not the view's own: a menu, a sheet, an alert, a toolbar.
+    static let detachedContent: Set<String> = [
+        "contextMenu", "alert", "sheet", "fullScreenCover", "popover", "confirmationDialog", "toolbar", "swipeActions", "overlay",
+        "background", "inspector", "navigationDestination",
+    ]
+
+    /// `view:Row`: the file declares a SwiftUI view named `Row` (private or nested ones too):
+    /// a name two files declare is not one view, and its facts are dropped.
+    static let declaredViewPrefix = "view:"
+
     /// `assetImage:Icon.name` → `Icon`.
     static func typeName(of fact: String) -> String {
         guard let prefix = prefixes.first(where: fact.hasPrefix) else { return "" }
@@ -238,9 +267,7 @@ extension SourceFile {
                     let label = argument.label?.text ?? "_"
                     let value = argument.expression
                     if value.is(StringLiteralExprSyntax.self) { uses.insert(ViewComponents.assetImagePrefix + name + "." + label) }
-                    // What may be a closure: one written out, or a name or member that holds one.
-                    if value.is(ClosureExprSyntax.self) || value.is(DeclReferenceExprSyntax.self)
-                        || value.as(MemberAccessExprSyntax.self)?.base != nil {
+                    if ViewComponents.mayBeClosure(value) {
                         uses.insert(ViewComponents.tapOnlyWhenGivenPrefix + name + "." + label)
                     }
                 }
@@ -251,9 +278,10 @@ extension SourceFile {
         return uses
     }
 
-    /// The component facts of the views this file declares (see `ViewComponents`).
-    func componentFacts() -> Set<String> {
-        var facts = Set<String>()
+    /// The component facts of the views this file declares (see `ViewComponents`): `shared`,
+    /// of its top-level views other files can build; `local`, of its private and nested ones.
+    func componentFacts() -> (shared: Set<String>, local: Set<String>) {
+        var facts = Set<String>(), local = Set<String>()
         for declaration in index.typeDeclarations {
             // A wrapped AppKit or UIKit view (`NSTextField` in an `NSViewRepresentable`) is
             // whatever control it wraps, for all a tap around it says.
@@ -264,8 +292,17 @@ extension SourceFile {
             }
             guard let type = declaration.as(StructDeclSyntax.self),
                   type.inheritanceClause?.inheritedTypes.contains(where: { ["View", "SwiftUI.View"].contains($0.type.typeName) }) == true,
-                  !isInPreview(type), let body = Self.bodyExpression(of: type) else { continue }
+                  !isInPreview(type) else { continue }
             let name = type.name.text
+            facts.insert(ViewComponents.declaredViewPrefix + name)
+            guard let body = Self.bodyExpression(of: type) else { continue }
+            // A private view is not what another file's `Name(…)` builds: its facts are for
+            // this file's uses. (A nested one is, from code in its outer type's extensions; a
+            // name two files declare is dropped by the scan.)
+            let isLocal = type.modifiers.contains(where: { [.keyword(.private), .keyword(.fileprivate)].contains($0.name.tokenKind) })
+                || (Syntax(type).enclosingTypeDecl?.as(StructDeclSyntax.self)?.modifiers ?? Syntax(type).enclosingTypeDecl?.as(ClassDeclSyntax.self)?.modifiers)?
+                    .contains(where: { [.keyword(.private), .keyword(.fileprivate)].contains($0.name.tokenKind) }) == true
+            let before = facts
             let chain = ModifierChain(containing: body)
             // A token walk of the type: only for the views a fact could be about.
             var labels: Bool?
@@ -295,6 +332,7 @@ extension SourceFile {
             let holdsControl = SwiftUIGestureUse.controls.contains { control in
                 (index.callsByName[control] ?? []).contains { call in
                     range.contains(call.position.utf8Offset) && call.calledExpression.is(DeclReferenceExprSyntax.self)
+                        && !Self.isInDetachedContent(call, below: body)
                 }
             }
             if holdsControl || isControl { facts.insert(ViewComponents.controlPrefix + name) }
@@ -318,8 +356,24 @@ extension SourceFile {
             if !shown.isEmpty, !labelsItself() {
                 for label in shown { facts.insert(ViewComponents.assetImagePrefix + name + "." + label) }
             }
+            if isLocal {
+                local.formUnion(facts.subtracting(before))
+                facts = before
+            }
         }
-        return facts
+        return (facts, local)
+    }
+
+    /// Whether `call` sits in a menu, sheet, alert or toolbar the view attaches (between it
+    /// and the body's expression), not in what the view shows.
+    static func isInDetachedContent(_ call: FunctionCallExprSyntax, below body: ExprSyntax) -> Bool {
+        var current = call.parent
+        while let node = current, node.id != body.id {
+            if let outer = node.as(FunctionCallExprSyntax.self), outer.isMemberCallWithBase,
+               ViewComponents.detachedContent.contains(outer.calleeName ?? "") { return true }
+            current = node.parent
+        }
+        return false
     }
 
     /// Where the view's taps only run an optional closure it holds (`action?()`, `if let onTap

@@ -61,6 +61,22 @@ struct TapGestureMissingTraitRule: SourceRule {
                     func connect() {}
                 }
                 """, assets: ["Components/Components.swift": ViewComponents.exampleComponents]),
+            // A private row of this file: only its uses here can be about it.
+            RuleExample("""
+                import SwiftUI
+                struct FeePicker: View {
+                    let options: [Fee]
+                    var body: some View {
+                        VStack { ForEach(options) { fee in ↓FeeRow(fee: fee) { select(fee) } } }
+                    }
+                    func select(_ fee: Fee) {}
+                }
+                private struct FeeRow: View {
+                    let fee: Fee
+                    let onSelect: () -> Void
+                    var body: some View { HStack { Text(fee.name); Spacer() }.↓onTapGesture { onSelect() } }
+                }
+                """),
             RuleExample("""
                 import SwiftUI
                 struct Trash: View {
@@ -286,7 +302,7 @@ struct TapGestureMissingTraitRule: SourceRule {
             let type = call.calleeName ?? ""
             // What the use passes decides which fact it stands on: a component that taps only
             // through an optional closure is tappable only where one is given.
-            var given = call.arguments.filter { !$0.expression.is(NilLiteralExprSyntax.self) }.compactMap { $0.label?.text }
+            var given = call.arguments.filter { ViewComponents.mayBeClosure($0.expression) }.map { $0.label?.text ?? "_" }
             if call.trailingClosure != nil { given.append(ViewComponents.trailingLabel) }
             given += call.additionalTrailingClosures.map(\.label.text)
             let facts = [ViewComponents.tapOnlyPrefix + type] + given.map { ViewComponents.tapOnlyWhenGivenPrefix + type + "." + $0 }
