@@ -106,21 +106,26 @@ public struct InterfaceBuilderDocument: Sendable {
     /// and nothing wires code to any view from it up to that one: no outlet or outlet
     /// collection, action, tag, custom class, binding or runtime attribute (a "Special thanks"
     /// stack left hidden). A hidden container whose button sends an action may be shown by it.
-    /// A wired view above the hidden one may show it too (`stack.arrangedSubviews[1].isHidden =
-    /// false`): only a chain with nothing wired, up to the root, is never shown.
+    /// A stack view wired to code just above the hidden one may show it too
+    /// (`stack.arrangedSubviews[1].isHidden = false`); a wired view further up (every xib's root
+    /// has its owner's `view` outlet) does not reach into its subviews that way.
     public func isNeverShown(_ view: InterfaceBuilderView) -> Bool {
-        var hidden = false
-        for step in [view] + superviews(of: view).map({ views[$0] }) {
-            let wired = !step.outlets.isEmpty || step.hasAction || step.hasGestureRecognizers || step.attributes["tag"] != nil
+        func isWired(_ step: InterfaceBuilderView) -> Bool {
+            !step.outlets.isEmpty || step.hasAction || step.hasGestureRecognizers || step.attributes["tag"] != nil
                 || step.customClass != nil || tree.elements[step.element].children.contains { child in
                     let name = tree.elements[child].name
                     if name == "userDefinedRuntimeAttributes" { return true }
                     return name == "connections" && tree.elements[child].children.contains { tree.elements[$0].name == "binding" }
                 }
-            if wired { return false }
-            hidden = hidden || step.isHidden
         }
-        return hidden
+        let chain = [view] + superviews(of: view).map { views[$0] }
+        for (offset, step) in chain.enumerated() {
+            if isWired(step) { return false }
+            guard step.isHidden else { continue }
+            if offset + 1 < chain.count, chain[offset + 1].kind == "stackView", isWired(chain[offset + 1]) { return false }
+            return true
+        }
+        return false
     }
 
     /// Indices into `views` of the views enclosing `view`, nearest first, up to its root.

@@ -32,6 +32,20 @@ struct InterfaceBuilderFontNotAdjustingRule: DocumentRule {
             only in `.a11y-audit.json`.
             """,
         triggering: [
+            // Hidden, but in a stack code reaches (here by its tag): code may show it.
+            RuleExample(InterfaceBuilderExample.iOS("""
+                <stackView opaque="NO" tag="7" contentMode="scaleToFill" axis="vertical" spacing="8" translatesAutoresizingMaskIntoConstraints="NO" id="err-st-001">
+                    <rect key="frame" x="16" y="16" width="200" height="21"/>
+                    <subviews>
+                        ↓<label hidden="YES" opaque="NO" userInteractionEnabled="NO" contentMode="left" text="Could not connect" textAlignment="natural" lineBreakMode="tailTruncation" numberOfLines="0" baselineAdjustment="alignBaselines" translatesAutoresizingMaskIntoConstraints="NO" id="err-lb-001">
+                            <rect key="frame" x="0.0" y="0.0" width="200" height="21"/>
+                            <fontDescription key="fontDescription" style="UICTFontTextStyleBody"/>
+                            <nil key="textColor"/>
+                            <nil key="highlightedColor"/>
+                        </label>
+                    </subviews>
+                </stackView>
+                """), platforms: PlatformSet(.iOS), file: "Main.storyboard"),
             RuleExample(InterfaceBuilderExample.iOS("""
                 ↓<label opaque="NO" userInteractionEnabled="NO" contentMode="left" text="Order 1042" textAlignment="natural" lineBreakMode="tailTruncation" numberOfLines="0" baselineAdjustment="alignBaselines" translatesAutoresizingMaskIntoConstraints="NO" id="ord-lb-001">
                     <rect key="frame" x="16" y="16" width="200" height="21"/>
