@@ -209,13 +209,14 @@ public struct Scanner: Sendable {
 
         // Second look: a file that shows a view of the app's own whose behaviour another file
         // settles (`ViewComponents`) is checked again with those facts, cached under them.
-        var referencedByFiles = Set<String>(), referencedPerFile: [Set<String>] = []
+        // The second look changes findings only: the names each file refers to are the first's.
+        var referenced = Set<String>(), referencedPerFile: [Set<String>] = []
         for outcome in outcomes {
             guard case .checked(let result, _) = outcome.status else { continue }
-            referencedByFiles.formUnion(result.referencedNames)
+            referenced.formUnion(result.referencedNames)
             referencedPerFile.append(result.referencedNames)
         }
-        let componentFacts = ViewComponents.useFacts(referencedByFiles, ambiguous: ViewComponents.ambiguousViewNames(referencedPerFile))
+        let componentFacts = ViewComponents.useFacts(referenced, ambiguous: ViewComponents.ambiguousViewNames(referencedPerFile))
         if !componentFacts.isEmpty {
             var again: [(index: Int, facts: Set<String>)] = []
             for (index, outcome) in outcomes.enumerated() where candidates[index].path.hasSuffix(".swift") {
@@ -223,7 +224,7 @@ public struct Scanner: Sendable {
                 let facts = ViewComponents.facts(componentFacts, forUses: result.componentUses, referenced: result.referencedNames)
                 if !facts.isEmpty { again.append((index, facts)) }
             }
-            let byPath = Dictionary(again.map { (candidates[$0.index].path, $0.facts) }, uniquingKeysWith: { $0.union($1) })
+            let byPath = Dictionary(uniqueKeysWithValues: again.map { (candidates[$0.index].path, $0.facts) })
             let second = run(again.map { candidates[$0.index] }) { file in
                 let level = checkers.checkers(for: file.path)
                 return FileProcessor.process(file, checker: level.source, documentChecker: level.document, project: project,
@@ -242,10 +243,9 @@ public struct Scanner: Sendable {
         var findings: [Finding] = []
         var usedColorNames = project.colorNamesUsedByProjectFiles
         // What any file refers to decides the findings that hold only if their property is read.
-        var referenced = Set<String>(), assigned = Set<String>()
+        var assigned = Set<String>()
         for outcome in outcomes {
             if case .checked(let result, _) = outcome.status {
-                referenced.formUnion(result.referencedNames)
                 // Who-uses-which-type facts are many and only `typeUse` reads them.
                 assigned.formUnion(result.assignedMembers.lazy.filter { !FileResult.isTypeUseFact($0) })
             }

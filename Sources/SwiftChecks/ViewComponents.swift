@@ -3,9 +3,10 @@ import SwiftSyntax
 /// What the app's own SwiftUI views do to the accessibility of whatever file shows them: a
 /// component that draws its `name` as `Image(name)`, one that is tappable without a button
 /// trait, one that hides its text behind `.accessibilityElement(children: .ignore)` with no
-/// label. Each is a fact of the declaring file (in `referencedNames`, cached with it); the
-/// file that constructs the view reports the use, standing on the fact (`requiredUse`), so the
-/// finding lands where the reviewer sees the control and goes when the component is fixed.
+/// label. Each is a fact of the declaring file (in `referencedNames`, cached with it); a file
+/// that constructs such a view is checked again with the facts (`ProjectContext.componentFacts`)
+/// and reports the use, so the finding lands where the reviewer sees the control and goes when
+/// the component is fixed.
 public enum ViewComponents {
     /// `assetImage:Icon.name`: `Icon(name: "x")` shows `Image(name)` with no label of its own
     /// (`Icon._` for an unlabelled initializer argument). Lowercase first: never a type name.
@@ -30,9 +31,6 @@ public enum ViewComponents {
     /// shows an asset name if `Icon` does.
     static let forwardMarker = ">"
 
-    /// Adds `assetImage:Tooltip.icon` for each view that hands its string to one that shows
-    /// it (`assetImage:Icon.name`), through any number of such hands: once every file's facts
-    /// are known.
     /// The facts uses stand on, resolved across files (`resolvingComponentFacts`), without the
     /// forwarding and control facts that only resolution reads.
     /// `ambiguous`: names more than one file declares a view by (`view:` facts), whose facts
@@ -55,7 +53,10 @@ public enum ViewComponents {
         return twice
     }
 
-    public static func resolvingComponentFacts(_ referenced: Set<String>) -> Set<String> {
+    /// Adds `assetImage:Tooltip.icon` for each view that hands its string to one that shows
+    /// it (`assetImage:Icon.name`), through any number of such hands, and drops the tap facts of
+    /// views that show a control of the app's own: once every file's facts are known.
+    static func resolvingComponentFacts(_ referenced: Set<String>) -> Set<String> {
         var forwards: [(fact: String, target: String)] = []
         for entry in referenced where entry.hasPrefix(assetImagePrefix) {
             guard let marker = entry.range(of: forwardMarker) else { continue }
@@ -196,7 +197,7 @@ public enum ViewComponents {
 
     /// Whether a finding's required use is a component fact (a use-site candidate that most
     /// often finds no component to stand on: not a finding the app left unused).
-    public static func isComponentFact(_ name: String) -> Bool { prefixes.contains { name.hasPrefix($0) } }
+    static func isComponentFact(_ name: String) -> Bool { prefixes.contains { name.hasPrefix($0) } }
 
     /// A view of the app's own constructed here: an uppercase callee that is not SwiftUI's.
     static func isCustomViewUse(_ call: FunctionCallExprSyntax) -> Bool {
@@ -223,6 +224,20 @@ public enum ViewComponents {
     /// What may be a closure: one written out, or a name or member that holds one.
     static func mayBeClosure(_ value: ExprSyntax) -> Bool {
         value.is(ClosureExprSyntax.self) || value.is(DeclReferenceExprSyntax.self) || value.as(MemberAccessExprSyntax.self)?.base != nil
+    }
+
+    /// The labels under which a use passes what may be closures (`_` unlabelled, `{trailing}`
+    /// for a trailing closure): what a `tapOnlyWhenGiven:` fact is matched against.
+    static func closureLabels(of call: FunctionCallExprSyntax) -> [String] {
+        var labels = call.arguments.filter { mayBeClosure($0.expression) }.map { $0.label?.text ?? "_" }
+        if call.trailingClosure != nil { labels.append(trailingLabel) }
+        labels += call.additionalTrailingClosures.map(\.label.text)
+        return labels
+    }
+
+    /// `private` or `fileprivate`.
+    static func isFilePrivate(_ modifiers: DeclModifierListSyntax?) -> Bool {
+        modifiers?.contains { [.keyword(.private), .keyword(.fileprivate)].contains($0.name.tokenKind) } == true
     }
 
     /// Modifiers whose content is not the view's own: a menu, a sheet, an alert, a toolbar.
@@ -263,16 +278,10 @@ extension SourceFile {
             for call in calls where ViewComponents.isCustomViewUse(call) && !isInPreview(call) {
                 // `tapOnly:` and `nameless:` facts need only the type's name, which
                 // `referencedNames` holds: the uses are the arguments'.
-                for argument in call.arguments {
-                    let label = argument.label?.text ?? "_"
-                    let value = argument.expression
-                    if value.is(StringLiteralExprSyntax.self) { uses.insert(ViewComponents.assetImagePrefix + name + "." + label) }
-                    if ViewComponents.mayBeClosure(value) {
-                        uses.insert(ViewComponents.tapOnlyWhenGivenPrefix + name + "." + label)
-                    }
+                for argument in call.arguments where argument.expression.is(StringLiteralExprSyntax.self) {
+                    uses.insert(ViewComponents.assetImagePrefix + name + "." + (argument.label?.text ?? "_"))
                 }
-                if call.trailingClosure != nil { uses.insert(ViewComponents.tapOnlyWhenGivenPrefix + name + "." + ViewComponents.trailingLabel) }
-                for closure in call.additionalTrailingClosures { uses.insert(ViewComponents.tapOnlyWhenGivenPrefix + name + "." + closure.label.text) }
+                for label in ViewComponents.closureLabels(of: call) { uses.insert(ViewComponents.tapOnlyWhenGivenPrefix + name + "." + label) }
             }
         }
         return uses
@@ -299,9 +308,9 @@ extension SourceFile {
             // A private view is not what another file's `Name(…)` builds: its facts are for
             // this file's uses. (A nested one is, from code in its outer type's extensions; a
             // name two files declare is dropped by the scan.)
-            let isLocal = type.modifiers.contains(where: { [.keyword(.private), .keyword(.fileprivate)].contains($0.name.tokenKind) })
-                || (Syntax(type).enclosingTypeDecl?.as(StructDeclSyntax.self)?.modifiers ?? Syntax(type).enclosingTypeDecl?.as(ClassDeclSyntax.self)?.modifiers)?
-                    .contains(where: { [.keyword(.private), .keyword(.fileprivate)].contains($0.name.tokenKind) }) == true
+            let outer = Syntax(type).enclosingTypeDecl
+            let isLocal = ViewComponents.isFilePrivate(type.modifiers)
+                || ViewComponents.isFilePrivate(outer?.as(StructDeclSyntax.self)?.modifiers ?? outer?.as(ClassDeclSyntax.self)?.modifiers)
             let before = facts
             let chain = ModifierChain(containing: body)
             // A token walk of the type: only for the views a fact could be about.
@@ -316,7 +325,6 @@ extension SourceFile {
                 .filter { $0.kind == .singleTap && !$0.doesNothing && !TapAction.onlyDismissesKeyboard($0.actions) }
             let isControl = chain.root.as(FunctionCallExprSyntax.self)?.calleeName.map(SwiftUIGestureUse.controls.contains) ?? false
             let actionable = !chain.addedTraits.isDisjoint(with: TapGestureMissingTraitRule.actionableTraits)
-            let hasAction = chain.has("accessibilityAction") || chain.has("accessibilityActions") || chain.has("accessibilityRepresentation")
             // The calls in the body, from one walk, only for a view a fact could be about.
             var walked: [FunctionCallExprSyntax]?
             func inner() -> [FunctionCallExprSyntax] {
@@ -336,7 +344,7 @@ extension SourceFile {
                 }
             }
             if holdsControl || isControl { facts.insert(ViewComponents.controlPrefix + name) }
-            if !taps.isEmpty, !isControl, !holdsControl, !actionable, !hasAction, !chain.isHiddenFromAccessibility,
+            if !taps.isEmpty, !isControl, !holdsControl, !TapGestureMissingTraitRule.carriesAction(chain), !chain.isHiddenFromAccessibility,
                !taps.contains(where: { TapAction.toggledValue(in: TapAction.ranges(of: $0.actions), self) != nil }) {
                 // A tap that runs an optional closure (`action?()`) does nothing where none is passed.
                 let given = Self.optionalActionLabels(of: type, taps: taps)
@@ -376,20 +384,49 @@ extension SourceFile {
         return false
     }
 
+    /// The type's stored instance properties with their written types, in declaration order.
+    static func storedProperties(of type: StructDeclSyntax) -> [(name: String, type: String?)] {
+        type.memberBlock.members.compactMap { $0.decl.as(VariableDeclSyntax.self) }
+            .filter { !$0.modifiers.contains(where: { $0.name.tokenKind == .keyword(.static) }) }
+            .flatMap { variable in
+                variable.bindings.compactMap { binding -> (String, String?)? in
+                    guard binding.accessorBlock == nil, let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { return nil }
+                    return (name, binding.typeAnnotation?.type.trimmedDescription)
+                }
+            }
+    }
+
+    /// The labels a use passes `property` under: its own name for the memberwise initializer,
+    /// else the label of each declared initializer's parameter of that name (`init(_ name:)` →
+    /// `_`); `lastParameter` when it is the last (a trailing closure fills it).
+    static func initializerLabels(of type: StructDeclSyntax, for property: String) -> (labels: Set<String>, lastParameter: Bool) {
+        let initializers = type.memberBlock.members.compactMap { $0.decl.as(InitializerDeclSyntax.self) }
+        if initializers.isEmpty {
+            // Memberwise, in declaration order; a `let` with a value is not a parameter.
+            let parameters = type.memberBlock.members.compactMap { $0.decl.as(VariableDeclSyntax.self) }
+                .filter { !$0.modifiers.contains(where: { $0.name.tokenKind == .keyword(.static) }) }
+                .filter { $0.bindingSpecifier.tokenKind == .keyword(.var) || $0.bindings.first?.initializer == nil }
+                .flatMap { $0.bindings.compactMap { $0.accessorBlock == nil ? $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text : nil } }
+            return ([property], parameters.last == property)
+        }
+        var labels = Set<String>(), last = false
+        for initializer in initializers {
+            let parameters = Array(initializer.signature.parameterClause.parameters)
+            for (offset, parameter) in parameters.enumerated() where (parameter.secondName ?? parameter.firstName).text == property {
+                labels.insert(parameter.firstName.text)
+                if offset == parameters.count - 1 { last = true }
+            }
+        }
+        return (labels, last)
+    }
+
     /// Where the view's taps only run an optional closure it holds (`action?()`, `if let onTap
     /// { onTap() }`, `action != nil ? TapGesture()… : nil`): the initializer labels that pass
     /// it, with `{trailing}` when it is the last parameter (a trailing closure); nil when a tap
     /// does more.
     static func optionalActionLabels(of type: StructDeclSyntax, taps: [SwiftUIGestureUse]) -> [String]? {
-        var optionalClosures: [String] = []
-        for member in type.memberBlock.members {
-            guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
-            for binding in variable.bindings where binding.accessorBlock == nil {
-                guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
-                      let annotation = binding.typeAnnotation?.type.trimmedDescription,
-                      annotation.hasSuffix(")?"), annotation.contains("->") else { continue }
-                optionalClosures.append(name)
-            }
+        let optionalClosures = storedProperties(of: type).compactMap { property in
+            property.type.map { $0.hasSuffix(")?") && $0.contains("->") } == true ? property.name : nil
         }
         guard !optionalClosures.isEmpty else { return nil }
         var used: String?
@@ -415,23 +452,8 @@ extension SourceFile {
             used = name
         }
         guard let property = used else { return nil }
-        let initializers = type.memberBlock.members.compactMap { $0.decl.as(InitializerDeclSyntax.self) }
-        if initializers.isEmpty {
-            // Memberwise, in declaration order: a trailing closure fills the last property.
-            let stored = type.memberBlock.members.compactMap { $0.decl.as(VariableDeclSyntax.self) }
-                .filter { $0.bindingSpecifier.tokenKind == .keyword(.var) || $0.bindings.first?.initializer == nil }
-                .flatMap { $0.bindings.compactMap { $0.accessorBlock == nil ? $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text : nil } }
-            return stored.last == property ? [property, ViewComponents.trailingLabel] : [property]
-        }
-        var labels = Set<String>()
-        for initializer in initializers {
-            let parameters = Array(initializer.signature.parameterClause.parameters)
-            for (offset, parameter) in parameters.enumerated() where (parameter.secondName ?? parameter.firstName).text == property {
-                labels.insert(parameter.firstName.text)
-                if offset == parameters.count - 1 { labels.insert(ViewComponents.trailingLabel) }
-            }
-        }
-        return labels.sorted()
+        let passed = initializerLabels(of: type, for: property)
+        return (passed.labels.union(passed.lastParameter ? [ViewComponents.trailingLabel] : [])).sorted()
     }
 
     /// The expression `var body: some View { … }` returns: its one expression, or the last
@@ -467,19 +489,7 @@ extension SourceFile {
     /// label (not inside a `Label`, a combined group or a labelled container of its own); or
     /// hands to another view of the app's own (`Icon(name: icon)`), as `label>Icon.name`.
     static func assetImageArguments(of type: StructDeclSyntax, body: ExprSyntax, calls: () -> [FunctionCallExprSyntax]) -> [String] {
-        var stringProperties = Set<String>()
-        var initializers: [InitializerDeclSyntax] = []
-        for member in type.memberBlock.members {
-            if let initializer = member.decl.as(InitializerDeclSyntax.self) { initializers.append(initializer) }
-            guard let variable = member.decl.as(VariableDeclSyntax.self),
-                  !variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.static) }) else { continue }
-            for binding in variable.bindings where binding.accessorBlock == nil {
-                guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
-                      let annotation = binding.typeAnnotation?.type.trimmedDescription,
-                      ["String", "String?"].contains(annotation) else { continue }
-                stringProperties.insert(name)
-            }
-        }
+        let stringProperties = Set(storedProperties(of: type).compactMap { ["String", "String?"].contains($0.type ?? "") ? $0.name : nil })
         guard !stringProperties.isEmpty else { return [] }
         func property(_ expression: ExprSyntax) -> String? {
             let name: String?
@@ -507,24 +517,11 @@ extension SourceFile {
                 for (name, label) in forwarded { shown[name, default: []].insert(callee + "." + label) }
             }
         }
-        guard !shown.isEmpty else { return [] }
-        // Memberwise: the argument label is the property's name. Declared initializers: the
-        // label of the parameter of that name (`init(_ name: String)` → `_`).
-        var labels: [(label: String, property: String)] = []
-        if initializers.isEmpty {
-            labels = shown.keys.map { ($0, $0) }
-        } else {
-            for initializer in initializers {
-                for parameter in initializer.signature.parameterClause.parameters {
-                    let inner = (parameter.secondName ?? parameter.firstName).text
-                    guard shown[inner] != nil else { continue }
-                    labels.append((parameter.firstName.text, inner))
-                }
-            }
-        }
         var facts = Set<String>()
-        for (label, name) in labels {
-            for target in shown[name] ?? [] { facts.insert(target.isEmpty ? label : label + ViewComponents.forwardMarker + target) }
+        for (name, targets) in shown {
+            for label in initializerLabels(of: type, for: name).labels {
+                for target in targets { facts.insert(target.isEmpty ? label : label + ViewComponents.forwardMarker + target) }
+            }
         }
         return facts.sorted()
     }

@@ -147,11 +147,7 @@ struct ControlWithoutNameRule: SourceRule {
             if AccessibilityLabels.labelsOrHides(chain) || AccessibilityLabels.isInPreview(control) { continue }
             // Segments and radio buttons are named by their own options' text.
             if name == "Picker", Self.drawsOptionsAsControls(control) { continue }
-            if AccessibilityLabels.accessibilityContainers(of: control).contains(where: { container in
-                if container.calleeName == "LabeledContent" { return true }
-                let containerChain = ModifierChain(containing: ExprSyntax(container))
-                return AccessibilityLabels.labelsOrHides(containerChain) || containerChain.groupsChildren
-            }) { continue }
+            if Self.isNamedAround(control) { continue }
             // The call's first line: a picker's options do not belong in the message.
             let firstLine = control.trimmedDescription.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
             let excerpt = InputExcerpt.of(firstLine.hasSuffix("{") ? firstLine + " … }" : firstLine, limit: 60)
@@ -173,16 +169,20 @@ struct ControlWithoutNameRule: SourceRule {
     /// gives it one.
     private func checkComponentUses(_ file: SourceFile, _ sink: inout FindingSink) {
         for call in ViewComponents.uses(in: file, prefix: ViewComponents.namelessPrefix) {
-            let chain = ModifierChain(containing: ExprSyntax(call))
-            if AccessibilityLabels.labelsOrHides(chain) { continue }
-            if AccessibilityLabels.accessibilityContainers(of: call).contains(where: { container in
-                if container.calleeName == "LabeledContent" { return true }
-                let containerChain = ModifierChain(containing: ExprSyntax(container))
-                return AccessibilityLabels.labelsOrHides(containerChain) || containerChain.groupsChildren
-            }) { continue }
+            if AccessibilityLabels.labelsOrHides(ModifierChain(containing: ExprSyntax(call))) || Self.isNamedAround(call) { continue }
             let type = call.calleeName ?? ""
             let firstLine = call.trimmedDescription.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? type
             sink.report(call, "`\(InputExcerpt.of(firstLine, limit: 60))` has no accessible name: `\(type)` makes itself one element that ignores its children's text (`.accessibilityElement(children: .ignore)`) and sets no accessibility label, so VoiceOver announces it with no name and Voice Control has none to call it by; give `\(type)` an `.accessibilityLabel` from its title")
+        }
+    }
+
+    /// A container around `call` names, hides or groups it (`LabeledContent`, a label, a
+    /// combined or ignoring element): its own lack of a name is not what VoiceOver reads.
+    static func isNamedAround(_ call: FunctionCallExprSyntax) -> Bool {
+        AccessibilityLabels.accessibilityContainers(of: call).contains { container in
+            if container.calleeName == "LabeledContent" { return true }
+            let containerChain = ModifierChain(containing: ExprSyntax(container))
+            return AccessibilityLabels.labelsOrHides(containerChain) || containerChain.groupsChildren
         }
     }
 

@@ -302,10 +302,8 @@ struct TapGestureMissingTraitRule: SourceRule {
             let type = call.calleeName ?? ""
             // What the use passes decides which fact it stands on: a component that taps only
             // through an optional closure is tappable only where one is given.
-            var given = call.arguments.filter { ViewComponents.mayBeClosure($0.expression) }.map { $0.label?.text ?? "_" }
-            if call.trailingClosure != nil { given.append(ViewComponents.trailingLabel) }
-            given += call.additionalTrailingClosures.map(\.label.text)
-            let facts = [ViewComponents.tapOnlyPrefix + type] + given.map { ViewComponents.tapOnlyWhenGivenPrefix + type + "." + $0 }
+            let facts = [ViewComponents.tapOnlyPrefix + type]
+                + ViewComponents.closureLabels(of: call).map { ViewComponents.tapOnlyWhenGivenPrefix + type + "." + $0 }
             if facts.contains(where: file.context.componentFacts.contains) {
                 sink.report(call, "`\(type)` is made tappable by a tap gesture in its own body, but neither `\(type)` nor this use gives it a button or link trait, so VoiceOver reads this `\(InputExcerpt.of(call.trimmedDescription.split(separator: "\n").first.map(String.init) ?? type, limit: 50))` as plain content; make `\(type)` a `Button` (or add `.accessibilityAddTraits(.isButton)` in it)")
             }
@@ -314,8 +312,7 @@ struct TapGestureMissingTraitRule: SourceRule {
 
     /// The chain gives its view an actionable trait or action, or takes it out of the tree.
     private static func namesItsAction(_ chain: ModifierChain) -> Bool {
-        chain.isHiddenFromAccessibility || !chain.addedTraits.isDisjoint(with: actionableTraits)
-            || chain.has("accessibilityAction") || chain.has("accessibilityActions") || chain.has("accessibilityRepresentation")
+        chain.isHiddenFromAccessibility || carriesAction(chain)
             // An overlay that is the control for VoiceOver (`.overlay { Color.clear.accessibilityAddTraits(.isButton) … }`).
             || chain.modifiers.contains { call in
                 ["overlay", "background"].contains(call.calleeName ?? "") && call.tokens(viewMode: .sourceAccurate).contains { token in
@@ -325,16 +322,20 @@ struct TapGestureMissingTraitRule: SourceRule {
             }
     }
 
+    /// The chain itself says the view acts: a button, link or toggle trait, an accessibility
+    /// action, or a representation that stands for it.
+    static func carriesAction(_ chain: ModifierChain) -> Bool {
+        !chain.addedTraits.isDisjoint(with: actionableTraits)
+            || chain.has("accessibilityAction") || chain.has("accessibilityActions") || chain.has("accessibilityRepresentation")
+    }
+
     private func checkSwiftUI(_ use: SwiftUIGestureUse, _ file: SourceFile, _ sink: inout FindingSink) {
         guard use.kind == .singleTap, !use.doesNothing, !TapAction.onlyDismissesKeyboard(use.actions) else { return }
         // One finding per defect: a tap that flips a value is custom-toggle-missing-trait's.
         if TapAction.toggledValue(in: TapAction.ranges(of: use.actions), file) != nil { return }
         let chain = ModifierChain(containing: ExprSyntax(use.modifier))
         if use.control(in: chain) != nil || chain.isHiddenFromAccessibility { return }
-        if !chain.addedTraits.isDisjoint(with: Self.actionableTraits) { return }
-        if chain.has("accessibilityAction") || chain.has("accessibilityActions") || chain.has("accessibilityRepresentation") {
-            return
-        }
+        if Self.carriesAction(chain) { return }
         // Tapping a full-screen backdrop dismisses an overlay: it is not a button, and VoiceOver's
         // way to dismiss is the escape action that custom-modal-missing-is-modal asks for.
         if Self.isBackdrop(chain) { return }
