@@ -20,6 +20,9 @@ struct ProjectIndex: Sendable {
     /// Colours the app's Swift files declare on colour types (`ColorTokens`), and their digest
     /// for the per-file cache: a token's new value must re-judge the files that show it.
     private(set) var colorTokens: [String: ColorToken] = [:]
+    /// Colours named through the app's own types (`ColorNamespaces`), resolved once the
+    /// catalogs are read; in `tokensDigest` too.
+    private(set) var colorNamespaces = ColorNamespaces.empty
     private var tokensDigest = ""
     /// Colour set names used outside Swift: Interface Builder files and build settings.
     private(set) var colorNamesUsedByProjectFiles: Set<String> = []
@@ -63,7 +66,7 @@ struct ProjectIndex: Sendable {
          limits: ProjectFileLimits = ProjectFileLimits(), cache: (any ScanCacheStorage)? = nil, configs: ConfigTree? = nil) {
         self.configs = configs ?? ConfigTree(root: config)
         var keys: Set<String> = []
-        var tokenTables: [[String: ColorToken]] = []
+        var tokenFiles: [ColorTokenFile] = []
         // Swift files whose imports build only for the Mac, noted while their bytes are read
         // for tokens: a package folder's platforms need them, and reading every file again
         // for that was a tenth of a warm re-scan.
@@ -184,7 +187,9 @@ struct ProjectIndex: Sendable {
                     guard isScanned(file.path), file.size <= config.maxFileBytes else { continue }
                     if ASCII.hasSuffix(file.path, ".swift") {
                         let bytes = try file.bytes()
-                        if ColorTokens.mayDeclare(bytes) { tokenTables.append(Self.colorTokens(of: bytes, cache: cache)) }
+                        if ColorTokens.mayDeclare(bytes) || ColorNamespaceFacts.mayDeclare(bytes) {
+                            tokenFiles.append(Self.colorTokens(of: bytes, cache: cache))
+                        }
                         if ImportScanner.scan(bytes).buildsOnlyForTheMac { macOnlySwiftFiles.insert(file.path) }
                         continue
                     }
@@ -196,9 +201,7 @@ struct ProjectIndex: Sendable {
             }
         }
         localizedKeys = keys
-        colorTokens = ColorTokens.merge(tokenTables)
-        tokensDigest = colorTokens.isEmpty ? "" : Digest.sha256Hex(colorTokens.sorted { $0.key < $1.key }
-            .map { "\($0.key)=\($0.value.value)@\($0.value.owners.sorted())" }.joined(separator: "\n"))
+        colorTokens = ColorTokens.merge(tokenFiles.map(\.tokens))
         xcodeTargets.sort { ($0.root.count, $0.root) > ($1.root.count, $1.root) }
         projectFilesReadable = projectsListFiles
         if sawProject, projectsListFiles {
@@ -271,17 +274,26 @@ struct ProjectIndex: Sendable {
             colorSymbols = ProjectContext.symbols(of: colors)
             notes += Self.duplicateNotes(colors)
         }
+        let namespaceFacts = tokenFiles.map(\.namespaces).filter { !$0.isEmpty }
+        if !namespaceFacts.isEmpty {
+            let catalog = colors
+            colorNamespaces = ColorNamespaces.resolve(namespaceFacts) { catalog.count(named: $0) > 0 }
+        }
+        var tokensInput = colorTokens.sorted { $0.key < $1.key }
+            .map { "\($0.key)=\($0.value.value)@\($0.value.owners.sorted())" }.joined(separator: "\n")
+        if !colorNamespaces.isEmpty { tokensInput += "\n--\n" + colorNamespaces.digestInput }
+        tokensDigest = tokensInput.isEmpty ? "" : Digest.sha256Hex(tokensInput)
     }
 
     /// A manifest's platforms and target folders, from the cache when this build parsed the
     /// same bytes before: SwiftParser on every Package.swift was a tenth of a warm re-scan's
     /// project reading.
     /// A Swift file's colour tokens, cached by content: a warm scan does not parse it again.
-    static func colorTokens(of bytes: [UInt8], cache: (any ScanCacheStorage)?) -> [String: ColorToken] {
-        cachedByContent(bytes, kind: "color-tokens", cache: cache,
-                        compute: { ColorTokens.declared(in: String(decoding: bytes, as: UTF8.self)) },
+    static func colorTokens(of bytes: [UInt8], cache: (any ScanCacheStorage)?) -> ColorTokenFile {
+        cachedByContent(bytes, kind: "color-tokens-2", cache: cache,
+                        compute: { ColorTokens.read(in: String(decoding: bytes, as: UTF8.self)) },
                         encode: { try? [UInt8](JSONEncoder().encode($0)) },
-                        decode: { try? JSONDecoder().decode([String: ColorToken].self, from: Data($0)) })
+                        decode: { try? JSONDecoder().decode(ColorTokenFile.self, from: Data($0)) })
     }
 
     static func packageManifest(of bytes: [UInt8], cache: (any ScanCacheStorage)?) -> ProjectFiles.PackageManifest {
@@ -695,7 +707,8 @@ struct ProjectIndex: Sendable {
     func context(for path: String) -> ProjectContext {
         ProjectContext(platforms: platforms(for: path), deploymentTargets: deploymentTargets(for: path),
                        compilationConditions: compilationConditionsByFile[path], localizedKeys: localizedKeys,
-                       colors: colors, colorSymbols: colorSymbols, appNames: appNames, colorTokens: colorTokens)
+                       colors: colors, colorSymbols: colorSymbols, appNames: appNames, colorTokens: colorTokens,
+                       colorNamespaces: colorNamespaces)
     }
 
     /// The oldest OS versions the file ships for (unknown where the config sets the platforms:

@@ -64,7 +64,8 @@ extension SourceFile {
     /// and parent links only: no second walk of the tree. `judgeableOnly`: see
     /// `SwiftUIColorPairs.pairs(judgeableOnly:)`.
     func colorPairs(judgeableOnly: Bool = false) -> [ColorPair] {
-        let reader = ColorReader(index: index, assetSymbols: context.colorSymbols, tokens: context.colorTokens)
+        let reader = ColorReader(index: index, assetSymbols: context.colorSymbols, tokens: context.colorTokens,
+                                 namespaces: context.colorNamespaces)
         var pairs = SwiftUIColorPairs(reader: reader).pairs(judgeableOnly: judgeableOnly)
         pairs += PlatformColorPairs(reader: reader).pairs()
         // UIKit pairs come out of a dictionary; sort for a stable order, keeping the order of
@@ -99,6 +100,8 @@ struct ColorReader {
     var assetSymbols: [String: String] = [:]
     /// The colours the app names in other files (`ColorTokens`).
     var tokens: [String: ColorToken] = [:]
+    /// The colours the app names through its own types in other files (`ColorNamespaces`).
+    var namespaces: ColorNamespaces = .empty
 
     /// `Color(…)` / `UIColor(…)` written as `.init(…)` where the type is known.
     func describeInitializer(_ call: FunctionCallExprSyntax, as type: String) -> [ColorExpression]? {
@@ -176,8 +179,9 @@ struct ColorReader {
         default:
             // `Palette.text`: a constant of a type declared in this file; an instance's property is not known.
             let owner = baseName.split(separator: ".").last.map(String.init) ?? baseName
-            guard let value = constant(named: name, in: [owner]) else { return nil }
-            return describe(value, naming, depth: depth)
+            if let value = constant(named: name, in: [owner]) { return describe(value, naming, depth: depth) }
+            // `Palette.text`, `BeamColor.Generic.text.swiftUI`: declared in another file.
+            return namespaces.color(base: baseName, member: name).map { [$0] }
         }
     }
 

@@ -85,13 +85,33 @@ struct PlatformColorPairs {
         // A button's tint colours its title; any other view's tint colours an indicator or a symbol.
         let isText = setting.property != "tintColor" || isButton(setting.object)
         let font = isText ? self.font(for: setting.object, near: setting, in: settings) : FontFacts()
-        return colors.filter { !$0.isClear }.flatMap { color in
-            backgroundColors.map { backgroundColor in
-                ColorPair(foreground: color, background: backgroundColor, isText: isText, textStyle: font.textStyle,
-                          pointSize: font.pointSize, isBold: font.isBold ?? false, node: setting.node,
-                          backgroundNode: backgroundNode, element: setting.node)
-            }
+        func pair(_ color: ColorExpression, _ backgroundColor: ColorExpression?) -> ColorPair {
+            ColorPair(foreground: color, background: backgroundColor, isText: isText, textStyle: font.textStyle,
+                      pointSize: font.pointSize, isBold: font.isBold ?? false, node: setting.node,
+                      backgroundNode: backgroundNode, element: setting.node)
         }
+        // `textColor = selected ? .white : .label` with `backgroundColor = selected ? pink : .clear`:
+        // the same condition picks both, so white is on pink and the label colour on nothing.
+        if let branchPairs = correlatedBranches(setting, backgroundNode, in: settings) {
+            return branchPairs.filter { !$0.foreground.isClear }.map { pair($0.foreground, $0.background) }
+        }
+        return colors.filter { !$0.isClear }.flatMap { color in backgroundColors.map { pair(color, $0) } }
+    }
+
+    /// Foreground and background chosen by one ternary condition, paired branch by branch; nil
+    /// where they are not (or a branch is not known).
+    private func correlatedBranches(_ setting: Setting, _ backgroundNode: Syntax?,
+                                    in settings: [Setting]) -> [(foreground: ColorExpression, background: ColorExpression)]? {
+        guard let backgroundNode, let chosen = settings.first(where: { $0.node.id == backgroundNode.id }),
+              let foreground = TernaryParts(elements: setting.value), let background = TernaryParts(elements: chosen.value),
+              foreground.conditions.count == 1, background.conditions.count == 1,
+              foreground.conditionText == background.conditionText else { return nil }
+        var result: [(foreground: ColorExpression, background: ColorExpression)] = []
+        for (fore, back) in zip(foreground.branches, background.branches) {
+            guard let fores = reader.describe(fore, .platform), let backs = reader.describe(back, .platform) else { return nil }
+            for f in fores { for b in backs { result.append((f, b)) } }
+        }
+        return result
     }
 
     /// `let label = UILabel()` with no `textColor`, on a background set in the same type: the

@@ -15,6 +15,17 @@ public struct ColorToken: Hashable, Sendable, Codable {
     public init(value: ColorExpression, owners: Set<String>) { self.value = value; self.owners = owners }
 }
 
+/// A file's tokens and namespace facts, cached together by the file's content.
+public struct ColorTokenFile: Hashable, Sendable, Codable {
+    public var tokens: [String: ColorToken]
+    public var namespaces: ColorNamespaceFacts
+
+    public init(tokens: [String: ColorToken] = [:], namespaces: ColorNamespaceFacts = ColorNamespaceFacts()) {
+        self.tokens = tokens
+        self.namespaces = namespaces
+    }
+}
+
 public enum ColorTokens {
     static let colorTypes: Set<String> = ["Color", "SwiftUI.Color", "UIColor", "UIKit.UIColor", "NSColor", "AppKit.NSColor", "ShapeStyle"]
 
@@ -25,11 +36,22 @@ public enum ColorTokens {
         return false
     }
 
+    /// What one file declares for other files' colours, from one parse: its tokens, and its
+    /// namespace and wrapper colours (`ColorNamespaceFacts`).
+    public static func read(in source: String) -> ColorTokenFile {
+        let tree = Parser.parse(source: source)
+        let reader = ColorReader(index: SourceIndex(tree))
+        return ColorTokenFile(tokens: declared(in: tree, reader: reader), namespaces: ColorNamespaceFacts.read(tree, reader: reader))
+    }
+
     /// The tokens one file declares at its top level, by name. A name declared twice in the
     /// file with different values is left out (which one applies is not known).
     public static func declared(in source: String) -> [String: ColorToken] {
         let tree = Parser.parse(source: source)
-        let reader = ColorReader(index: SourceIndex(tree))
+        return declared(in: tree, reader: ColorReader(index: SourceIndex(tree)))
+    }
+
+    static func declared(in tree: SourceFileSyntax, reader: ColorReader) -> [String: ColorToken] {
         var declarations: [[String: ColorToken]] = []
         for item in tree.statements {
             guard let extensionDecl = item.item.as(ExtensionDeclSyntax.self) else { continue }

@@ -25,6 +25,9 @@ public struct ProjectContext: Sendable {
     public var appNames: Set<String>
     /// Colours the app declares on colour types in its Swift files (`ColorTokens`), by name.
     public var colorTokens: [String: ColorToken] = [:]
+    /// Colours the app names through its own types (`ColorNamespaces`): `Palette.text`,
+    /// `BeamColor.Niobium.swiftUI`.
+    public var colorNamespaces: ColorNamespaces = .empty
     /// What the app's own views that this file shows do (`ViewComponents`), known only once
     /// every file was read: the scan checks a file again with them when it shows such a view.
     public var componentFacts: Set<String> = []
@@ -37,9 +40,10 @@ public struct ProjectContext: Sendable {
     public init(platforms: PlatformSet? = nil, deploymentTargets: DeploymentTargets = .unknown,
                 compilationConditions: CompilationConditions? = nil, localizedKeys: Set<String> = [],
                 colors: ColorCatalog = .empty, colorSymbols: [String: String]? = nil, appNames: Set<String> = [],
-                colorTokens: [String: ColorToken] = [:]) {
+                colorTokens: [String: ColorToken] = [:], colorNamespaces: ColorNamespaces = .empty) {
         self.appNames = appNames
         self.colorTokens = colorTokens
+        self.colorNamespaces = colorNamespaces
         self.platforms = platforms
         self.deploymentTargets = deploymentTargets
         self.compilationConditions = compilationConditions

@@ -940,7 +940,50 @@ struct AppModelTests {
         #expect(try contrast().isEmpty, "a dark enough token: the cached verdict is not reused")
         try repository.write("App/Theme/Colors.swift", tokens("0.62"))
         #expect(try contrast().count == 1)
-        #expect(ProjectIndex.colorTokens(of: Array(tokens("0.62").utf8), cache: storage)["hint"]?.owners == ["Color"])
+        #expect(ProjectIndex.colorTokens(of: Array(tokens("0.62").utf8), cache: storage).tokens["hint"]?.owners == ["Color"])
+    }
+
+    /// A colour type of the app's own whose cases name colour sets, and a namespace constant
+    /// built from it, decide a pair in another file; a case that stops being a set makes the
+    /// whole type unknown (its cases may mean anything), and the cached verdict is not reused.
+    @Test func colourNamespacesFromAnotherFileAreJudgedAgainstTheCatalog() throws {
+        let repository = try TemporaryRepository()
+        try repository.write("App/Design/Tint.swift", """
+            import SwiftUI
+            enum Tint: String {
+                case stone, ink
+                var color: Color { Color(rawValue) }
+            }
+            extension Tint {
+                enum Text { static let secondary = Tint.stone }
+            }
+            """)
+        func set(_ white: String) -> String {
+            #"{ "colors" : [ { "idiom" : "universal", "color" : { "color-space" : "srgb", "components" : { "red" : "\#(white)", "green" : "\#(white)", "blue" : "\#(white)", "alpha" : "1" } } } ] }"#
+        }
+        try repository.write("App/Assets.xcassets/stone.colorset/Contents.json", set("0.700"))
+        try repository.write("App/Assets.xcassets/ink.colorset/Contents.json", set("0.100"))
+        try repository.write("App/Caption.swift", """
+            import SwiftUI
+            struct Caption: View {
+                var body: some View { Text("Synced").foregroundColor(Tint.Text.secondary.color).background(Color.white) }
+            }
+            """)
+        let storage = MemoryCacheStorage(entries: [:], toolIdentity: "test")
+        var options = ScanOptions()
+        options.cacheStorage = storage
+        func contrast() throws -> [Finding] {
+            try Scanner(options: options).scan(try ScanInput.directory(repository.path, maxFileBytes: 2_000_000), root: repository.path)
+                .findings.filter { $0.ruleID == "insufficient-contrast" }
+        }
+        let pale = try contrast()
+        #expect(pale.map(\.location.file) == ["App/Caption.swift"] && pale.first?.message.contains("colour set \"stone\"") == true,
+                "\(pale.map(\.message))")
+        try repository.write("App/Assets.xcassets/stone.colorset/Contents.json", set("0.100"))
+        #expect(try contrast().isEmpty, "a dark enough set: the cached verdict is not reused")
+        try repository.write("App/Assets.xcassets/stone.colorset/Contents.json", set("0.700"))
+        try FileManager.default.removeItem(atPath: repository.path + "/App/Assets.xcassets/ink.colorset")
+        #expect(try contrast().isEmpty, "a case that names no set: the type is not believed")
     }
 
     /// A view of the app's own judged where another file shows it: the using file is checked

@@ -113,9 +113,11 @@ struct RuleExamplesTests {
         let keys = example.assets.filter { $0.key.hasSuffix(".strings") }
             .flatMap { ProjectFiles.localizedKeys(fromStringsFile: Array($0.value.utf8)).keys }
         // And the colours its Swift files declare on colour types, as the scan reads them.
-        let tokens = ColorTokens.merge(example.assets.filter { $0.key.hasSuffix(".swift") }.sorted { $0.key < $1.key }
-            .map { ColorTokens.declared(in: $0.value) })
-        let context = ProjectContext(localizedKeys: Set(keys), colors: catalog, colorTokens: tokens)
+        let tokenFiles = example.assets.filter { $0.key.hasSuffix(".swift") }.sorted { $0.key < $1.key }
+            .map { ColorTokens.read(in: $0.value) }
+        let tokens = ColorTokens.merge(tokenFiles.map(\.tokens))
+        let namespaces = ColorNamespaces.resolve(tokenFiles.map(\.namespaces)) { catalog.count(named: $0) > 0 }
+        let context = ProjectContext(localizedKeys: Set(keys), colors: catalog, colorTokens: tokens, colorNamespaces: namespaces)
         if let rule {
             // Catalog rules also see which sets the example's Swift files use.
             var used: Set<String> = []

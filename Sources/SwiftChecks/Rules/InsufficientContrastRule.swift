@@ -40,7 +40,10 @@ struct InsufficientContrastRule: SourceRule {
             Only pairs whose colours are written in the file, in its asset catalogs, or as the \
             app's own constants on a colour type in any Swift file (`extension Color { static \
             var black40: Color { .init(red: 0.57, green: 0.57, blue: 0.57) } }`, a name no two \
-            files give different values) are judged: \
+            files give different values), a namespace's constants (`Palette.text`), or a colour \
+            type of the app's own whose cases name colour sets (`BeamColor.Niobium.swiftUI`, \
+            believed only when every case it declares is a set of the catalogs and the converter \
+            maps a case to its set by name without changing it) are judged: \
             colours passed in as parameters, gradients, materials, images behind text and \
             view-wide `.opacity` are not. Text size is the text style at the default size \
             (Large) unless a fixed size is set; the system background is Apple's base level, not \
@@ -111,8 +114,62 @@ struct InsufficientContrastRule: SourceRule {
                     }
                 }
                 """, assets: ["Sources/Common/Colors.swift": InsufficientContrastRule.tokens]),
+            // The app's own colour type whose cases name colour sets, declared in another file,
+            // and a namespace's constants built from it or from a set: each is the set it names.
+            RuleExample("""
+                import SwiftUI
+                struct EditedRow: View {
+                    var body: some View {
+                        VStack {
+                            Text("Edited").foregroundColor(↓Palette.Generic.subtitle.swiftUI).background(Palette.Generic.window.swiftUI)
+                            Text("Draft").foregroundColor(↓Palette.Stone.swiftUI).background(Color.white)
+                            Text("Hint").foregroundStyle(↓Theme.hint).background(Color.white)
+                        }
+                    }
+                }
+                """, assets: InsufficientContrastRule.palette),
+            // The selected branch's white text on the selected branch's pink.
+            RuleExample("""
+                import UIKit
+                final class ChannelCell: UICollectionViewCell {
+                    let titleLabel = UILabel()
+                    func configure(selected: Bool) {
+                        backgroundColor = selected ? UIColor(red: 0.98, green: 0.38, blue: 0.4, alpha: 1) : UIColor.clear
+                        ↓titleLabel.textColor = selected ? UIColor.white : UIColor.label
+                    }
+                }
+                """),
         ],
         nonTriggering: [
+            // One condition picks both colours: black is on white, the label colour on no
+            // background of the cell's own (white label on white is never shown).
+            RuleExample("""
+                import UIKit
+                final class ChannelCell: UICollectionViewCell {
+                    let titleLabel = UILabel()
+                    func configure(selected: Bool) {
+                        backgroundColor = selected ? UIColor.white : UIColor.clear
+                        titleLabel.textColor = selected ? UIColor.black : UIColor.label
+                    }
+                }
+                """),
+            // The same type's dark case; a converter that changes the colour (`faded`), a colour
+            // type one of whose cases is no colour set (`Shade.mist` may be anything), and a
+            // case chosen at run time are not known.
+            RuleExample("""
+                import SwiftUI
+                struct EditedRow: View {
+                    let palette: Palette
+                    var body: some View {
+                        VStack {
+                            Text("Edited").foregroundColor(Palette.Generic.text.swiftUI).background(Palette.Generic.window.swiftUI)
+                            Text("Faded").foregroundColor(Palette.Ink.faded).background(Color.white)
+                            Text("Mist").foregroundColor(Shade.mist.color).background(Color.white)
+                            Text("Chosen").foregroundColor(palette.swiftUI).background(Color.white)
+                        }
+                    }
+                }
+                """, assets: InsufficientContrastRule.palette),
             // Tokens: one dark enough; one two files give different values, and one a `static var`
             // anyone can reassign, are not known.
             RuleExample("""
@@ -204,6 +261,51 @@ struct InsufficientContrastRule: SourceRule {
             static var faint = Color(white: 0.75)
         }
         """
+
+    /// A colour type whose cases name sets (`Palette.Stone` is the set "Stone"), a namespace of
+    /// constants, and the sets.
+    static let palette: [String: String] = [
+        "Sources/Design/Palette.swift": """
+            import SwiftUI
+            import UIKit
+
+            enum Palette {
+                case Ink
+                case Stone
+                case Custom(named: String)
+
+                var uiColor: UIColor {
+                    switch self {
+                    case .Custom(let named): return UIColor(named: named)!
+                    default: return UIColor(named: String(describing: self))!
+                    }
+                }
+                var swiftUI: Color { Color(self.uiColor) }
+                var faded: Color { Color(uiColor).opacity(0.2) }
+            }
+
+            extension Palette {
+                enum Generic {
+                    static let text = Palette.Ink
+                    static let subtitle = Palette.Stone
+                    static let window = Palette.Custom(named: "Window")
+                }
+            }
+
+            enum Theme {
+                static let hint = Color("Stone")
+            }
+
+            enum Shade: String {
+                case mist, ink
+                var color: Color { Color(rawValue) }
+            }
+            """,
+        "Assets.xcassets/Ink.colorset/Contents.json": ContrastReliesOnIncreaseContrastRule.set(light: "0.100", dark: "0.100", lightHigh: "0.100", darkHigh: "0.100"),
+        "Assets.xcassets/Stone.colorset/Contents.json": ContrastReliesOnIncreaseContrastRule.set(light: "0.700", dark: "0.700", lightHigh: "0.700", darkHigh: "0.700"),
+        "Assets.xcassets/Window.colorset/Contents.json": ContrastReliesOnIncreaseContrastRule.set(light: "1.000", dark: "1.000", lightHigh: "1.000", darkHigh: "1.000"),
+        "Assets.xcassets/ink.colorset/Contents.json": ContrastReliesOnIncreaseContrastRule.set(light: "0.800", dark: "0.800", lightHigh: "0.800", darkHigh: "0.800"),
+    ]
 
     static let captionSet = """
         { "colors" : [
