@@ -166,11 +166,15 @@ extension ColorNamespaceFacts {
     static let colorTypes: Set<String> = ["Color", "SwiftUI.Color", "UIColor", "UIKit.UIColor", "NSColor", "AppKit.NSColor"]
 
     /// Whether a file may declare namespace colours: a line holding `static` before `Color`
-    /// (`static let text = BeamColor.Niobium`, `static var ink: UIColor`), or a type with a
-    /// `var …: …Color` converter. A byte search, so only such files are parsed again.
+    /// (`static let text = BeamColor.Niobium`, `static var ink: UIColor`), or an enum with a
+    /// `var …: …Color` converter that maps itself by name (`rawValue`, `describing: self`,
+    /// `\(self)`; views' `var tint: Color` properties are common, such enums are not). A byte
+    /// search, so only such files are parsed again.
     public static func mayDeclare(_ bytes: [UInt8]) -> Bool {
         let color = Array("Color".utf8)
         guard ProjectFiles.occurs(color, in: bytes) else { return false }
+        let mayConvert = ProjectFiles.occurs(Array("enum ".utf8), in: bytes)
+            && ["rawValue", "describing: self", "\\(self)"].contains { ProjectFiles.occurs(Array($0.utf8), in: bytes) }
         var lineStart = 0
         var index = 0
         let count = bytes.count
@@ -179,7 +183,7 @@ extension ColorNamespaceFacts {
             if byte == UInt8(ascii: "\n") { lineStart = index + 1; index += 1; continue }
             if byte == UInt8(ascii: "C"), bytes[index ..< index + color.count].elementsEqual(color) {
                 let line = bytes[lineStart ..< index]
-                if Self.contains(line, "static ") || (Self.contains(line, "var ") && Self.contains(line, ":")) { return true }
+                if Self.contains(line, "static ") || (mayConvert && Self.contains(line, "var ") && Self.contains(line, ":")) { return true }
                 index += color.count
                 continue
             }
