@@ -195,6 +195,26 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
             ]),
         ],
         nonTriggering: [
+            // A tappable text with no chip of its own is the row's business, a text button in
+            // body text the app's ordinary one; a background view (not a colour) may be larger
+            // than the text.
+            RuleExample("""
+                import SwiftUI
+                struct RepositoryRow: View {
+                    var body: some View {
+                        HStack {
+                            Text("Details").font(.caption).onTapGesture { open() }
+                            Button { open() } label: { Text("Learn more").font(.body.weight(.bold)) }
+                            Text("Clone")
+                                .font(.system(size: 12))
+                                .padding(.vertical, 4)
+                                .background { Capsule().fill(Color.blue).frame(height: 44) }
+                                .onTapGesture { open() }
+                        }
+                    }
+                    func open() {}
+                }
+                """, platforms: PlatformSet(.iOS)),
             // Symbol-only controls something sizes: padding, a frame that reaches 44 pt, a bar or
             // a list that lays them out, a bordered style, a large text style, a Mac-only view.
             RuleExample("""
@@ -471,6 +491,28 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
             ]),
         ],
         needsReview: [
+            // A tappable text drawn as a chip (a colour behind its line) with a small font and
+            // a little padding; a symbol at `.caption` (SwiftUI's name for caption1).
+            RuleExample("""
+                import SwiftUI
+                struct RepositoryRow: View {
+                    var body: some View {
+                        HStack {
+                            Text("Repository")
+                            ↓Image(systemName: "hand.raised").font(.caption).onTapGesture { report() }
+                            ↓Text("Clone")
+                                .font(.system(size: 12))
+                                .padding(.horizontal, 8)
+                                .padding(.vertical, 4)
+                                .background(Color.blue)
+                                .cornerRadius(10)
+                                .onTapGesture { clone() }
+                        }
+                    }
+                    func report() {}
+                    func clone() {}
+                }
+                """, platforms: PlatformSet(.iOS)),
             // A symbol-only button no frame sizes: the glyph, at an 11 pt text style, is what can be hit.
             RuleExample("""
                 import SwiftUI

@@ -550,6 +550,29 @@ struct GlyphSizedControl {
 
     /// A modifier of the app's own whose name says it may size or style the control
     /// (`.tappableFrame()`, `.roundedButtonStyle(height: 51)`): it is not read, so the size is not known.
+    /// A modifier that may change what can be hit. A plain colour behind the view
+    /// (`.background(Color.blue)`) takes the view's own size and changes nothing.
+    static func mayResize(_ modifier: FunctionCallExprSyntax) -> Bool {
+        let name = modifier.calleeName ?? ""
+        if name == "background", modifier.trailingClosure == nil, modifier.arguments.count == 1,
+           let colour = modifier.arguments.first, colour.label == nil, isPlainColour(colour.expression) {
+            return false
+        }
+        return sizing.contains(name) || mayBeSizingHelper(modifier)
+    }
+
+    /// `.blue`, `Color.red`, `Color("Brand")`, `Color.init(id: "x")`, `Color.accentColor.opacity(0.2)`.
+    private static func isPlainColour(_ expression: ExprSyntax) -> Bool {
+        if let member = expression.as(MemberAccessExprSyntax.self) {
+            guard let base = member.base else { return true }
+            return ExprSyntax.dottedName(base) == "Color" || isPlainColour(base)
+        }
+        guard let call = expression.as(FunctionCallExprSyntax.self), call.trailingClosure == nil else { return false }
+        if call.calleeName == "Color" || ExprSyntax.dottedName(call.calledExpression) == "Color.init" { return true }
+        if call.calleeName == "opacity", let base = call.calledExpression.as(MemberAccessExprSyntax.self)?.base { return isPlainColour(base) }
+        return false
+    }
+
     static func mayBeSizingHelper(_ modifier: FunctionCallExprSyntax) -> Bool {
         guard let name = modifier.calleeName?.lowercased(), !sizing.contains(modifier.calleeName ?? "") else { return false }
         return ["frame", "tappable", "hitarea", "hittarget", "style", "padding", "size"].contains(where: name.contains)
@@ -603,21 +626,22 @@ struct GlyphSizedControl {
             }
             let chain = ModifierChain(containing: ExprSyntax(image))
             guard chain.root.as(FunctionCallExprSyntax.self)?.id == image.id,
-                  !chain.modifiers.contains(where: { sizing.contains($0.calleeName ?? "") || Self.mayBeSizingHelper($0) }) else { continue }
+                  !chain.modifiers.contains(where: { Self.mayResize($0) }) else { continue }
             var control: String
             var controlCall: FunctionCallExprSyntax?
             var controlChain: [FunctionCallExprSyntax] = []
             var containers = image.enclosingViewCalls
             if chain.has("onTapGesture") {
-                // A tappable text is tap-gesture-missing-trait's; its size is the row's business.
-                if isText { continue }
+                // A tappable text is tap-gesture-missing-trait's and its size the row's business,
+                // unless it is drawn as a chip of its own (a background behind its line).
+                if isText, !chain.has("background") { continue }
                 control = "A view with `.onTapGesture`"
                 // In a control's label the control decides what can be hit.
                 if containers.contains(where: { SwiftUIHitRegion.controls.contains($0.calleeName ?? "") }) { continue }
             } else if let owner = SwiftUIHitRegion.labelOwner(of: chain), let name = owner.calleeName,
                       ["Button", "NavigationLink", "Link"].contains(name) {
                 controlChain = ModifierChain(containing: ExprSyntax(owner)).modifiers
-                guard !controlChain.contains(where: { sizing.contains($0.calleeName ?? "") || Self.mayBeSizingHelper($0) }) else { continue }
+                guard !controlChain.contains(where: { Self.mayResize($0) }) else { continue }
                 // A style set around it (plain or borderless draws the bare label too, but the
                 // app's own style may pad it; a bordered one pads it by the system's amount).
                 switch SwiftUIHitRegion.labelPadding(owner) {
@@ -649,7 +673,8 @@ struct GlyphSizedControl {
             if isText {
                 let ownFont = (chain.modifiers + controlChain).contains { $0.calleeName == "font" }
                 // Padding outside the control moves it; only padding inside its label enlarges what can be hit.
-                guard ownFont, let points = font?.points, points <= 17, let padding = Self.padding(chain.modifiers), Self.padding(controlChain) != nil,
+                // A text style of body size or larger is the app's ordinary text: a text link in it is too.
+                guard ownFont, let font, let points = Optional(font.points), font.fixed ? points <= 17 : points < 17, let padding = Self.padding(chain.modifiers), Self.padding(controlChain) != nil,
                       points + padding.vertical <= largestFontPoints else { continue }
                 result.append(GlyphSizedControl(image: image, control: control, symbol: symbol, isText: true, owner: controlCall, font: font,
                                                 largeScale: false, padding: (horizontal: 0, vertical: padding.vertical)))
@@ -695,11 +720,12 @@ struct GlyphSizedControl {
     static func points(of font: ExprSyntax, _ file: SourceFile) -> (text: String, points: Double, fixed: Bool)? {
         let sizes = file.reference.iosTextStyleSizes["Large (default)"] ?? [:]
         let text = "`\(InputExcerpt.of(font.trimmedDescription))`"
-        if let name = font.memberName, let size = sizes[name] { return (text, size, false) }
-        guard let call = font.as(FunctionCallExprSyntax.self), call.calleeName == "system" else { return nil }
-        if let size = call.argument("size")?.numberValue { return (text, size, true) }
-        if let style = call.arguments.first?.expression.memberName, call.arguments.first?.label == nil, let size = sizes[style] { return (text, size, false) }
-        return nil
+        if let call = font.as(FunctionCallExprSyntax.self), call.calleeName == "system", let size = call.argument("size")?.numberValue {
+            return (text, size, true)
+        }
+        // SwiftUI's names (`.caption`, `.title`, `.caption.bold()`) through UIKit's, which key the table.
+        guard let (style, scale) = SwiftUITextStyle.style(of: font), let size = sizes[style] else { return nil }
+        return (text, scale == 1 ? size : scale, false)
     }
 }
 
