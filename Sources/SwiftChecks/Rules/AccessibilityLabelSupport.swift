@@ -231,6 +231,9 @@ extension AccessibilityLabels {
         for container in node.enclosingViewCalls {
             let name = container.calleeName ?? ""
             if presentationModifiers.contains(name), container.calledExpression.is(MemberAccessExprSyntax.self) { break }
+            // `.accessibilityRepresentation { Picker(…) }`: what it holds is what assistive
+            // technologies get instead of the view around it, so that view names nothing here.
+            if name == "accessibilityRepresentation", container.calledExpression.is(MemberAccessExprSyntax.self) { break }
             if labelledControls.contains(name), container.calledExpression.is(DeclReferenceExprSyntax.self),
                !isInLabel(node, of: container) {
                 break

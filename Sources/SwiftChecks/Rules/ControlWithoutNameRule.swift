@@ -54,6 +54,22 @@ struct ControlWithoutNameRule: SourceRule {
                     func next() {}
                 }
                 """, assets: ["Components/Components.swift": ViewComponents.exampleComponents]),
+            // What an `.accessibilityRepresentation` holds is what VoiceOver gets: an empty
+            // label there is the control's empty name.
+            RuleExample("""
+                import SwiftUI
+                struct GuestKindPicker: View {
+                    @Binding var kind: Int
+                    var body: some View {
+                        HStack { Text("macOS"); Text("Linux") }
+                            .accessibilityRepresentation {
+                                ↓Picker(selection: $kind) {
+                                    Text("macOS").tag(0)
+                                } label: { }
+                            }
+                    }
+                }
+                """),
             RuleExample("""
                 import SwiftUI
                 struct TargetRange: View {
@@ -84,6 +100,21 @@ struct ControlWithoutNameRule: SourceRule {
                 """),
         ],
         nonTriggering: [
+            // The control an `.accessibilityRepresentation` stands in with, named by its title.
+            RuleExample("""
+                import SwiftUI
+                struct GuestKindPicker: View {
+                    @Binding var kind: Int
+                    var body: some View {
+                        HStack { Text("macOS"); Text("Linux") }
+                            .accessibilityRepresentation {
+                                Picker("Guest type", selection: $kind) {
+                                    Text("macOS").tag(0)
+                                }
+                            }
+                    }
+                }
+                """),
             // Labelled where used, or a component that labels itself.
             RuleExample("""
                 import SwiftUI

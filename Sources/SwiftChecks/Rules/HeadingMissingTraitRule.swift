@@ -28,7 +28,9 @@ struct HeadingMissingTraitRule: SourceRule {
         limitations: """
             Only SwiftUI `Text` that opens a `VStack`, `LazyVStack`, `Section` content, \
             `ScrollView` or `Form` (or opens an icon-and-title row that does) is judged, and only \
-            in a title text style or in capitals (a section label); bold body text, fixed sizes \
+            in a title text style or in capitals (a section label), or in bold (not in a caption, \
+            footnote or a size under 14 pt) where it opens the stack that is a view's whole \
+            `body` (through `Group`s): a sheet's or a screen's title; other bold text, fixed sizes \
             and UIKit labels are not. Text inside a control's label, a toolbar, a \
             section header or an alert is left alone, as is text in a view whose callers add \
             the trait (not followed across files).
@@ -56,8 +58,46 @@ struct HeadingMissingTraitRule: SourceRule {
                     }
                 }
                 """),
+            // Bold text opening the stack that is a view's whole body: the sheet's title.
+            RuleExample("""
+                import SwiftUI
+                struct ChangePasswordPrompt: View {
+                    @State private var old = ""
+                    var body: some View {
+                        VStack {
+                            Group {
+                                ↓Text("Change the master password").bold()
+                                SecureField("Current password", text: $old)
+                            }
+                            Button("Change") { }
+                        }
+                    }
+                }
+                """),
         ],
         nonTriggering: [
+            // Bold in a small font is a label's emphasis; bold text further down the body, or in
+            // a stack that is not the body, is not its title.
+            RuleExample("""
+                import SwiftUI
+                struct ExpiryHint: View {
+                    var body: some View {
+                        VStack(spacing: 3) {
+                            Text("Link expires in 1 day").font(.system(size: 10, weight: .heavy))
+                            Slider(value: .constant(1), in: 0...3)
+                        }
+                    }
+                }
+                struct Summary: View {
+                    var body: some View {
+                        VStack {
+                            Text("Plan")
+                            Text("Pro").bold()
+                        }
+                        .overlay { VStack { Text("New").bold(); Text("since May") } }
+                    }
+                }
+                """),
             RuleExample("""
                 import SwiftUI
                 struct Settings: View {
@@ -109,10 +149,12 @@ struct HeadingMissingTraitRule: SourceRule {
             let style = chain.modifiers.last(where: { $0.calleeName == "font" })?.arguments.first.flatMap { Self.textStyle(of: $0.expression) }
             let titled = style.map(Self.titleStyles.contains) ?? false
             let capitals = Self.isCapitalisedLabel(text, chain)
-            guard titled || capitals, !Self.isNotATitle(text),
+            // Bold text that opens a view's whole body is its title (a sheet's or a screen's).
+            let boldTitle = !titled && !capitals && Self.isBold(chain) && !Self.isSmall(chain) && Self.opensBody(chain.outermost)
+            guard titled || capitals || boldTitle, !Self.isNotATitle(text),
                   !chain.modifiers.contains(where: { ["accessibilityAddTraits", "accessibilityHeading", "accessibilityHidden", "hidden"].contains($0.calleeName ?? "") }),
                   !chain.addedTraits.contains("isHeader"),
-                  Self.opensStack(chain.outermost), !AccessibilityLabels.isInPreview(text) else { continue }
+                  boldTitle || Self.opensStack(chain.outermost), !AccessibilityLabels.isInPreview(text) else { continue }
             let containers = text.enclosingViewCalls
             if containers.contains(where: { Self.excluded.contains($0.calleeName ?? "") }) { continue }
             // A `Section`'s `header:` content is marked as its heading by the system.
@@ -121,7 +163,8 @@ struct HeadingMissingTraitRule: SourceRule {
                     ?? container.additionalTrailingClosures.first(where: { $0.label.text == "header" }).map { Syntax($0.closure) })
                     .map { ($0.position.utf8Offset..<$0.endPosition.utf8Offset).contains(text.position.utf8Offset) } ?? false
             }) { continue }
-            let how = titled ? "in `.\(style ?? "title")`, styled as a title" : "in capitals, styled as a section label"
+            let how = titled ? "in `.\(style ?? "title")`, styled as a title"
+                : capitals ? "in capitals, styled as a section label" : "in bold at the top of the view's body, styled as its title"
             sink.report(text, "`\(InputExcerpt.of(text.trimmedDescription, limit: 50))` opens its stack \(how), but has no header trait: VoiceOver reads it as plain text and the rotor cannot jump to it; if it heads what follows, add `.accessibilityAddTraits(.isHeader)`")
         }
     }
@@ -179,6 +222,63 @@ struct HeadingMissingTraitRule: SourceRule {
                   list.prefix(while: { $0.id != item.id }).allSatisfy({ $0.item.as(ExprSyntax.self).flatMap { ModifierChain(containing: $0).root.as(FunctionCallExprSyntax.self)?.calleeName } == "Image" })
             else { return false }
             current = ModifierChain(containing: ExprSyntax(call)).outermost
+        }
+    }
+
+    /// `.bold()`, `.fontWeight(.bold)` (or heavier), `.font(.headline)`, `.font(.body.bold())`.
+    static func isBold(_ chain: ModifierChain) -> Bool {
+        let heavy: Set<String> = ["bold", "heavy", "black"]
+        for modifier in chain.modifiers {
+            switch modifier.calleeName {
+            case "bold": if modifier.arguments.isEmpty || modifier.arguments.first?.expression.as(BooleanLiteralExprSyntax.self)?.literal.tokenKind == .keyword(.true) { return true }
+            case "fontWeight": if let weight = modifier.arguments.first?.expression.memberName, heavy.contains(weight) { return true }
+            case "font":
+                guard let font = modifier.arguments.first?.expression else { continue }
+                if font.memberName == "headline" { return true }
+                if let call = font.as(FunctionCallExprSyntax.self), call.calleeName == "bold" { return true }
+                if let call = font.as(FunctionCallExprSyntax.self), let weight = call.argument("weight")?.memberName, heavy.contains(weight) { return true }
+            default: continue
+            }
+        }
+        return false
+    }
+
+    /// A small font (`.caption`, `.footnote`, a size under 14 pt): bold in it is a label's
+    /// emphasis, not a title.
+    static func isSmall(_ chain: ModifierChain) -> Bool {
+        guard let font = chain.modifiers.last(where: { $0.calleeName == "font" })?.arguments.first?.expression else { return false }
+        if let style = textStyle(of: font) { return ["caption", "caption2", "footnote"].contains(style) }
+        if let call = font.as(FunctionCallExprSyntax.self), let size = call.argument("size")?.numberValue { return size < 14 }
+        return false
+    }
+
+    /// Whether the expression opens the stack that is a view's whole `body` (through `Group`s
+    /// it opens), with more in the stack after it.
+    static func opensBody(_ expression: ExprSyntax) -> Bool {
+        var current = expression
+        var opensAStack = false
+        while true {
+            guard let item = current.parent?.as(CodeBlockItemSyntax.self), let list = item.parent?.as(CodeBlockItemListSyntax.self) else { return false }
+            if let closure = list.parent?.as(ClosureExprSyntax.self) {
+                guard let call = owner(of: closure), let name = call.calleeName, list.first?.id == item.id,
+                      name == "Group" || ["VStack", "LazyVStack", "ScrollView", "Form"].contains(name) else { return false }
+                if name != "Group" {
+                    guard list.count > 1 else { return false }
+                    opensAStack = true
+                }
+                current = ModifierChain(containing: ExprSyntax(call)).outermost
+                continue
+            }
+            // `var body: some View { VStack { … } }`: the stack is the body.
+            guard opensAStack, list.count == 1 else { return false }
+            // The getter's statements, in `{ … }` or `get { … }`.
+            var node = list.parent
+            while let parent = node, !parent.is(PatternBindingSyntax.self) {
+                guard parent.is(AccessorBlockSyntax.self) || parent.is(CodeBlockSyntax.self) || parent.is(AccessorDeclSyntax.self)
+                        || parent.is(AccessorDeclListSyntax.self) else { return false }
+                node = parent.parent
+            }
+            return node?.as(PatternBindingSyntax.self)?.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == "body"
         }
     }
 
