@@ -30,7 +30,7 @@ struct AutoDismissingContentRule: SourceRule {
             Recognised timers: `asyncAfter` closures, block-based `Timer`s, statements after \
             `Task.sleep`/`clock.sleep` in the same block, `withAnimation(….delay(n))` and \
             `UIView.animate(…, delay:)` (animation delays under 1 s are treated as choreography). \
-            What is hidden is recognised by name: `show…`/`…Visible`/`isPresented = false`, a \
+            What is hidden is recognised by name: `show…`/`…Visible`/`isPresented = false`, `isRemoved`/`isDismissed = true`, a \
             toast/banner/message/alert/error… property set to `nil` or `false`, `dismiss()`, \
             `hide…()` calls and `removeFromSuperview()`/`isHidden = true`/`alpha = 0` on a view named \
             like a message. Selector-based timers and Combine delays are not followed. Timers in \
@@ -112,8 +112,39 @@ struct AutoDismissingContentRule: SourceRule {
                     }
                 }
                 """),
+            // The banner's own removal flag, set 2 s after the work it reports finishes.
+            RuleExample("""
+                import SwiftUI
+                struct ProgressBanner: View {
+                    @State private var isRemoved = false
+                    let finished: Bool
+                    var body: some View {
+                        Text("Cloning").onChange(of: finished) { _ in
+                            ↓DispatchQueue.main.asyncAfter(deadline: .now() + 2.0) {
+                                withAnimation { isRemoved = true }
+                            }
+                        }
+                    }
+                }
+                """),
         ],
         nonTriggering: [
+            // `true` for a flag that shows something is not a dismissal.
+            RuleExample("""
+                import SwiftUI
+                struct ProgressBanner: View {
+                    @State private var isRefreshed = false
+                    @State private var isClosedCaptionOn = false
+                    var body: some View {
+                        Text("Cloning").onAppear {
+                            DispatchQueue.main.asyncAfter(deadline: .now() + 2.0) {
+                                isRefreshed = true
+                                isClosedCaptionOn = true
+                            }
+                        }
+                    }
+                }
+                """),
             RuleExample("""
                 import SwiftUI
                 struct ContentView: View {
@@ -350,6 +381,12 @@ struct AutoDismissingContentRule: SourceRule {
         return !words.isDisjoint(with: showWords) || !words.isDisjoint(with: messageWords)
     }
 
+    /// `isRemoved`, `dismissed`, `isClosed`: a flag whose `true` takes the content away.
+    private static func isRemovalFlag(_ name: String) -> Bool {
+        let words = identifierWords(name)
+        return words.count <= 2 && (words.count == 1 || words.first == "is") && ["removed", "dismissed", "closed"].contains(words.last ?? "")
+    }
+
     private static func isMessageName(_ name: String) -> Bool {
         let words = Set(identifierWords(name))
         return words.isDisjoint(with: otherStateWords) && !words.isDisjoint(with: messageWords)
@@ -374,6 +411,9 @@ struct AutoDismissingContentRule: SourceRule {
             let text = "`\(assignment.node.normalizedText)`"
             let offset = assignment.node.positionAfterSkippingLeadingTrivia.utf8Offset
             if value.booleanValue == false, isPresentationFlag(property) {
+                found.append((offset, text))
+            } else if value.booleanValue == true, isRemovalFlag(property), assignment.targetObject.isEmpty || assignment.targetObject == "self" {
+                // `isRemoved = true`, `isDismissed = true`: the view's own flag that takes it away.
                 found.append((offset, text))
             } else if value.is(NilLiteralExprSyntax.self), isMessageName(property) {
                 found.append((offset, text))
