@@ -108,6 +108,25 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
                     }
                 }
                 """, platforms: PlatformSet(.iOS)),
+            // A `Group`'s tap gesture makes the one view of each branch the control.
+            RuleExample("""
+                import SwiftUI
+                struct EditorTabClose: View {
+                    let unsaved: Bool
+                    var body: some View {
+                        Group {
+                            if unsaved {
+                                Image(systemName: "circle.fill").font(.caption2)↓.frame(width: 18, height: 18)
+                            } else {
+                                Image(systemName: "xmark")↓.frame(width: 26, height: 26)
+                            }
+                        }
+                        .contentShape(Rectangle())
+                        .onTapGesture { close() }
+                    }
+                    func close() {}
+                }
+                """, platforms: PlatformSet(.iOS)),
             RuleExample("""
                 import SwiftUI
                 #if os(macOS)
@@ -195,6 +214,31 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
             ]),
         ],
         nonTriggering: [
+            // The group's own frame makes it large enough; a group of two views is not one control's size.
+            RuleExample("""
+                import SwiftUI
+                struct EditorTabClose: View {
+                    let unsaved: Bool
+                    var body: some View {
+                        VStack {
+                            Group {
+                                if unsaved {
+                                    Image(systemName: "circle.fill").frame(width: 18, height: 18)
+                                }
+                            }
+                            .frame(minWidth: 44, minHeight: 44)
+                            .contentShape(Rectangle())
+                            .onTapGesture { close() }
+                            Group {
+                                Image(systemName: "xmark").frame(width: 26, height: 26)
+                                Text("Close")
+                            }
+                            .onTapGesture { close() }
+                        }
+                    }
+                    func close() {}
+                }
+                """, platforms: PlatformSet(.iOS)),
             // A tappable text with no chip of its own is the row's business, a text button in
             // body text the app's ordinary one; a background view (not a colour) may be larger
             // than the text.

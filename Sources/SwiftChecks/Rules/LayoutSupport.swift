@@ -139,6 +139,10 @@ struct SwiftUIHitRegion {
                 controlCall = root
             } else if chain.has("onTapGesture") {
                 control = "view with `.onTapGesture`"
+            } else if let group = tapGroup(of: chain) {
+                // The group is as large as this view, plus its own modifiers.
+                guard size.apply(ModifierChain(containing: ExprSyntax(group)).modifiers[...]) else { continue }
+                control = "view with `.onTapGesture`"
             } else if let owner = labelOwner(of: chain) {
                 // The whole label is this view: the control is as large as it, plus its own modifiers.
                 guard size.apply(ModifierChain(containing: ExprSyntax(owner)).modifiers[...]) else { continue }
@@ -213,6 +217,28 @@ struct SwiftUIHitRegion {
     }
 
     /// The control whose label closure holds nothing but this chain.
+    /// `Group { if unsaved { Image(…).frame(width: 18, height: 18) } else { … } }.onTapGesture { … }`:
+    /// the group's tap makes the view, the only one of its branch, what can be hit.
+    static func tapGroup(of chain: ModifierChain) -> FunctionCallExprSyntax? {
+        var node = Syntax(chain.outermost)
+        for _ in 0..<16 {
+            guard let item = node.parent?.as(CodeBlockItemSyntax.self), let list = item.parent?.as(CodeBlockItemListSyntax.self),
+                  list.count == 1 else { return nil }
+            if let closure = list.parent?.as(ClosureExprSyntax.self) {
+                guard let group = closure.parent?.as(FunctionCallExprSyntax.self), group.trailingClosure?.id == closure.id,
+                      group.calleeName == "Group", group.calledExpression.is(DeclReferenceExprSyntax.self), group.arguments.isEmpty,
+                      ModifierChain(containing: ExprSyntax(group)).has("onTapGesture") else { return nil }
+                return group
+            }
+            // A branch of an `if` (or `else if`) that is itself the only view of its block.
+            guard let block = list.parent?.as(CodeBlockSyntax.self), var branch = block.parent?.as(IfExprSyntax.self) else { return nil }
+            while let outer = branch.parent?.as(IfExprSyntax.self) { branch = outer }
+            guard let statement = branch.parent?.as(ExpressionStmtSyntax.self) else { return nil }
+            node = Syntax(statement)
+        }
+        return nil
+    }
+
     static func labelOwner(of chain: ModifierChain) -> FunctionCallExprSyntax? {
         guard let item = chain.outermost.parent?.as(CodeBlockItemSyntax.self),
               let list = item.parent?.as(CodeBlockItemListSyntax.self), list.count == 1,
