@@ -912,6 +912,14 @@ struct AppModelTests {
         #expect(broken.problem != nil && broken.targets == nil)
     }
 
+    /// The contrast findings of a scan of `repository` through `cache`.
+    static func contrastFindings(in repository: TemporaryRepository, cache: MemoryCacheStorage) throws -> [Finding] {
+        var options = ScanOptions()
+        options.cacheStorage = cache
+        return try Scanner(options: options).scan(try ScanInput.directory(repository.path, maxFileBytes: 2_000_000), root: repository.path)
+            .findings.filter { $0.ruleID == "insufficient-contrast" }
+    }
+
     /// A colour token declared in one file decides a contrast pair in another; its new value
     /// re-judges that file on a warm scan (the tokens are part of every file's cache key), and
     /// the declaring file's tokens are read from the cache.
@@ -926,12 +934,7 @@ struct AppModelTests {
             }
             """)
         let storage = MemoryCacheStorage(entries: [:], toolIdentity: "test")
-        var options = ScanOptions()
-        options.cacheStorage = storage
-        func contrast() throws -> [Finding] {
-            try Scanner(options: options).scan(try ScanInput.directory(repository.path, maxFileBytes: 2_000_000), root: repository.path)
-                .findings.filter { $0.ruleID == "insufficient-contrast" }
-        }
+        func contrast() throws -> [Finding] { try Self.contrastFindings(in: repository, cache: storage) }
         let grey = try contrast()
         #expect(grey.map(\.location.file) == ["App/HintView.swift"] && grey.first?.message.contains("#9E9E9E on #FFFFFF") == true,
                 "\(grey.map(\.message))")
@@ -970,12 +973,7 @@ struct AppModelTests {
             }
             """)
         let storage = MemoryCacheStorage(entries: [:], toolIdentity: "test")
-        var options = ScanOptions()
-        options.cacheStorage = storage
-        func contrast() throws -> [Finding] {
-            try Scanner(options: options).scan(try ScanInput.directory(repository.path, maxFileBytes: 2_000_000), root: repository.path)
-                .findings.filter { $0.ruleID == "insufficient-contrast" }
-        }
+        func contrast() throws -> [Finding] { try Self.contrastFindings(in: repository, cache: storage) }
         let pale = try contrast()
         #expect(pale.map(\.location.file) == ["App/Caption.swift"] && pale.first?.message.contains("colour set \"stone\"") == true,
                 "\(pale.map(\.message))")
