@@ -23,55 +23,81 @@ enum FileProcessor {
     /// `componentFacts`: the second look at a file that shows views of the app's own whose
     /// behaviour other files settle (`ProjectContext.componentFacts`), cached under them.
     static func process(_ file: InputFile, checker: SourceChecker, documentChecker: DocumentChecker, project: ProjectIndex,
-                        cache: ScanCache?, reexporting: Set<String>, componentFacts: Set<String> = []) -> FileOutcome {
+                        cache: ScanCache?, reexporting: Set<String>, componentFacts: Set<String> = [],
+                        facts table: FileFactsTable? = nil) -> FileOutcome {
+        if DocumentChecker.handles(file.path) {
+            let bytes: [UInt8]
+            do { bytes = try file.bytes() } catch {
+                return FileOutcome(status: .unreadable, notes: [ScanNote(kind: .skipped, file: file.path, message: "\(error)")])
+            }
+            return processInterfaceBuilder(file, bytes, documentChecker, project, cache)
+        }
+        let factsDigest = componentFacts.isEmpty ? "" : "-" + Digest.sha256Hex(componentFacts.sorted().joined(separator: "\n"))
+        let contextDigest = project.digest(for: file.path) + factsDigest
+        // A warm scan's common case: the file's stamp says these are the bytes read before, and
+        // they were checked before under the same config and project context (only files that
+        // import a UI framework themselves, or declare a UI type, are cached), or their header
+        // alone decides that they are not UI code. Nothing is read.
+        if let known = table?.known(file), !known.hasNUL, known.isValidUTF8 {
+            if let cache, !known.sha256.isEmpty, let cached = cache.load(cache.key(path: file.path, contentHash: known.sha256, contextDigest: contextDigest)) {
+                return FileOutcome(status: .checked(cached, parsedBytes: nil),
+                                   reexportedModules: known.reexportsUI ? [ProjectIndex.moduleName(of: file.path)] : [])
+            }
+            if let decided = headerOutcome(known, file, checker, reexporting) { return decided }
+        }
+        let readAt = FileFactsTable.now()
         let bytes: [UInt8]
         do { bytes = try file.bytes() } catch {
             return FileOutcome(status: .unreadable, notes: [ScanNote(kind: .skipped, file: file.path, message: "\(error)")])
         }
-        if DocumentChecker.handles(file.path) {
-            return processInterfaceBuilder(file, bytes, documentChecker, project, cache)
-        }
-        if bytes.prefix(8192).contains(0) {
+        let facts = FileFacts(bytes, hashing: cache != nil)
+        table?.record(file, facts: facts, readAt: readAt)
+        if facts.hasNUL {
             return FileOutcome(status: .unreadable,
                                notes: [ScanNote(kind: .skipped, file: file.path, message: "binary content (NUL bytes) in a .swift file")])
         }
-        // A warm scan's common case: these bytes were checked before, under the same config and
-        // project context, and only files that import a UI framework themselves (or declare a UI
-        // type) are cached, so
-        // neither the UTF-8 check nor the import scan can change the outcome.
-        let factsDigest = componentFacts.isEmpty ? "" : "-" + Digest.sha256Hex(componentFacts.sorted().joined(separator: "\n"))
-        let key = cache?.key(path: file.path, bytes: bytes, contextDigest: project.digest(for: file.path) + factsDigest)
+        let key = cache?.key(path: file.path, contentHash: facts.sha256, contextDigest: contextDigest)
         if let cache, let key, let cached = cache.load(key) {
-            let reexported = ImportScanner.mayReexport(bytes) && !ImportScanner.scan(bytes).exportedUIModules.isEmpty
             return FileOutcome(status: .checked(cached, parsedBytes: nil),
-                               reexportedModules: reexported ? [ProjectIndex.moduleName(of: file.path)] : [])
+                               reexportedModules: facts.reexportsUI ? [ProjectIndex.moduleName(of: file.path)] : [])
         }
         guard let source = String(validating: bytes, as: UTF8.self) else {
             return FileOutcome(status: .unreadable,
                                notes: [ScanNote(kind: .skipped, file: file.path, message: "not valid UTF-8; Swift source must be UTF-8")])
         }
-        let header = ImportScanner.scan(bytes)
+        if let decided = headerOutcome(facts, file, checker, reexporting) { return decided }
+        let header = facts.header
+        let reexported = header.exportedUIModules.isEmpty ? [] : [ProjectIndex.moduleName(of: file.path)]
+        let importsUI = !header.imports.isDisjoint(with: Scanner.uiModules)
+        // A file checked only because another module re-exports UIKit is not cached: that
+        // module may stop re-exporting while this file stays the same. One that declares a UI
+        // type is decided by its own bytes, as an importing one is.
+        return checkCached(file, bytes, project, importsUI || facts.declaresUIType ? cache : nil, key: key, reexported: reexported) {
+            var context = project.context(for: file.path)
+            context.componentFacts = componentFacts
+            return checker.check(path: file.path, source: source, context: context)
+        }
+    }
+
+    /// What the header alone decides: generated code, test code, or a file that is not UI code
+    /// (remembered with its imports, in case another module re-exports a UI framework). Nil:
+    /// the file must be checked.
+    private static func headerOutcome(_ facts: FileFacts, _ file: InputFile, _ checker: SourceChecker,
+                                      _ reexporting: Set<String>) -> FileOutcome? {
+        let header = facts.header
         if header.looksGenerated { return FileOutcome(status: .generated) }
         if !checker.config.includeNonShipping, !header.imports.isDisjoint(with: Scanner.testModules) {
             return FileOutcome(status: .testCode)
         }
         let reexported = header.exportedUIModules.isEmpty ? [] : [ProjectIndex.moduleName(of: file.path)]
-        let importsUI = !header.imports.isDisjoint(with: Scanner.uiModules)
         // A module the file imports may import UIKit itself, and Swift lets its importers see
         // UIKit's names: a file subclassing `UITableViewController` with only `import AppSDK`
         // is UI code all the same.
-        let declaresUI = !importsUI && Self.declaresUIType(bytes)
-        guard importsUI || declaresUI || !header.imports.isDisjoint(with: reexporting) else {
+        let importsUI = !header.imports.isDisjoint(with: Scanner.uiModules)
+        guard importsUI || facts.declaresUIType || !header.imports.isDisjoint(with: reexporting) else {
             return FileOutcome(status: .withoutUIImport(imports: header.imports), reexportedModules: reexported)
         }
-        // A file checked only because another module re-exports UIKit is not cached: that
-        // module may stop re-exporting while this file stays the same. One that declares a UI
-        // type is decided by its own bytes, as an importing one is.
-        return checkCached(file, bytes, project, importsUI || declaresUI ? cache : nil, key: key, reexported: reexported) {
-            var context = project.context(for: file.path)
-            context.componentFacts = componentFacts
-            return checker.check(path: file.path, source: source, context: context)
-        }
+        return nil
     }
 
     /// Whether the file declares a type inheriting from a UIKit or AppKit view or controller
@@ -106,7 +132,7 @@ enum FileProcessor {
     /// file with its notes, and is not cached: refusing it again costs less than a lookup.
     private static func checkCached(_ file: InputFile, _ bytes: [UInt8], _ project: ProjectIndex, _ cache: ScanCache?,
                                     key known: String? = nil, reexported: [String] = [], check: () -> FileResult) -> FileOutcome {
-        let key = known ?? cache?.key(path: file.path, bytes: bytes, contextDigest: project.digest(for: file.path))
+        let key = known ?? cache?.key(path: file.path, contentHash: Digest.sha256Hex(bytes), contextDigest: project.digest(for: file.path))
         if let cache, let key, let cached = cache.load(key) {
             return FileOutcome(status: .checked(cached, parsedBytes: nil), reexportedModules: reexported)
         }
@@ -133,7 +159,7 @@ extension FileProcessor {
 /// A byte-level look at a file's imports and header, before any parsing: most of a large app's
 /// Swift is models and networking that no UI rule can flag, and parsing is the cost floor.
 enum ImportScanner {
-    struct Header {
+    struct Header: Sendable, Equatable {
         var imports: Set<String> = []
         /// Imported outside any `#if`: the file builds only where these modules exist.
         var unguardedImports: Set<String> = []

@@ -13,6 +13,7 @@ struct ProjectIndex: Sendable {
     private let keysDigest: String
     /// See `ProjectContext.appNames`.
     private(set) var appNames: Set<String> = []
+    private var appNamesDigest = ""
     /// Colour sets of every (not excluded, not vendored) asset catalog.
     private(set) var colors = ColorCatalog.empty
     private(set) var colorsDigest = ""
@@ -63,7 +64,9 @@ struct ProjectIndex: Sendable {
     /// `cache` keeps each project file's parsed targets (by content), so a warm scan does not
     /// parse the property list again.
     init(input: ScanInput, config: AuditConfig, notes: inout [ScanNote], isScanned: (String) -> Bool = { _ in true },
-         limits: ProjectFileLimits = ProjectFileLimits(), cache: (any ScanCacheStorage)? = nil, configs: ConfigTree? = nil) {
+         limits: ProjectFileLimits = ProjectFileLimits(), cache: (any ScanCacheStorage)? = nil, configs: ConfigTree? = nil,
+         facts table: FileFactsTable? = nil) {
+        let table = table ?? FileFactsTable(storage: cache, persisting: false, root: "")
         self.configs = configs ?? ConfigTree(root: config)
         var keys: Set<String> = []
         var tokenFiles: [ColorTokenFile] = []
@@ -186,11 +189,14 @@ struct ProjectIndex: Sendable {
                 case nil:
                     guard isScanned(file.path), file.size <= config.maxFileBytes else { continue }
                     if ASCII.hasSuffix(file.path, ".swift") {
-                        let bytes = try file.bytes()
-                        if ColorTokens.mayDeclare(bytes) || ColorNamespaceFacts.mayDeclare(bytes) {
-                            tokenFiles.append(Self.colorTokens(of: bytes, cache: cache))
+                        // Read once for the scan (the checks reuse what is learnt here), or not
+                        // at all when the file's stamp is the one its facts were recorded under.
+                        var bytes: [UInt8]?
+                        guard let facts = table.facts(for: file, bytes: &bytes) else { _ = try file.bytes(); continue }
+                        if facts.mayDeclareColors {
+                            tokenFiles.append(try Self.colorTokens(ofContentHash: facts.sha256, cache: cache) { try bytes ?? file.bytes() })
                         }
-                        if ImportScanner.scan(bytes).buildsOnlyForTheMac { macOnlySwiftFiles.insert(file.path) }
+                        if facts.header.buildsOnlyForTheMac { macOnlySwiftFiles.insert(file.path) }
                         continue
                     }
                     guard ASCII.hasSuffix(file.path, ".storyboard") || ASCII.hasSuffix(file.path, ".xib") else { continue }
@@ -219,6 +225,7 @@ struct ProjectIndex: Sendable {
             if folder.hasSuffix(".xcodeproj") { names.insert(String(folder.dropLast(".xcodeproj".count))) }
         }
         appNames = Set(names.map(ProjectContext.normalizedAppName).filter { !$0.isEmpty })
+        appNamesDigest = appNames.sorted().joined(separator: ",")
         for (directory, platforms) in Self.tuistProjectPlatforms(input.files, isScanned: isScanned)
             .merging(Self.xcodeGenProjectPlatforms(input.files, isScanned: isScanned), uniquingKeysWith: { $0.union($1) })
         where platformsByDirectory[directory] == nil {
@@ -238,7 +245,8 @@ struct ProjectIndex: Sendable {
                 let (root, building) = projectTargets(building: file.path)
                 if !building.isEmpty { built.append((file, root, building)) }
             }
-            let macOnly = Self.targetsBuildingOnlyForTheMac(built, filteringProjects: projectsFilteringByPlatform, isScanned: isScanned)
+            let macOnly = Self.targetsBuildingOnlyForTheMac(built, filteringProjects: projectsFilteringByPlatform, isScanned: isScanned,
+                                                              facts: table)
             let conditionsOf = Self.compilationConditionsByTarget(xcodeTargets, files: input.files)
             for (file, root, building) in built {
                 let shipped = building.filter { !$0.isTestBundle }
@@ -280,7 +288,7 @@ struct ProjectIndex: Sendable {
             colorNamespaces = ColorNamespaces.resolve(namespaceFacts) { catalog.count(named: $0) > 0 }
         }
         var tokensInput = colorTokens.sorted { $0.key < $1.key }
-            .map { "\($0.key)=\($0.value.value)@\($0.value.owners.sorted())" }.joined(separator: "\n")
+            .map { $0.key + "=" + $0.value.value.digestInput + "@" + $0.value.owners.sorted().joined(separator: "|") }.joined(separator: "\n")
         if !colorNamespaces.isEmpty { tokensInput += "\n--\n" + colorNamespaces.digestInput }
         tokensDigest = tokensInput.isEmpty ? "" : Digest.sha256Hex(tokensInput)
     }
@@ -290,10 +298,22 @@ struct ProjectIndex: Sendable {
     /// project reading.
     /// A Swift file's colour tokens, cached by content: a warm scan does not parse it again.
     static func colorTokens(of bytes: [UInt8], cache: (any ScanCacheStorage)?) -> ColorTokenFile {
-        cachedByContent(bytes, kind: "color-tokens-2", cache: cache,
-                        compute: { ColorTokens.read(in: String(decoding: bytes, as: UTF8.self)) },
-                        encode: { try? [UInt8](JSONEncoder().encode($0)) },
-                        decode: { try? JSONDecoder().decode(ColorTokenFile.self, from: Data($0)) })
+        // The closure cannot throw here: the bytes are at hand.
+        (try? colorTokens(ofContentHash: Digest.sha256Hex(bytes), cache: cache) { bytes }) ?? ColorTokenFile()
+    }
+
+    /// The same by the content's hash, reading the bytes only when the cache does not hold them.
+    static func colorTokens(ofContentHash hash: String, cache: (any ScanCacheStorage)?,
+                            bytes: () throws -> [UInt8]) throws -> ColorTokenFile {
+        let kind = "color-tokens-2"
+        guard let cache, !hash.isEmpty else { return ColorTokens.read(in: String(decoding: try bytes(), as: UTF8.self)) }
+        let key = Digest.sha256Hex([cache.toolIdentity, kind, hash].joined(separator: "\u{0}"))
+        if let entry = cache.entry(forKey: key), let value = try? JSONDecoder().decode(ColorTokenFile.self, from: Data(entry)) {
+            return value
+        }
+        let value = ColorTokens.read(in: String(decoding: try bytes(), as: UTF8.self))
+        if let encoded = try? [UInt8](JSONEncoder().encode(value)) { cache.store(encoded, forKey: key) }
+        return value
     }
 
     static func packageManifest(of bytes: [UInt8], cache: (any ScanCacheStorage)?) -> ProjectFiles.PackageManifest {
@@ -514,7 +534,8 @@ struct ProjectIndex: Sendable {
     /// Not decided in a project whose build files filter by platform, where such a file may
     /// be compiled for the Mac alone. Reads only the files of such targets.
     private static func targetsBuildingOnlyForTheMac(_ built: [(file: InputFile, root: String, targets: [XcodeTargets.Target])],
-                                                     filteringProjects: Set<String>, isScanned: (String) -> Bool) -> Set<String> {
+                                                     filteringProjects: Set<String>, isScanned: (String) -> Bool,
+                                                     facts table: FileFactsTable) -> Set<String> {
         var found = Set<String>()
         for (file, root, building) in built where file.path.hasSuffix(".swift") {
             guard !filteringProjects.contains(root) else { continue }
@@ -522,8 +543,9 @@ struct ProjectIndex: Sendable {
                 guard let platforms = target.platforms else { return false }
                 return platforms.contains(.macOS) && platforms.platforms.count > 1 && !found.contains(root + "\u{0}" + target.name)
             }
-            guard !candidates.isEmpty, isScanned(file.path), let bytes = try? file.bytes() else { continue }
-            guard ImportScanner.scan(bytes).buildsOnlyForTheMac else { continue }
+            var bytes: [UInt8]?
+            guard !candidates.isEmpty, isScanned(file.path), let facts = table.facts(for: file, bytes: &bytes) else { continue }
+            guard facts.header.buildsOnlyForTheMac else { continue }
             for target in candidates { found.insert(root + "\u{0}" + target.name) }
         }
         return found
@@ -719,8 +741,11 @@ struct ProjectIndex: Sendable {
 
     /// Cheap digest of the context for cache keys (the key set is hashed once).
     func digest(for path: String) -> String {
-        "\(platforms(for: path)?.rawValue ?? 255)-\(deploymentTargets(for: path).digest)-\(compilationConditionsByFile[path]?.digest ?? "")-\(keysDigest)-\(colorsDigest)-\(tokensDigest)-\(appNames.sorted().joined(separator: ","))"
+        "\(platforms(for: path)?.rawValue ?? 255)-\(deploymentTargets(for: path).digest)-\(compilationConditionsByFile[path]?.digest ?? "")-" + sharedDigest
     }
+
+    /// The part of `digest(for:)` every file shares; the app names are sorted once.
+    private var sharedDigest: String { keysDigest + "-" + colorsDigest + "-" + tokensDigest + "-" + appNamesDigest }
 
     /// `<namedColor name="Brand">` and `<color key="textColor" name="Brand"/>`: the colours an
     /// Interface Builder document names. A byte scan for two tags, not an XML parse: only the

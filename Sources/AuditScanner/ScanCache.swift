@@ -103,9 +103,9 @@ struct ScanCache: Sendable {
         self.configDigest = configDigest
     }
 
-    func key(path: String, bytes: [UInt8], contextDigest: String) -> String {
-        let content = Digest.sha256Hex(bytes)
-        return Digest.sha256Hex([storage.toolIdentity, configDigest, contextDigest, path, content].joined(separator: "\u{0}"))
+    /// `contentHash`: the SHA-256 of the file's bytes (`FileFacts.sha256`).
+    func key(path: String, contentHash: String, contextDigest: String) -> String {
+        Digest.sha256Hex([storage.toolIdentity, configDigest, contextDigest, path, contentHash].joined(separator: "\u{0}"))
     }
 
     func load(_ key: String) -> FileResult? {

@@ -51,11 +51,14 @@ public enum ScanError: Error, CustomStringConvertible {
 public struct InputFile: Sendable {
     public let path: String
     public let size: Int
+    /// The file's `stat` when a directory was listed; nil for an archive's entries.
+    public let stamp: FileStamp?
     let load: @Sendable () throws -> [UInt8]
 
-    public init(path: String, size: Int, load: @escaping @Sendable () throws -> [UInt8]) {
+    public init(path: String, size: Int, stamp: FileStamp? = nil, load: @escaping @Sendable () throws -> [UInt8]) {
         self.path = path
         self.size = size
+        self.stamp = stamp
         self.load = load
     }
 
@@ -109,6 +112,24 @@ public struct ScanInput: Sendable {
         }
     }
 
+    struct ListingError: Error, CustomStringConvertible { let description: String }
+
+    /// A directory's entries by name, with `readdir`'s type (`DT_UNKNOWN` where the file system
+    /// does not say, and the caller stats the entry).
+    static func entries(of directory: String) throws -> [(name: String, type: UInt8)] {
+        guard let stream = opendir(directory) else { throw ListingError(description: String(cString: strerror(errno))) }
+        defer { closedir(stream) }
+        var entries: [(name: String, type: UInt8)] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafePointer(to: &entry.pointee.d_name) { pointer in
+                pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            }
+            if name == "." || name == ".." { continue }
+            entries.append((name, entry.pointee.d_type))
+        }
+        return entries.sorted { $0.name < $1.name }
+    }
+
     /// Walks a checkout on disk. Symlinked directories are followed once (a loop is reported,
     /// not followed); symlinks leaving the root are reported and skipped.
     public static func directory(_ root: String, maxFileBytes: Int) throws -> ScanInput {
@@ -121,16 +142,24 @@ public struct ScanInput: Sendable {
         var visited: Set<String> = [realRoot]
         var pending: [(real: String, relative: String)] = [(realRoot, "")]
         while let (directory, relative) = pending.popLast() {
-            let names: [String]
-            do { names = try fileManager.contentsOfDirectory(atPath: directory) } catch {
+            let entries: [(name: String, type: UInt8)]
+            do { entries = try Self.entries(of: directory) } catch {
                 input.notes.append(ScanNote(kind: .skipped, file: relative.isEmpty ? "." : relative,
-                                            message: "directory cannot be listed: \(error.localizedDescription)"))
+                                            message: "directory cannot be listed: \(error)"))
                 continue
             }
-            for name in names.sorted() {
+            for (name, type) in entries {
                 if name == ".git" || name == ".build" { continue }
                 let full = directory + "/" + name
                 let path = relative.isEmpty ? name : relative + "/" + name
+                // The entry's type from the directory itself: most of a checkout (images, sounds,
+                // other languages' sources) is never stat'ed, which was a tenth of a warm re-scan.
+                if type == UInt8(DT_DIR) {
+                    visited.insert(full)
+                    pending.append((full, path))
+                    continue
+                }
+                if type == UInt8(DT_REG), !isRelevant(path) { continue }
                 var info = stat()
                 guard lstat(full, &info) == 0 else { continue }
                 var kind = info.st_mode & S_IFMT
@@ -165,7 +194,7 @@ public struct ScanInput: Sendable {
                 } else if kind == S_IFREG, isRelevant(path) {
                     let size = Int(info.st_size)
                     let readPath = target
-                    input.files.append(InputFile(path: path, size: size) {
+                    input.files.append(InputFile(path: path, size: size, stamp: FileStamp(info)) {
                         do { return try FileBytes.contents(of: readPath) } catch {
                             throw ScanError.unreadable(path: path, reason: "read failed: \(error)")
                         }

@@ -134,16 +134,22 @@ public struct Scanner: Sendable {
         var notes = input.notes
 
         let storage = options.cacheStorage ?? options.cacheDirectory.map { DirectoryCacheStorage(directory: $0) }
+        let fileFacts = FileFactsTable(storage: storage, persisting: !input.isArchive, root: root)
+        // Each path's skip reason, decided once: the index asks for every file, and so does the
+        // choice of candidates below (glob matching was a tenth of a warm re-scan's index).
+        var skipReasons: [String: SkipReason] = [:]
+        for file in input.files { if let reason = Self.skipReason(file.path, configs) { skipReasons[file.path] = reason } }
+        let skipped = skipReasons
         let project = ProjectIndex(input: input, config: config, notes: &notes, isScanned: { path in
-            Self.skipReason(path, configs) == nil
-        }, cache: storage, configs: configs)
+            skipped[path] == nil
+        }, cache: storage, configs: configs, facts: fileFacts)
         statistics.colorSets = project.colors.sets.count
         // Each file is checked under the configuration of its folder (nested files refine the root's).
         let checkers = LevelCheckers(configs, storage: storage)
         let process: @Sendable (InputFile, Set<String>) -> FileOutcome = { file, reexporting in
             let level = checkers.checkers(for: file.path)
             return FileProcessor.process(file, checker: level.source, documentChecker: level.document, project: project,
-                                         cache: level.cache, reexporting: reexporting)
+                                         cache: level.cache, reexporting: reexporting, facts: fileFacts)
         }
 
         // Choose the Swift and Interface Builder files to read; both go through the same workers.
@@ -153,7 +159,7 @@ public struct Scanner: Sendable {
         where file.path.hasSuffix(".swift") || DocumentChecker.handles(file.path) {
             let isSwift = file.path.hasSuffix(".swift")
             if isSwift { statistics.swiftFiles += 1 } else { statistics.interfaceBuilderFiles += 1 }
-            let reason = Self.skipReason(file.path, configs)
+            let reason = skipReasons[file.path] ?? (input.oversized.isEmpty ? nil : Self.skipReason(file.path, configs))
             // The skip counts and their summary notes are about Swift files.
             if !isSwift, reason != nil { continue }
             switch reason {
@@ -228,7 +234,8 @@ public struct Scanner: Sendable {
             let second = run(again.map { candidates[$0.index] }) { file in
                 let level = checkers.checkers(for: file.path)
                 return FileProcessor.process(file, checker: level.source, documentChecker: level.document, project: project,
-                                             cache: level.cache, reexporting: reexporting, componentFacts: byPath[file.path] ?? [])
+                                             cache: level.cache, reexporting: reexporting, componentFacts: byPath[file.path] ?? [],
+                                             facts: fileFacts)
             }
             for (entry, outcome) in zip(again, second) {
                 // Parsed once for the scan's statistics, whichever look parsed it.
@@ -262,7 +269,7 @@ public struct Scanner: Sendable {
         // then with the names files the scan does not parse give (Objective-C, Info.plist).
         var typeUse = FileResult.typeUse(checkedResults, outsideNames: [])
         let namedOutside = Self.typesNamedOutsideUIFiles(outcomes, candidates: candidates, input: input, config: configs,
-                                                         referenced: referenced, typeUse: typeUse)
+                                                         referenced: referenced, typeUse: typeUse, cache: storage, facts: fileFacts)
         referenced.formUnion(namedOutside)
         if !namedOutside.isEmpty { typeUse = FileResult.typeUse(checkedResults, outsideNames: namedOutside) }
         referenced.formUnion(Self.sceneIdentifiersNamedInCode(outcomes, candidates: candidates, input: input, config: configs,
@@ -320,6 +327,7 @@ public struct Scanner: Sendable {
             notes.append(contentsOf: Self.summaryNotes(statistics))
         }
         notes.sort { ($0.file, $0.line ?? 0, $0.message) < ($1.file, $1.line ?? 0, $1.message) }
+        fileFacts.save()
         statistics.durationSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         return ScanReport(root: root, rootIsArchive: input.isArchive, findings: findings, notes: notes, statistics: statistics,
                           toolVersion: Self.toolVersion, reportedFiles: options.selection?.files)
@@ -334,7 +342,8 @@ public struct Scanner: Sendable {
     /// can only keep a finding; a name inside a longer identifier (`DeviceView` in
     /// `MXKDeviceView`) does not.
     static func typesNamedOutsideUIFiles(_ outcomes: [FileOutcome], candidates: [InputFile], input: ScanInput,
-                                         config: ConfigTree, referenced: Set<String>, typeUse: FileResult.TypeUse? = nil) -> Set<String> {
+                                         config: ConfigTree, referenced: Set<String>, typeUse: FileResult.TypeUse? = nil,
+                                         cache: (any ScanCacheStorage)? = nil, facts: FileFactsTable? = nil) -> Set<String> {
         guard referenced.contains(FileResult.entryPointMarker) else { return [] }
         var wanted = Set<String>()
         for outcome in outcomes {
@@ -355,6 +364,24 @@ public struct Scanner: Sendable {
         // Objective-C sources, and Info.plist files (an extension's NSExtensionPrincipalClass).
         let sources = swiftFilesNotChecked(outcomes, candidates)
             + unparsedSources(input, config) { objectiveCSuffixes.contains(where: $0.hasSuffix) || $0.hasSuffix("Info.plist") }
+        // The answer for the same names wanted in the same bytes, cached: on a warm re-scan the
+        // stamps say which bytes these are, and none of them is read.
+        var searchKey: String?
+        if let cache, let facts, facts.hashes {
+            var identity = [cache.toolIdentity, "types-named-outside-1"] + wanted.sorted()
+            for file in sources {
+                var bytes: [UInt8]?
+                guard let known = facts.facts(for: file, bytes: &bytes), !known.sha256.isEmpty else { identity = []; break }
+                identity += [file.path, known.sha256]
+            }
+            if !identity.isEmpty {
+                let key = Digest.sha256Hex(identity.joined(separator: "\u{0}"))
+                if let entry = cache.entry(forKey: key) {
+                    return Set(String(decoding: entry, as: UTF8.self).split(separator: "\n").map(String.init))
+                }
+                searchKey = key
+            }
+        }
         let lengths = Set(wanted.map(\.utf8.count))
         var found = Set<String>()
         // One pass per file over its identifiers, each looked up in the set of names wanted:
@@ -384,6 +411,7 @@ public struct Scanner: Sendable {
             }
             if found.count == wanted.count { break }
         }
+        if let cache, let searchKey { cache.store(Array(found.sorted().joined(separator: "\n").utf8), forKey: searchKey) }
         return found
     }
 

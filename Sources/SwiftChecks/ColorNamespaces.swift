@@ -69,8 +69,8 @@ public struct ColorNamespaces: Hashable, Sendable {
 
     /// A stable description for cache keys.
     public var digestInput: String {
-        colors.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.value)@\($0.value.wrapper ?? "")" }.joined(separator: "\n")
-            + "\n" + converters.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value.sorted())" }.joined(separator: ",")
+        colors.sorted { $0.key < $1.key }.map { $0.key + "=" + $0.value.value.digestInput + "@" + ($0.value.wrapper ?? "") }.joined(separator: "\n")
+            + "\n" + converters.sorted { $0.key < $1.key }.map { $0.key + ":" + $0.value.sorted().joined(separator: "|") }.joined(separator: ",")
     }
 
     /// `base.member` as a colour: a constant at that path, or a converter applied to a wrapper value.

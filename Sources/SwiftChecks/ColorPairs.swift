@@ -19,6 +19,17 @@ public enum ColorExpression: Hashable, Sendable, Codable {
     /// `.red.opacity(0.5)`, `UIColor.black.withAlphaComponent(0.6)`.
     indirect case opacity(ColorExpression, Double)
 
+    /// A stable spelling for cache digests: `String(describing:)` of an enum goes through
+    /// reflection, which cost a warm re-scan more than hashing the tokens did.
+    public var digestInput: String {
+        switch self {
+        case .asset(let name): return "a:" + name
+        case .system(let name): return "s:" + name
+        case .literal(let space, let red, let green, let blue, let alpha): return "l:\(space),\(red),\(green),\(blue),\(alpha)"
+        case .opacity(let inner, let opacity): return "o:\(opacity)(" + inner.digestInput + ")"
+        }
+    }
+
     /// Fully transparent: shows whatever is behind, so it is no background and no foreground.
     var isClear: Bool {
         switch self {
@@ -65,7 +76,8 @@ extension SourceFile {
     /// `SwiftUIColorPairs.pairs(judgeableOnly:)`.
     func colorPairs(judgeableOnly: Bool = false) -> [ColorPair] {
         let reader = ColorReader(index: index, assetSymbols: context.colorSymbols, tokens: context.colorTokens,
-                                 namespaces: context.colorNamespaces)
+                                 namespaces: context.colorNamespaces,
+                                 tintIsAppColor: context.colors.color(named: "AccentColor", near: path)?.values.isEmpty == false)
         var pairs = SwiftUIColorPairs(reader: reader).pairs(judgeableOnly: judgeableOnly)
         pairs += PlatformColorPairs(reader: reader).pairs()
         // UIKit pairs come out of a dictionary; sort for a stable order, keeping the order of
@@ -102,6 +114,9 @@ struct ColorReader {
     var tokens: [String: ColorToken] = [:]
     /// The colours the app names through its own types in other files (`ColorNamespaces`).
     var namespaces: ColorNamespaces = .empty
+    /// The app's catalog sets an `AccentColor`: buttons' default tint and `.accentColor` are
+    /// then a colour the app chose, not the system's.
+    var tintIsAppColor = false
 
     /// `Color(…)` / `UIColor(…)` written as `.init(…)` where the type is known.
     func describeInitializer(_ call: FunctionCallExprSyntax, as type: String) -> [ColorExpression]? {
