@@ -113,7 +113,8 @@ struct SwiftUIColorPairs {
     /// skip), without changing any other pair.
     func pairs(judgeableOnly: Bool = false) -> [ColorPair] {
         let index = reader.index
-        guard Self.colorModifiers.contains(where: { index.callsByName[$0] != nil }) else { return [] }
+        guard Self.colorModifiers.contains(where: { index.callsByName[$0] != nil })
+                || (reader.tintIsAppColor && index.callsByName["Button"] != nil) else { return [] }
         var result: [ColorPair] = []
         // Only an element inside a view whose chain sets a colour (or inside a ZStack, which can
         // draw one behind it) can form a pair. Those views' extents are found once, so the
@@ -133,6 +134,13 @@ struct SwiftUIColorPairs {
                 } else {
                     extents.append(extent)
                 }
+            }
+        }
+        // A button draws its title in the tint: the app's accent colour, where it has one.
+        if reader.tintIsAppColor {
+            for call in index.callsByName["Button"] ?? [] where call.calledExpression.kind == .declReferenceExpr {
+                let outer = ModifierChain(containing: ExprSyntax(call)).outermost
+                extents.append(outer.position.utf8Offset..<outer.endPosition.utf8Offset)
             }
         }
         if judgeableOnly, !systemExtents.isEmpty {
@@ -158,7 +166,10 @@ struct SwiftUIColorPairs {
     private func setsOnlySystemColors(_ modifier: FunctionCallExprSyntax) -> Bool {
         guard let argument = modifier.firstUnlabeledArgument else { return true }
         guard let colors = reader.describe(argument, .swiftUI) else { return false }
-        return colors.allSatisfy { if case .system = $0.base { true } else { false } }
+        return colors.allSatisfy { color in
+            guard case .system(let name) = color.base else { return false }
+            return !(reader.tintIsAppColor && ["accentColor", "tint"].contains(name))
+        }
     }
 
     /// Every call that can be an element: text, shapes, controls with indicators, images.
@@ -312,8 +323,9 @@ struct SwiftUIColorPairs {
         case .found(let colors, let source): (backgroundColors, backgroundNode) = (colors, source)
         case .notFound: if kind == .prominent { backgroundColors = [.system("accentColor")] }
         }
-        // Both defaulted: the system's own pairing, nothing the source chose.
-        if case .notFound = foreground, backgroundNode == nil { return [] }
+        // Both defaulted: the system's own pairing, nothing the source chose; except a button's
+        // tint, which is the app's accent colour (judged only where the app's catalog sets one).
+        if case .notFound = foreground, backgroundNode == nil, kind != .tinted { return [] }
 
         let font = isText ? self.font(levels) : FontFacts()
         var result: [ColorPair] = []

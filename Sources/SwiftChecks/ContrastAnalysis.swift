@@ -113,7 +113,10 @@ enum ContrastAnalysis {
         // System colours on system colours (or the assumed system background) are Apple's own
         // pairings, and the table's semantic values are a public dump, not Apple's numbers:
         // judging `.secondary` on the default background would contradict the fix we give.
-        if case .system = pair.foreground.base, pair.background.map({ if case .system = $0.base { return true } else { return false } }) ?? true {
+        // The accent colour is the app's own where its catalog sets one (`AccentColor`, Xcode's
+        // global accent colour): a button's default tint is then a colour the app chose.
+        if case .system = pair.foreground.base, !isAppAccent(pair.foreground.base, file),
+           pair.background.map({ if case .system = $0.base { return true } else { return false } }) ?? true {
             return nil
         }
         let platforms = file.platforms(at: pair.element)
@@ -158,6 +161,11 @@ enum ContrastAnalysis {
         guard readings.contains(where: { !$0.wcag.passes }) else { return nil }
         return ContrastEvaluation(pair: pair, readings: readings, pointSize: pointSize,
                                   style: pair.pointSize == nil ? style : nil, bold: pair.isBold)
+    }
+
+    static func isAppAccent(_ expression: ColorExpression, _ file: SourceFile) -> Bool {
+        guard case .system(let name) = expression, ["accentColor", "tint", "AccentColor"].contains(name) else { return false }
+        return file.context.colors.color(named: "AccentColor", near: file.path)?.values.isEmpty == false
     }
 
     /// The colour in each appearance, or nil when any appearance cannot be resolved.
@@ -219,7 +227,9 @@ enum ContrastAnalysis {
             let count = catalog.count(named: set.name)
             guard count > 1 else { return "colour set \"\(name)\"" }
             return "colour set \"\(name)\" (from \(ColorCatalog.catalogPath(of: set.path)), the nearest of \(count) sets with that name)"
-        case .system(let name): return "system colour `\(name)`"
+        case .system(let name):
+            if isAppAccent(expression, file) { return "the app's accent colour (colour set \"AccentColor\", the tint of `\(name)` and of buttons)" }
+            return "system colour `\(name)`"
         case .literal: return "a literal colour"
         case .opacity(let inner, let opacity): return "\(describe(inner, file)) at \(Int((min(max(opacity, 0), 1) * 100).rounded()))% opacity"
         }

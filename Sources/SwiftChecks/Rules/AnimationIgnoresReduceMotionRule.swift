@@ -14,7 +14,9 @@ struct AnimationIgnoresReduceMotionRule: SourceRule {
             scaling, sliding and simulated depth. This rule looks for those motions (spring and \
             bouncy animations, repeating animations, `.slide`/`.move`/`.scale`/`.offset`/`.push`/ \
             `.blurReplace` transitions, animated `.rotation3DEffect`; in UIKit spring dampings, \
-            `.repeat` options, 3-D flip and curl transitions, spring and repeating Core Animation) \
+            `.repeat` options, 3-D flip and curl transitions, spring and repeating Core Animation, \
+            and any `UIView.animate` that moves, resizes or transforms views inside a custom \
+            view-controller transition, a `UIViewControllerAnimatedTransitioning` type) \
             in a type that never reads the setting: `accessibilityReduceMotion` (SwiftUI), \
             `UIAccessibility.isReduceMotionEnabled` (UIKit), \
             `NSWorkspace.shared.accessibilityDisplayShouldReduceMotion` (AppKit), or a value \
@@ -113,6 +115,19 @@ struct AnimationIgnoresReduceMotionRule: SourceRule {
                     }
                 }
                 """),
+            // A custom zoom between screens, on an easing curve.
+            RuleExample("""
+                import UIKit
+                final class ZoomAnimator: NSObject, UIViewControllerAnimatedTransitioning {
+                    func transitionDuration(using context: UIViewControllerContextTransitioning?) -> TimeInterval { 0.25 }
+                    func animateTransition(using context: UIViewControllerContextTransitioning) {
+                        let snapshot = UIView()
+                        ↓UIView.animate(withDuration: 0.25) {
+                            snapshot.frame = context.containerView.bounds
+                        } completion: { _ in context.completeTransition(true) }
+                    }
+                }
+                """),
             RuleExample("""
                 import AppKit
                 final class Spinner: NSView {
@@ -127,6 +142,20 @@ struct AnimationIgnoresReduceMotionRule: SourceRule {
                 """),
         ],
         nonTriggering: [
+            // A custom transition that only cross-fades; an easing animation outside one.
+            RuleExample("""
+                import UIKit
+                final class FadeAnimator: NSObject, UIViewControllerAnimatedTransitioning {
+                    func transitionDuration(using context: UIViewControllerContextTransitioning?) -> TimeInterval { 0.25 }
+                    func animateTransition(using context: UIViewControllerContextTransitioning) {
+                        let incoming = UIView()
+                        UIView.animate(withDuration: 0.25) { incoming.alpha = 1 } completion: { _ in context.completeTransition(true) }
+                    }
+                }
+                final class Drawer: UIView {
+                    func open() { UIView.animate(withDuration: 0.25) { self.frame.origin.x = 0 } }
+                }
+                """),
             RuleExample("""
                 import SwiftUI
                 struct ContentView: View {
@@ -319,13 +348,13 @@ struct AnimationIgnoresReduceMotionRule: SourceRule {
             if let bounce = call.argument("bounce") ?? call.argument("springDuration") {
                 return "a spring animation (`\(bounce.parent?.trimmedDescription ?? "spring")`)"
             }
-            guard let options = call.argument("options") else { return nil }
+            guard let options = call.argument("options") else { return transitionMotion(call) }
             let names = ObjectAccessibility.memberNames(in: options)
             if names.contains("repeat") { return "a repeating animation (`.repeat`)" }
             if let flip = names.intersection(Self.flipTransitions).sorted().first {
                 return "a 3-D transition (`.\(flip)`)"
             }
-            return nil
+            return transitionMotion(call)
         case "UIViewPropertyAnimator":
             return call.argument("dampingRatio").map { "a spring animation (`dampingRatio: \($0.trimmedDescription)`)" }
         case "UISpringTimingParameters", "CASpringAnimation":
@@ -334,6 +363,23 @@ struct AnimationIgnoresReduceMotionRule: SourceRule {
             return nil
         }
     }
+
+    /// A custom view-controller transition (a `UIViewControllerAnimatedTransitioning` type)
+    /// whose animation moves, resizes or transforms views: the zooming and sliding between
+    /// screens Apple names, which an easing curve does not make small.
+    private func transitionMotion(_ call: FunctionCallExprSyntax) -> String? {
+        guard let type = Syntax(call).enclosingTypeDecl?.asProtocol(DeclGroupSyntax.self),
+              type.inheritanceClause?.inheritedTypes.contains(where: { $0.type.trimmedDescription == "UIViewControllerAnimatedTransitioning" }) == true,
+              let animations = call.trailingClosure.map(Syntax.init) ?? call.argument("animations").map(Syntax.init) else { return nil }
+        for token in animations.tokens(viewMode: .sourceAccurate) where Self.movingProperties.contains(token.text) {
+            guard token.previousToken(viewMode: .sourceAccurate)?.tokenKind == .period,
+                  token.nextToken(viewMode: .sourceAccurate)?.tokenKind == .equal else { continue }
+            return "a custom screen transition that moves or resizes views (`\(token.text) = …`)"
+        }
+        return nil
+    }
+
+    static let movingProperties: Set<String> = ["frame", "center", "transform", "bounds"]
 
     /// `.infinity`, `Float.greatestFiniteMagnitude`, or a literal above 1.
     private static func repeatsMoreThanOnce(_ value: ExprSyntax) -> Bool {

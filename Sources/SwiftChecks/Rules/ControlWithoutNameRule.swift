@@ -147,6 +147,10 @@ struct ControlWithoutNameRule: SourceRule {
                             // Each segment is named by its option.
                             Picker("", selection: $on) { Text("Off").tag(false); Text("On").tag(true) }.pickerStyle(.segmented)
                             HStack { Text("Pitch"); Slider(value: $volume) }.accessibilityElement(children: .combine)
+                            // The options become the menu's items, which the menu's label names.
+                            Menu {
+                                Picker(selection: $on) { Text("Off").tag(false); Text("On").tag(true) } label: { Text("") }
+                            } label: { Text(on ? "On" : "Off") }
                         }
                     }
                 }
@@ -178,6 +182,9 @@ struct ControlWithoutNameRule: SourceRule {
             if AccessibilityLabels.labelsOrHides(chain) || AccessibilityLabels.isInPreview(control) { continue }
             // Segments and radio buttons are named by their own options' text.
             if name == "Picker", Self.drawsOptionsAsControls(control) { continue }
+            // A picker inside a `Menu` becomes the menu's items; the menu's own label names the
+            // control people open.
+            if name == "Picker", ImageAssetNameSpokenRule.isMenuItem(control) { continue }
             if Self.isNamedAround(control) { continue }
             // The call's first line: a picker's options do not belong in the message.
             let firstLine = control.trimmedDescription.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""

@@ -48,8 +48,10 @@ struct ImageAssetNameSpokenRule: SourceRule {
             the text; but a `Button` among the items of a `Menu` or `.contextMenu` becomes a \
             system menu action titled by its text, with the image as its icon, so there it is \
             not reported (an item with no text is). An image assigned to a property is judged \
-            where it is shown, like one in a `let`. Images in `#Preview` and `PreviewProvider` \
-            code are not reported.
+            where it is shown, like one in a `let`. An image in a property or method of its type \
+            (`private var cardLabel: some View`) whose every use in that type is under a label or \
+            a hide is not reported (private members only: no other file can show them). Images in \
+            `#Preview` and `PreviewProvider` code are not reported.
             """,
         triggering: [
             // The app's own views that show their string as `Image(…)` (in another file).
@@ -173,6 +175,20 @@ struct ImageAssetNameSpokenRule: SourceRule {
                 """),
         ],
         nonTriggering: [
+            // A property whose every use is the label of a control that names itself.
+            RuleExample("""
+                import SwiftUI
+                struct ExitNodeCard: View {
+                    @State private var expanded = false
+                    var body: some View {
+                        Button { expanded.toggle() } label: { cardLabel }
+                            .accessibilityLabel("Exit node")
+                    }
+                    private var cardLabel: some View {
+                        HStack { Image("direction-sign"); Text("Exit node") }
+                    }
+                }
+                """),
             // Labelled, hidden or titled where used; a symbol, or a component that labels itself.
             RuleExample("""
                 import SwiftUI
@@ -533,7 +549,62 @@ struct ImageAssetNameSpokenRule: SourceRule {
             }
         }
         if control == nil, let helper = enclosingImageHelper(of: chain.outermost) { return .returnedBy(helper) }
+        if control == nil, isLabelledWhereUsed(call) { return .cleared }
         return .shown(control: control)
+    }
+
+    /// `private var cardLabel: some View { HStack { Image("sign"); … } }` whose every use in its
+    /// type is under a label or a hide (`Button { … } label: { cardLabel }.accessibilityLabel("Exit
+    /// node")`): the label replaces the one VoiceOver would build from the image.
+    static func isLabelledWhereUsed(_ call: FunctionCallExprSyntax) -> Bool {
+        var current = Syntax(call).parent
+        var member: (name: String, declaration: Syntax)?
+        while let node = current, member == nil {
+            if node.is(MemberBlockSyntax.self) || node.is(SourceFileSyntax.self) { return false }
+            // Private: no other file can show it.
+            if let variable = node.as(VariableDeclSyntax.self),
+               let name = variable.bindings.first?.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
+                guard isPrivate(variable.modifiers) else { return false }
+                member = (name, node)
+            } else if let function = node.as(FunctionDeclSyntax.self) {
+                guard isPrivate(function.modifiers) else { return false }
+                member = (function.name.text, node)
+            }
+            current = node.parent
+        }
+        guard let member, member.name != "body", let type = member.declaration.enclosingTypeDecl else { return false }
+        var uses = 0
+        for token in type.tokens(viewMode: .sourceAccurate) where token.tokenKind == .identifier(member.name) {
+            guard let reference = token.parent?.as(DeclReferenceExprSyntax.self) else { continue }
+            // Its own declaration's name is a pattern, not a reference; a reference inside it is recursion.
+            if member.declaration.position.utf8Offset <= token.position.utf8Offset,
+               token.position.utf8Offset < member.declaration.endPosition.utf8Offset { return false }
+            var expression = ExprSyntax(reference)
+            if let access = reference.parent?.as(MemberAccessExprSyntax.self), access.declName.id == reference.id {
+                expression = ExprSyntax(access)
+            }
+            if let called = expression.parent?.as(FunctionCallExprSyntax.self), called.calledExpression.id == expression.id {
+                expression = ExprSyntax(called)
+            }
+            uses += 1
+            guard isUnderLabel(expression) else { return false }
+        }
+        return uses > 0
+    }
+
+    private static func isPrivate(_ modifiers: DeclModifierListSyntax) -> Bool {
+        modifiers.contains { ["private", "fileprivate"].contains($0.name.text) }
+    }
+
+    /// Whether a label or a hide on the expression or a view around it replaces its children's labels.
+    private static func isUnderLabel(_ expression: ExprSyntax) -> Bool {
+        if clears(ModifierChain(containing: expression)) { return true }
+        for container in AccessibilityLabels.accessibilityContainers(of: expression) {
+            let chain = ModifierChain(containing: ExprSyntax(container))
+            if clears(chain) { return true }
+            if chain.groupsChildren { return !chain.combinesChildren }
+        }
+        return false
     }
 
     /// `self.icon = Image("x")`, `icon = custom ?? Image("x")`: a value kept for later, shown

@@ -128,6 +128,20 @@ struct InsufficientContrastRule: SourceRule {
                     }
                 }
                 """, assets: InsufficientContrastRule.palette),
+            // The app's accent colour (an orange `AccentColor` set with no dark or
+            // increased-contrast variant) is the tint of a default button's title.
+            RuleExample("""
+                import SwiftUI
+                struct Troubleshoot: View {
+                    var body: some View {
+                        Form {
+                            Button(action: upload) { ↓Text("Upload debug bundle") }
+                            Text("Create a new bundle").foregroundColor(↓.accentColor)
+                        }
+                    }
+                    func upload() {}
+                }
+                """, assets: ["Assets.xcassets/AccentColor.colorset/Contents.json": InsufficientContrastRule.orangeAccent]),
             // The selected branch's white text on the selected branch's pink.
             RuleExample("""
                 import UIKit
@@ -141,6 +155,17 @@ struct InsufficientContrastRule: SourceRule {
                 """),
         ],
         nonTriggering: [
+            // Xcode's template accent colour (a set with no colour) is the system blue: the
+            // system's own pairing.
+            RuleExample("""
+                import SwiftUI
+                struct Troubleshoot: View {
+                    var body: some View {
+                        Form { Button(action: upload) { Text("Upload debug bundle") } }
+                    }
+                    func upload() {}
+                }
+                """, assets: ["Assets.xcassets/AccentColor.colorset/Contents.json": #"{ "colors" : [ { "idiom" : "universal" } ], "info" : { "author" : "xcode", "version" : 1 } }"#]),
             // One condition picks both colours: black is on white, the label colour on no
             // background of the cell's own (white label on white is never shown).
             RuleExample("""
@@ -306,6 +331,11 @@ struct InsufficientContrastRule: SourceRule {
         "Assets.xcassets/Window.colorset/Contents.json": ContrastReliesOnIncreaseContrastRule.set(light: "1.000", dark: "1.000", lightHigh: "1.000", darkHigh: "1.000"),
         "Assets.xcassets/ink.colorset/Contents.json": ContrastReliesOnIncreaseContrastRule.set(light: "0.800", dark: "0.800", lightHigh: "0.800", darkHigh: "0.800"),
     ]
+
+    /// #F68330 in every appearance: 2.56:1 on white.
+    static let orangeAccent = """
+        { "colors" : [ { "idiom" : "universal", "color" : { "color-space" : "srgb", "components" : { "red" : "0.965", "green" : "0.514", "blue" : "0.188", "alpha" : "1" } } } ] }
+        """
 
     static let captionSet = """
         { "colors" : [
