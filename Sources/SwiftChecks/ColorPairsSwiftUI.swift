@@ -325,7 +325,9 @@ struct SwiftUIColorPairs {
         }
         // Both defaulted: the system's own pairing, nothing the source chose; except a button's
         // tint, which is the app's accent colour (judged only where the app's catalog sets one).
-        if case .notFound = foreground, backgroundNode == nil, kind != .tinted { return [] }
+        // A menu's items are drawn by the system in the label colour, not the tint.
+        if case .notFound = foreground, backgroundNode == nil,
+           kind != .tinted || !reader.tintIsAppColor || ImageAssetNameSpokenRule.isMenuItem(element) { return [] }
 
         let font = isText ? self.font(levels) : FontFacts()
         var result: [ColorPair] = []
