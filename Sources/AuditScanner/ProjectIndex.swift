@@ -53,6 +53,9 @@ struct ProjectIndex: Sendable {
     /// The compilation conditions of the shipping builds of each file, where every target
     /// building it can say.
     private var compilationConditionsByFile: [String: CompilationConditions] = [:]
+    /// Whether the accent colour of the targets building each Swift file is set (see
+    /// `ProjectContext.accentColorIsSet`), where one of them lists an asset catalog.
+    private var accentColorIsSetByFile: [String: Bool] = [:]
     /// Every Xcode project in scope was read: only then can a file be in none of their targets.
     private var everyProjectRead = true
     /// No project file was too large, unreadable, damaged or synchronised (see `init`).
@@ -239,6 +242,8 @@ struct ProjectIndex: Sendable {
                                                                    packagePlatforms: platformsByDirectory) {
             platformsByDirectory[folder] = platformsByDirectory[folder].map { $0.intersection(platforms) } ?? platforms
         }
+        // The asset catalogs of the targets building each Swift file, for its accent colour.
+        var catalogsByFile: [String: [String]] = [:]
         if !xcodeTargets.isEmpty {
             var built: [(file: InputFile, root: String, targets: [XcodeTargets.Target])] = []
             for file in input.files where file.path.hasSuffix(".swift") || file.path.hasSuffix(".storyboard") || file.path.hasSuffix(".xib") {
@@ -248,8 +253,21 @@ struct ProjectIndex: Sendable {
             let macOnly = Self.targetsBuildingOnlyForTheMac(built, filteringProjects: projectsFilteringByPlatform, isScanned: isScanned,
                                                               facts: table)
             let conditionsOf = Self.compilationConditionsByTarget(xcodeTargets, files: input.files)
+            var catalogsByTarget: [String: [String]] = [:]
             for (file, root, building) in built {
                 let shipped = building.filter { !$0.isTestBundle }
+                if ASCII.hasSuffix(file.path, ".swift") {
+                    var catalogs: [String] = []
+                    for target in shipped {
+                        let key = root + "\u{0}" + target.name
+                        if catalogsByTarget[key] == nil {
+                            catalogsByTarget[key] = target.filePaths.filter { ASCII.hasSuffix($0, ".xcassets") }
+                                .map { root.isEmpty ? $0 + "/" : root + "/" + $0 + "/" }
+                        }
+                        catalogs += catalogsByTarget[key] ?? []
+                    }
+                    if !catalogs.isEmpty { catalogsByFile[file.path] = catalogs }
+                }
                 let platforms = shipped.map { target in
                     macOnly.contains(root + "\u{0}" + target.name) ? target.platforms?.intersection(PlatformSet(.macOS)) : target.platforms
                 }
@@ -281,6 +299,16 @@ struct ProjectIndex: Sendable {
             colorsDigest = Digest.sha256Hex(digestInput)
             colorSymbols = ProjectContext.symbols(of: colors)
             notes += Self.duplicateNotes(colors)
+        }
+        if !catalogsByFile.isEmpty {
+            let accents = colors.colors(named: "AccentColor")
+            var known: [[String]: Bool] = [:]
+            for (path, catalogs) in catalogsByFile {
+                if let value = known[catalogs] { accentColorIsSetByFile[path] = value; continue }
+                let value = accents.contains { set in !set.values.isEmpty && catalogs.contains { set.path.hasPrefix($0) } }
+                known[catalogs] = value
+                accentColorIsSetByFile[path] = value
+            }
         }
         let namespaceFacts = tokenFiles.map(\.namespaces).filter { !$0.isEmpty }
         if !namespaceFacts.isEmpty {
@@ -730,7 +758,7 @@ struct ProjectIndex: Sendable {
         ProjectContext(platforms: platforms(for: path), deploymentTargets: deploymentTargets(for: path),
                        compilationConditions: compilationConditionsByFile[path], localizedKeys: localizedKeys,
                        colors: colors, colorSymbols: colorSymbols, appNames: appNames, colorTokens: colorTokens,
-                       colorNamespaces: colorNamespaces)
+                       colorNamespaces: colorNamespaces, accentColorIsSet: accentColorIsSetByFile[path])
     }
 
     /// The oldest OS versions the file ships for (unknown where the config sets the platforms:
@@ -741,7 +769,7 @@ struct ProjectIndex: Sendable {
 
     /// Cheap digest of the context for cache keys (the key set is hashed once).
     func digest(for path: String) -> String {
-        "\(platforms(for: path)?.rawValue ?? 255)-\(deploymentTargets(for: path).digest)-\(compilationConditionsByFile[path]?.digest ?? "")-" + sharedDigest
+        "\(platforms(for: path)?.rawValue ?? 255)-\(deploymentTargets(for: path).digest)-\(compilationConditionsByFile[path]?.digest ?? "")-\(accentColorIsSetByFile[path].map { $0 ? "a" : "n" } ?? "")-" + sharedDigest
     }
 
     /// The part of `digest(for:)` every file shares; the app names are sorted once.

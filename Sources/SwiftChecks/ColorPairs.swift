@@ -77,7 +77,8 @@ extension SourceFile {
     func colorPairs(judgeableOnly: Bool = false) -> [ColorPair] {
         let reader = ColorReader(index: index, assetSymbols: context.colorSymbols, tokens: context.colorTokens,
                                  namespaces: context.colorNamespaces,
-                                 tintIsAppColor: context.colors.color(named: "AccentColor", near: path)?.values.isEmpty == false)
+                                 tintIsAppColor: context.accentColorIsSet
+                                     ?? (context.colors.color(named: "AccentColor", near: path)?.values.isEmpty == false))
         var pairs = SwiftUIColorPairs(reader: reader).pairs(judgeableOnly: judgeableOnly)
         pairs += PlatformColorPairs(reader: reader).pairs()
         // UIKit pairs come out of a dictionary; sort for a stable order, keeping the order of
@@ -171,7 +172,11 @@ struct ColorReader {
         if let call = expression.as(FunctionCallExprSyntax.self) { return describe(call, naming, depth: next) }
         if let reference = expression.as(DeclReferenceExprSyntax.self) {
             // A `let` in this file is as good as its value; a parameter or a `var` is not known here.
-            guard let value = constant(named: reference.baseName.text, in: nil) else { return nil }
+            // The name must mean that `let` where it is used: the file's only declaration of it,
+            // not a parameter around the use, and a member of the type the use is in.
+            let name = reference.baseName.text
+            guard (index.declarations[name]?.count ?? 0) <= 1, !Self.isParameter(name, around: Syntax(reference)),
+                  let value = constant(named: name, in: nil), Self.isInScope(value, of: Syntax(reference)) else { return nil }
             return describe(value, naming, depth: next)
         }
         if let macro = expression.as(MacroExpansionExprSyntax.self), macro.macroName.text == "colorLiteral" {
@@ -395,6 +400,43 @@ struct ColorReader {
         }
         guard candidates.count == 1, owners != nil || values.count == 1 else { return nil }
         return candidates.first
+    }
+
+    /// A function, initializer or closure around `node` takes a parameter called `name`.
+    static func isParameter(_ name: String, around node: Syntax) -> Bool {
+        var current = node.parent
+        while let scope = current {
+            if let function = scope.as(FunctionDeclSyntax.self),
+               function.signature.parameterClause.parameters.contains(where: { ($0.secondName ?? $0.firstName).text == name }) {
+                return true
+            }
+            if let initializer = scope.as(InitializerDeclSyntax.self),
+               initializer.signature.parameterClause.parameters.contains(where: { ($0.secondName ?? $0.firstName).text == name }) {
+                return true
+            }
+            if let closure = scope.as(ClosureExprSyntax.self), let parameters = closure.signature?.parameterClause {
+                switch parameters {
+                case .simpleInput(let names): if names.contains(where: { $0.name.text == name }) { return true }
+                case .parameterClause(let clause):
+                    if clause.parameters.contains(where: { ($0.secondName ?? $0.firstName).text == name }) { return true }
+                @unknown default: return true
+                }
+            }
+            current = scope.parent
+        }
+        return false
+    }
+
+    /// A `let` declared in a type is visible by its bare name only inside that type (or an
+    /// extension of it); one at file scope, everywhere.
+    static func isInScope(_ value: ExprSyntax, of use: Syntax) -> Bool {
+        guard let owner = typeName(of: value.enclosingTypeDecl) else { return true }
+        var current = use.enclosingTypeDecl
+        while let type = current {
+            if typeName(of: type) == owner { return true }
+            current = type.enclosingTypeDecl
+        }
+        return false
     }
 
     private static func typeName(of declaration: Syntax?) -> String? {

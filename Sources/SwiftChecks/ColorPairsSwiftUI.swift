@@ -298,9 +298,15 @@ struct SwiftUIColorPairs {
 
     private func pairs(for element: FunctionCallExprSyntax, levels: [Level], isText: Bool, isShape: Bool) -> [ColorPair] {
         if !isText, Self.drawsOwnColors(levels[0]) { return [] }
+        // A symbol beside text in the same stack is not what tells anyone what the control or
+        // row is: the text does (SC 1.4.11 covers graphics needed to understand the content);
+        // a shape a property names as a background is what the view's content is drawn on.
+        if !isText, isShape ? Self.isNamedBackground(element) : Self.hasTextBeside(element) { return [] }
         let controlLevel = levels.firstIndex { $0.rootName.map(Self.tintedControls.contains) ?? false }
         let kind = buttonKind(levels, controlLevel: controlLevel)
         if kind == .custom { return [] }
+        // A destructive button's title is drawn in the system red, not in the tint.
+        let destructive = kind == .tinted && Self.isInDestructiveButton(element)
 
         let foreground = self.foreground(levels, isShape: isShape, tintFrom: kind == .tinted ? controlLevel : nil)
         let foregroundColors: [ColorExpression]
@@ -310,14 +316,21 @@ struct SwiftUIColorPairs {
         case .found(let colors, let modifier): (foregroundColors, node) = (colors, modifier)
         case .notFound:
             // A button's label is drawn in its tint, a prominent button's in white on the tint.
-            let fallback: ColorExpression = kind == .tinted ? .system("accentColor")
+            let fallback: ColorExpression = kind == .tinted ? .system(destructive ? "red" : "accentColor")
                 : kind == .prominent ? .system("white") : .system("primary")
             (foregroundColors, node) = ([fallback], Syntax(element))
         }
 
+        // An app modifier that styles the view (`.roundedButtonStyle()`) may set either colour:
+        // what it leaves defaulted is not known here.
+        let appStyled = levels[...(controlLevel ?? 0)].contains { level in
+            level.chain.contains { $0.calleeName.map(Self.isAppStyleModifier) ?? false }
+        }
+        if appStyled, case .notFound = foreground { return [] }
         var backgroundColors: [ColorExpression?] = [nil]
         var backgroundNode: Syntax?
         let background = kind == .prominent ? tint(levels, from: controlLevel ?? 0) : self.background(levels)
+        if appStyled, case .notFound = background { return [] }
         switch background {
         case .undescribable: return []
         case .found(let colors, let source): (backgroundColors, backgroundNode) = (colors, source)
@@ -327,7 +340,7 @@ struct SwiftUIColorPairs {
         // tint, which is the app's accent colour (judged only where the app's catalog sets one).
         // A menu's items are drawn by the system in the label colour, not the tint.
         if case .notFound = foreground, backgroundNode == nil,
-           kind != .tinted || !reader.tintIsAppColor || ImageAssetNameSpokenRule.isMenuItem(element) { return [] }
+           kind != .tinted || destructive || !reader.tintIsAppColor || ImageAssetNameSpokenRule.isMenuItem(element) { return [] }
 
         let font = isText ? self.font(levels) : FontFacts()
         var result: [ColorPair] = []
@@ -363,6 +376,68 @@ struct SwiftUIColorPairs {
     }
 
     /// A symbol in its own colours (`.renderingMode(.original)`, `.symbolRenderingMode(.multicolor)`).
+    /// SwiftUI's own `…Style` modifiers; any other modifier named so is the app's.
+    static let systemStyleModifiers: Set<String> = [
+        "buttonStyle", "labelStyle", "listStyle", "pickerStyle", "toggleStyle", "textFieldStyle", "menuStyle",
+        "tabViewStyle", "datePickerStyle", "progressViewStyle", "gaugeStyle", "navigationViewStyle", "indexViewStyle",
+        "groupBoxStyle", "controlGroupStyle", "disclosureGroupStyle", "formStyle", "tableStyle", "navigationSplitViewStyle",
+        "textEditorStyle", "labeledContentStyle", "menuButtonStyle", "presentedWindowStyle", "windowStyle",
+        "windowToolbarStyle", "foregroundStyle", "backgroundStyle", "listRowSeparatorTint", "symbolRenderingMode",
+        "menuIndicator", "indexViewStyle", "badgeProminence",
+    ]
+
+    static func isAppStyleModifier(_ name: String) -> Bool {
+        name.hasSuffix("Style") && !systemStyleModifiers.contains(name)
+    }
+
+    /// The nearest `Button` holding the element (or the element itself) has `role: .destructive`.
+    static func isInDestructiveButton(_ element: FunctionCallExprSyntax) -> Bool {
+        var node: Syntax? = Syntax(element)
+        while let current = node {
+            switch current.kind {
+            case .functionDecl, .variableDecl, .structDecl, .classDecl, .extensionDecl, .enumDecl: return false
+            default: break
+            }
+            if let call = current.as(FunctionCallExprSyntax.self), call.calledExpression.kind == .declReferenceExpr,
+               call.calleeName == "Button" {
+                return call.arguments.contains { $0.label?.text == "role" && $0.expression.memberName == "destructive" }
+            }
+            node = current.parent
+        }
+        return false
+    }
+
+    /// `HStack { Image(systemName: "server.rack"); Text("Change Server") }`: the element is a
+    /// statement of a view builder that also shows text.
+    static func hasTextBeside(_ element: FunctionCallExprSyntax) -> Bool {
+        let outer = ModifierChain(containing: ExprSyntax(element)).outermost
+        guard let item = outer.parent?.as(CodeBlockItemSyntax.self), let list = item.parent?.as(CodeBlockItemListSyntax.self) else {
+            return false
+        }
+        return list.contains { other in
+            guard other.id != item.id, let expression = other.item.as(ExprSyntax.self) else { return false }
+            let root = ModifierChain(containing: expression).root.as(FunctionCallExprSyntax.self)
+            guard let root, root.calledExpression.kind == .declReferenceExpr, let name = root.calleeName else { return false }
+            return name == "Text" || (Self.titledOnly.contains(name) && Self.hasTitle(root))
+        }
+    }
+
+    /// A shape inside a property or method whose name says background (`private var background:
+    /// some View`, `func cardBackground()`): what the view puts behind its content.
+    static func isNamedBackground(_ element: FunctionCallExprSyntax) -> Bool {
+        var node = element.parent
+        while let current = node {
+            if let binding = current.as(PatternBindingSyntax.self),
+               let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
+                return name.lowercased().contains("background")
+            }
+            if let function = current.as(FunctionDeclSyntax.self) { return function.name.text.lowercased().contains("background") }
+            if current.kind == .structDecl || current.kind == .classDecl || current.kind == .extensionDecl { return false }
+            node = current.parent
+        }
+        return false
+    }
+
     private static func drawsOwnColors(_ level: Level) -> Bool {
         level.chain.contains { modifier in
             let name = modifier.calleeName

@@ -31,6 +31,10 @@ public struct ProjectContext: Sendable {
     /// What the app's own views that this file shows do (`ViewComponents`), known only once
     /// every file was read: the scan checks a file again with them when it shows such a view.
     public var componentFacts: Set<String> = []
+    /// Whether the `AccentColor` set of a catalog the Xcode targets building this file compile
+    /// has a colour (the tint of its buttons); nil where no such target lists a catalog, and
+    /// the nearest set decides.
+    public var accentColorIsSet: Bool? = nil
 
     /// `Octo Pod`, `octo-pod`, `OctoPod` → `octopod`.
     public static func normalizedAppName(_ name: String) -> String {
@@ -40,7 +44,9 @@ public struct ProjectContext: Sendable {
     public init(platforms: PlatformSet? = nil, deploymentTargets: DeploymentTargets = .unknown,
                 compilationConditions: CompilationConditions? = nil, localizedKeys: Set<String> = [],
                 colors: ColorCatalog = .empty, colorSymbols: [String: String]? = nil, appNames: Set<String> = [],
-                colorTokens: [String: ColorToken] = [:], colorNamespaces: ColorNamespaces = .empty) {
+                colorTokens: [String: ColorToken] = [:], colorNamespaces: ColorNamespaces = .empty,
+                accentColorIsSet: Bool? = nil) {
+        self.accentColorIsSet = accentColorIsSet
         self.appNames = appNames
         self.colorTokens = colorTokens
         self.colorNamespaces = colorNamespaces

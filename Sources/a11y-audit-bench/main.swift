@@ -90,6 +90,11 @@ func temporaryDirectory(_ name: String) throws -> URL {
 func copyTree(_ source: String, to destination: URL) throws {
     try? FileManager.default.removeItem(at: destination)
     try FileManager.default.copyItem(atPath: source, toPath: destination.path)
+    // A checkout is scanned some time after it is written. Files written within the scan's
+    // racy margin (20 ms) of being read have stamps a later scan cannot believe and reads
+    // again; a copy made just before the cold fill would leave most of them so, and the warm
+    // round would measure those re-reads rather than a re-scan after an edit.
+    Thread.sleep(forTimeInterval: 0.05)
 }
 
 /// Runs a child process to completion, discarding its output.

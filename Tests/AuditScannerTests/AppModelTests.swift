@@ -587,6 +587,58 @@ struct AppModelTests {
         #expect(fonts.last?.message.contains("`QARow`") == true)
     }
 
+    /// The app's accent colour is the one of the catalogs the file's own target compiles: a
+    /// tvOS target whose `AccentColor` has no colour draws its buttons in the system tint, even
+    /// where its sources sit beside the iOS app's catalog.
+    @Test func theAccentColourIsTheTargetsOwn() throws {
+        let project = """
+            // !$*UTF8*$!
+            {
+                archiveVersion = 1;
+                objects = {
+                    F1 /* Home.swift */ = {isa = PBXFileReference; path = Home.swift; sourceTree = "<group>"; };
+                    F2 /* TVHome.swift */ = {isa = PBXFileReference; path = TVHome.swift; sourceTree = "<group>"; };
+                    A1 /* Assets.xcassets */ = {isa = PBXFileReference; path = Assets.xcassets; sourceTree = "<group>"; };
+                    A2 /* Assets.xcassets */ = {isa = PBXFileReference; path = Assets.xcassets; sourceTree = "<group>"; };
+                    G0 = {isa = PBXGroup; children = (G1, G2, ); sourceTree = "<group>"; };
+                    G1 = {isa = PBXGroup; children = (F1, A1, G3, ); path = App; sourceTree = "<group>"; };
+                    G3 = {isa = PBXGroup; children = (F2, ); path = TV; sourceTree = "<group>"; };
+                    G2 = {isa = PBXGroup; children = (A2, ); path = "Shop TV"; sourceTree = "<group>"; };
+                    B1 = {isa = PBXBuildFile; fileRef = F1; };
+                    B2 = {isa = PBXBuildFile; fileRef = F2; };
+                    B3 = {isa = PBXBuildFile; fileRef = A1; };
+                    B4 = {isa = PBXBuildFile; fileRef = A2; };
+                    P1 = {isa = PBXSourcesBuildPhase; files = (B1, ); };
+                    P2 = {isa = PBXSourcesBuildPhase; files = (B2, ); };
+                    P3 = {isa = PBXResourcesBuildPhase; files = (B3, ); };
+                    P4 = {isa = PBXResourcesBuildPhase; files = (B4, ); };
+                    C1 = {isa = XCBuildConfiguration; buildSettings = {SDKROOT = iphoneos; }; name = Release; };
+                    C2 = {isa = XCBuildConfiguration; buildSettings = {SDKROOT = appletvos; }; name = Release; };
+                    L1 = {isa = XCConfigurationList; buildConfigurations = (C1, ); };
+                    L2 = {isa = XCConfigurationList; buildConfigurations = (C2, ); };
+                    T1 = {isa = PBXNativeTarget; buildConfigurationList = L1; buildPhases = (P1, P3, ); name = Shop; productType = "com.apple.product-type.application"; };
+                    T2 = {isa = PBXNativeTarget; buildConfigurationList = L2; buildPhases = (P2, P4, ); name = "Shop TV"; productType = "com.apple.product-type.application"; };
+                    R1 = {isa = PBXProject; buildConfigurationList = L1; mainGroup = G0; targets = (T1, T2, ); };
+                };
+                rootObject = R1;
+            }
+            """
+        let repository = try TemporaryRepository()
+        try repository.write("Shop.xcodeproj/project.pbxproj", project)
+        try repository.write("App/Assets.xcassets/AccentColor.colorset/Contents.json", InsufficientContrastRule.orangeAccent)
+        try repository.write("Shop TV/Assets.xcassets/AccentColor.colorset/Contents.json",
+                             #"{ "colors" : [ { "idiom" : "universal" } ], "info" : { "author" : "xcode", "version" : 1 } }"#)
+        let screen = { (name: String) in
+            "import SwiftUI\nstruct \(name): View {\n    var body: some View { Form { Button(\"Upload\") { } } }\n}\n"
+        }
+        try repository.write("App/Home.swift", "@main struct Shop: App { var body: some Scene { WindowGroup { Home() } } }\n" + screen("Home"))
+        try repository.write("App/TV/TVHome.swift", "@main struct ShopTV: App { var body: some Scene { WindowGroup { TVHome() } } }\n" + screen("TVHome"))
+        let report = try Scanner(options: ScanOptions(config: AuditConfig()))
+            .scan(try ScanInput.directory(repository.path, maxFileBytes: 2_000_000), root: repository.path)
+        let contrast = report.findings.filter { $0.ruleID == "insufficient-contrast" }
+        #expect(contrast.map(\.location.file) == ["App/Home.swift"], "\(contrast.map(\.location.file))")
+    }
+
     /// A file takes the platforms of the targets that build it, not of the whole project; a
     /// file only a test bundle builds is a test, whatever its folder.
     @Test func aFileIsJudgedForTheTargetsThatBuildIt() throws {

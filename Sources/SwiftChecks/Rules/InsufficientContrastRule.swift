@@ -155,6 +155,39 @@ struct InsufficientContrastRule: SourceRule {
                 """),
         ],
         nonTriggering: [
+            // With an orange accent colour: a destructive button's title is the system red; a
+            // symbol beside the text of its row is not what names it; a title the app's own
+            // style modifier colours; a filled shape the view's background property draws
+            // behind its content; a stored colour of this type, not another type's `color`.
+            RuleExample("""
+                import SwiftUI
+                struct Settings: View {
+                    var body: some View {
+                        Form {
+                            Button("Delete all", role: .destructive) { }
+                            Button(action: {}) {
+                                HStack {
+                                    Image(systemName: "server.rack").foregroundColor(.accentColor)
+                                    Text("Change server").foregroundColor(.primary)
+                                }
+                            }
+                            Button(action: {}) { Text("Start").roundedButtonStyle() }
+                        }
+                    }
+                }
+                struct Card: View {
+                    var body: some View { Text("Card").padding().background(background) }
+                    private var background: some View { Capsule().fill(Color.accentColor) }
+                }
+                struct Ring: View {
+                    private let color: Color = .accentColor
+                    var body: some View { Circle().shadow(color: color, radius: 2) }
+                }
+                struct Meter: View {
+                    let color: Color
+                    var body: some View { RoundedRectangle(cornerRadius: 4).stroke(color, lineWidth: 2) }
+                }
+                """, assets: ["Assets.xcassets/AccentColor.colorset/Contents.json": InsufficientContrastRule.orangeAccent]),
             // Xcode's template accent colour (a set with no colour) is the system blue: the
             // system's own pairing.
             RuleExample("""
