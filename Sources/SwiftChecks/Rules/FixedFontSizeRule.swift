@@ -91,6 +91,13 @@ struct FixedFontSizeRule: SourceRule {
                         Image(systemName: "plus.circle").resizable().font(.system(size: 17)).frame(width: 20, height: 20)
                     }
                 }
+                struct Empty: View {
+                    var body: some View {
+                        VStack { Image(systemName: "tray").font(.system(size: 64)) }
+                        Image(systemName: "star").font(.system(size: 12))
+                        Button(action: {}) { Image(systemName: "xmark").font(.system(size: 14)).accessibilityHidden(true) }
+                    }
+                }
                 let configuration = UIImage.SymbolConfiguration(font: .systemFont(ofSize: 22, weight: .semibold))
                 let widgetTitle = Font.system(size: UIFontMetrics.default.scaledValue(for: 12))
                 """),
@@ -215,6 +222,19 @@ struct FixedFontSizeRule: SourceRule {
                 """),
         ],
         needsReview: [
+            // An SF Symbol at a fixed size as a button's only label, and one beside its row's text.
+            RuleExample("""
+                import SwiftUI
+                struct Player: View {
+                    var body: some View {
+                        Button(action: {}) { Image(systemName: "play.fill").font(↓.system(size: 22)) }
+                        HStack {
+                            Image(systemName: "clock").font(↓.system(size: 13))
+                            Text("Duration").font(.subheadline)
+                        }
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
             // An item of the app's own tab bar: Apple keeps tab titles fixed ("they don't expect
             // the tab titles to increase in size") and offers the Large Content Viewer instead.
             RuleExample("""
@@ -536,8 +556,17 @@ struct FixedFontSizeRule: SourceRule {
             if isScaledByFontMetrics(call, file) { continue }
             // `UIFontMetrics.default.scaledValue(for: 12)` is already the person's size.
             if let sizeCall = size.as(FunctionCallExprSyntax.self), sizeCall.calleeName == "scaledValue" { continue }
-            // A font that sizes an SF Symbol is not text; symbols scale by their own configuration.
-            if call.sizesSymbolImage { continue }
+            // A font that sizes an SF Symbol is not text. A symbol scales with Dynamic Type
+            // through a text style; one at a fixed size that names a control or sits beside
+            // text does not grow with it, which a person judges (an icon may be decoration).
+            if call.sizesSymbolImage {
+                if let value = size.numberValue, let image = Self.meaningfulFixedSymbol(call, points: value, file) {
+                    sink.report(call, "an SF Symbol at a fixed \(value.points) pt: unlike a symbol sized by a text style it "
+                                + "will not grow with the text size people choose (judge whether `\(image)` carries meaning "
+                                + "people need at large sizes)", certainty: .review)
+                }
+                continue
+            }
             let value = size.numberValue.map { "\($0.points) pt" } ?? "`\(size.trimmedDescription)`"
             // Sure only where a literal size is put on a `Text` directly. A font stored or assigned
             // elsewhere was often rescaled later on real apps (trait-change handlers, sizes from
@@ -584,6 +613,35 @@ struct FixedFontSizeRule: SourceRule {
                         reviewIf: owner.map { [$0 + FileResult.offscreenMarker, $0 + FileResult.systemSizedMarker, $0 + FileResult.inBarMarker] } ?? [],
                         correction: correction)
         }
+    }
+
+    /// For `.font(.system(size:))` on `Image(systemName:)`: the symbol's name where the symbol
+    /// is a control's label or beside text in its stack, is not stretched by a frame
+    /// (`.resizable()`), hidden, in a bar or a region the system sizes, nor already large.
+    static func meaningfulFixedSymbol(_ font: FunctionCallExprSyntax, points: Double, _ file: SourceFile) -> String? {
+        var node = Syntax(font).parent
+        var modifier: FunctionCallExprSyntax?
+        while let current = node, !current.is(CodeBlockItemSyntax.self), !current.is(DeclSyntax.self) {
+            if let call = current.as(FunctionCallExprSyntax.self), call.calleeName == "font", call.isMemberCallWithBase {
+                modifier = call
+                break
+            }
+            node = current.parent
+        }
+        guard let modifier, let image = modifier.fontModifierRoot, image.calleeName == "Image",
+              let name = image.argument("systemName")?.stringLiteralValue else { return nil }
+        let body = file.reference.iosTextStyleSizes["Large (default)"]?["body"] ?? 17
+        guard points < 2 * body else { return nil }
+        let chain = ModifierChain(containing: ExprSyntax(image))
+        guard !chain.has("resizable"), !chain.has("accessibilityHidden"), !chain.has("imageScale") else { return nil }
+        let around = image.enclosingViewCalls
+        if around.contains(where: { SwiftUIHitRegion.barContainers.contains($0.calleeName ?? "") }) { return nil }
+        if file.buildsWidgets && SourceFile.isInSystemSizedRegion(font) { return nil }
+        if let owner = Syntax(font).enclosingTypeDecl?.declaredTypeName, Self.namesBarOrBarItem(owner) { return nil }
+        let controls: Set<String> = ["Button", "Link", "NavigationLink", "Toggle", "Menu"]
+        let labelsControl = around.first.map { controls.contains($0.calleeName ?? "") } ?? false
+        guard labelsControl || SwiftUIColorPairs.hasTextBeside(image) else { return nil }
+        return name
     }
 
     /// A custom bar (`…TabBar`, `…Toolbar`: the Large Content Viewer rule's names) or an item of
