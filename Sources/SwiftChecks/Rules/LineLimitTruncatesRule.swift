@@ -18,7 +18,10 @@ struct LineLimitTruncatesRule: SourceRule {
             text at the largest sizes as at standard ones. Not flagged when the text may shrink \
             (`.minimumScaleFactor`), or when the view switches layout at accessibility sizes \
             (`dynamicTypeSize.isAccessibilitySize`, `ViewThatFits`, `AnyLayout`). Caption and \
-            footnote text is left alone: only body-sized and larger styles are checked.
+            footnote text is left alone: only body-sized and larger styles are checked. In UIKit, \
+            a label that follows the text size (`adjustsFontForContentSizeCategory = true`) but \
+            keeps one line (`numberOfLines` left at 1 or set to it) truncates the same way, unless \
+            it may shrink (`adjustsFontSizeToFitWidth`).
             """,
         citations: [
             Citation("WWDC24 › Get started with Dynamic Type",
@@ -29,7 +32,8 @@ struct LineLimitTruncatesRule: SourceRule {
         fix: """
             Remove the line limit or the fixed width, add `.minimumScaleFactor(…)` for short labels \
             that must stay on one line, or switch to a vertical layout when \
-            `dynamicTypeSize.isAccessibilitySize`.
+            `dynamicTypeSize.isAccessibilitySize`. In UIKit, set `numberOfLines = 0` (Apple: \
+            "Consider setting number of lines on the label to zero").
             """,
         limitations: """
             Widths given by variables are not known. A font set on an enclosing view is not \
@@ -55,6 +59,21 @@ struct LineLimitTruncatesRule: SourceRule {
                     }
                 }
                 """),
+            // A UIKit label that follows the text size on one line: by default, and set so.
+            RuleExample("""
+                import UIKit
+                final class OrderCell: UITableViewCell {
+                    let titleLabel = UILabel()
+                    let statusLabel = UILabel()
+                    func configure() {
+                        titleLabel.font = .preferredFont(forTextStyle: .body)
+                        ↓titleLabel.adjustsFontForContentSizeCategory = true
+                        statusLabel.font = .preferredFont(forTextStyle: .headline)
+                        statusLabel.adjustsFontForContentSizeCategory = true
+                        ↓statusLabel.numberOfLines = 1
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
         ],
         nonTriggering: [
             RuleExample("""
@@ -78,11 +97,34 @@ struct LineLimitTruncatesRule: SourceRule {
                     }
                 }
                 """),
+            // Labels that wrap, may shrink, are caption-sized, or do not follow the text size.
+            RuleExample("""
+                import UIKit
+                final class OrderCell: UITableViewCell {
+                    let titleLabel = UILabel()
+                    let priceLabel = UILabel()
+                    let dateLabel = UILabel()
+                    let noteLabel = UILabel()
+                    let field = UITextField()
+                    func configure() {
+                        titleLabel.font = .preferredFont(forTextStyle: .body)
+                        titleLabel.adjustsFontForContentSizeCategory = true
+                        titleLabel.numberOfLines = 0
+                        priceLabel.adjustsFontForContentSizeCategory = true
+                        priceLabel.adjustsFontSizeToFitWidth = true
+                        dateLabel.font = .preferredFont(forTextStyle: .caption1)
+                        dateLabel.adjustsFontForContentSizeCategory = true
+                        noteLabel.numberOfLines = 1
+                        field.adjustsFontForContentSizeCategory = true
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
         ],
         concernsDynamicType: true
     )
 
     func check(_ file: SourceFile, _ sink: inout FindingSink) {
+        checkUIKitLabels(file, &sink)
         guard let body = file.reference.iosTextStyleSizes["Large (default)"]?["body"] else { return }
         for call in file.index.calls(named: "lineLimit") where call.isMemberCallWithBase {
             guard call.firstUnlabeledArgument?.numberValue == 1,
@@ -101,6 +143,53 @@ struct LineLimitTruncatesRule: SourceRule {
             sink.report(call, at: member.period,
                         "`.lineLimit(1)` on \(style.name) text inside a \(width.points) pt wide frame, with no `.minimumScaleFactor` or accessibility-size layout; at large text sizes it is truncated")
         }
+    }
+
+    /// UIKit labels that follow the text size on one line: `x.adjustsFontForContentSizeCategory
+    /// = true` on a label this file declares, with no `x.numberOfLines` other than 1, no
+    /// `adjustsFontSizeToFitWidth = true`, and no caption or footnote font.
+    private func checkUIKitLabels(_ file: SourceFile, _ sink: inout FindingSink) {
+        var byObject: [String: [Assignment]] = [:]
+        for assignment in file.index.assignments where !assignment.targetObject.isEmpty {
+            switch assignment.targetProperty {
+            case "adjustsFontForContentSizeCategory", "numberOfLines", "adjustsFontSizeToFitWidth", "font":
+                byObject[assignment.targetObject, default: []].append(assignment)
+            default: continue
+            }
+        }
+        for (object, assignments) in byObject {
+            let value = { (assignment: Assignment) -> String? in
+                assignment.value.count == 1 ? assignment.value[0].trimmedDescription : nil
+            }
+            guard let adjusts = assignments.first(where: { $0.targetProperty == "adjustsFontForContentSizeCategory" && value($0) == "true" }),
+                  Self.declaresLabel(object, file) else { continue }
+            if assignments.contains(where: { $0.targetProperty == "adjustsFontSizeToFitWidth" && value($0) == "true" }) { continue }
+            let lines = assignments.filter { $0.targetProperty == "numberOfLines" }
+            if lines.contains(where: { value($0) != "1" }) { continue }
+            if assignments.contains(where: { assignment in
+                assignment.targetProperty == "font" && ["caption", "footnote"].contains { (value(assignment) ?? "").contains(".\($0)") }
+            }) { continue }
+            let explicit = lines.first
+            sink.report(explicit?.node ?? adjusts.node, """
+                `\(object)` follows the text size (`adjustsFontForContentSizeCategory`) but shows one line \
+                (`numberOfLines` is 1\(explicit == nil ? " by default" : "")): at large text sizes its text is truncated
+                """)
+        }
+    }
+
+    /// `let titleLabel = UILabel()`, `var nameLabel: UILabel`, `lazy var x: PaddedLabel = …`:
+    /// the file declares `name` as a label (a type whose name ends in `Label`).
+    static func declaresLabel(_ name: String, _ file: SourceFile) -> Bool {
+        for node in file.index.declarations[name] ?? [] {
+            guard let binding = node.as(PatternBindingSyntax.self) else { continue }
+            if let type = binding.typeAnnotation?.type.trimmedDescription.trimmingCharacters(in: ["!", "?"]) {
+                return type.hasSuffix("Label")
+            }
+            if let call = binding.initializer?.value.as(FunctionCallExprSyntax.self) {
+                return (call.calleeName ?? "").hasSuffix("Label")
+            }
+        }
+        return false
     }
 
     /// A literal `width:` or `maxWidth:` of a `.frame` in the chain.
