@@ -654,6 +654,12 @@ struct LineTable {
     }
 
     private static func declarationName(_ node: Syntax) -> String? {
+        // Most ancestors are expressions: their kind rules them out before any cast.
+        switch node.kind {
+        case .structDecl, .classDecl, .enumDecl, .actorDecl, .protocolDecl, .extensionDecl, .functionDecl, .initializerDecl,
+             .subscriptDecl, .variableDecl: break
+        default: return nil
+        }
         if let decl = node.as(StructDeclSyntax.self) { return decl.name.text }
         if let decl = node.as(ClassDeclSyntax.self) { return decl.name.text }
         if let decl = node.as(EnumDeclSyntax.self) { return decl.name.text }
