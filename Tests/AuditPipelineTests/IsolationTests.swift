@@ -124,7 +124,9 @@ func processExists(_ pid: Int32) -> Bool {
             repositories += [("acme/crash", slow), ("acme/hang", slow), ("acme/heavy", heavy)]
             let configPath = try workspace.writeConfig(repositories)
             var config = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: configPath))) as? [String: Any] ?? [:]
-            config["limits"] = ["maxAttempts": 2, "jobSeconds": 12, "jobMemoryMB": 120]
+            // An ordinary job's child (debug build, reused from job to job) was seen at 122 MB on
+            // a loaded machine; the heavy file passes 160 MB within about two seconds of checks.
+            config["limits"] = ["maxAttempts": 2, "jobSeconds": 12, "jobMemoryMB": 160]
             try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: configPath))
             let run = try scheduleNight(database, config: configPath, date: "2026-11-28")
 
@@ -152,7 +154,7 @@ func processExists(_ pid: Int32) -> Bool {
                     #expect(error.contains("after the 12 s time limit (limits.jobSeconds) while "), "\(error)")
                 case "acme/heavy":
                     #expect(row.string("state") == "dead" && row.int("attempt") == 2)
-                    #expect(error.contains("over the 120 MB memory limit (limits.jobMemoryMB) while checking Heavy.swift"), "\(error)")
+                    #expect(error.contains("over the 160 MB memory limit (limits.jobMemoryMB) while checking Heavy.swift"), "\(error)")
                 default:
                     #expect(row.string("state") == "succeeded" && row.int("attempt") == 1, "\(name): \(error)")
                 }
