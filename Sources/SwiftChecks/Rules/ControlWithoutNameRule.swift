@@ -40,6 +40,27 @@ struct ControlWithoutNameRule: SourceRule {
             radio buttons or an inline list (each option is named by its own text).
             """,
         triggering: [
+            // UIKit buttons that show only a drawn image and are named nowhere: one made in its
+            // property's closure, one kept in a private property; a button others can reach
+            // may be named elsewhere (review, below).
+            RuleExample("""
+                import UIKit
+                final class InviteView: UIView {
+                    private let declineButton: UIButton = {
+                        let view = UIButton()
+                        view.backgroundColor = .white
+                        ↓view.setImage(Icons.decline, for: .normal)
+                        return view
+                    }()
+                    private let acceptButton = UIButton()
+                    func setup() {
+                        ↓acceptButton.setImage(Icons.accept, for: .normal)
+                        addSubview(declineButton)
+                        addSubview(acceptButton)
+                    }
+                }
+                enum Icons { static let accept = UIImage(); static let decline = UIImage() }
+                """, platforms: PlatformSet(.iOS)),
             // A control of the app's own that ignores its text and labels nothing (another file).
             RuleExample("""
                 import SwiftUI
@@ -100,6 +121,42 @@ struct ControlWithoutNameRule: SourceRule {
                 """),
         ],
         nonTriggering: [
+            // UIKit buttons named by a title, a label, their symbol or asset, or left out.
+            RuleExample("""
+                import UIKit
+                final class InviteView: UIView {
+                    private let acceptButton: UIButton = {
+                        let view = UIButton()
+                        view.setImage(Icons.accept, for: .normal)
+                        view.accessibilityLabel = "Accept"
+                        return view
+                    }()
+                    private let declineButton: UIButton = {
+                        let view = UIButton()
+                        view.setImage(Icons.decline, for: .normal)
+                        return view
+                    }()
+                    private let moreButton = UIButton(type: .system)
+                    private let closeButton = UIButton(type: .system)
+                    private let logoButton = UIButton(type: .custom)
+                    func setup() {
+                        declineButton.accessibilityLabel = "Decline"
+                        moreButton.setImage(UIImage(systemName: "ellipsis")?.withRenderingMode(.alwaysTemplate), for: .normal)
+                        closeButton.setImage(Icons.close, for: .normal)
+                        closeButton.setTitle("Close", for: .normal)
+                        logoButton.setImage(UIImage(named: "Logo"), for: .normal)
+                        [acceptButton, declineButton, moreButton, closeButton, logoButton].forEach(addSubview)
+                        let symbol = UIImage(systemName: "trash")
+                        trashButton.setImage(symbol, for: .normal)
+                        shareButton.setImage(Asset.share.image.withRenderingMode(.alwaysTemplate), for: .normal)
+                        allocateButton.setImage(Icons.close, for: .normal)
+                    }
+                    private let trashButton = UIButton()
+                    private let shareButton = UIButton()
+                    @IBOutlet private weak var allocateButton: UIButton!
+                }
+                enum Icons { static let accept = UIImage(); static let decline = UIImage(); static let close = UIImage() }
+                """, platforms: PlatformSet(.iOS)),
             // The control an `.accessibilityRepresentation` stands in with, named by its title.
             RuleExample("""
                 import SwiftUI
@@ -157,6 +214,29 @@ struct ControlWithoutNameRule: SourceRule {
                 """),
         ],
         needsReview: [
+            // A button other files can reach may be named there.
+            RuleExample("""
+                import UIKit
+                final class PlayerBar: UIView {
+                    let playButton = UIButton()
+                    func setup() {
+                        ↓playButton.setImage(Icons.play, for: .normal)
+                        addSubview(playButton)
+                    }
+                }
+                enum Icons { static let play = UIImage() }
+                """, platforms: PlatformSet(.iOS)),
+            // A symbol redrawn as a plain picture by the app's own method keeps no label.
+            RuleExample("""
+                import UIKit
+                func composeItem(target: Any, action: Selector) -> UIBarButtonItem {
+                    let image = UIImage(systemName: "square.and.pencil")?.imageWithColor(.systemBlue)
+                    let button = UIButton(type: .system)
+                    ↓button.setImage(image, for: .normal)
+                    button.addTarget(target, action: action, for: .touchUpInside)
+                    return UIBarButtonItem(customView: button)
+                }
+                """, platforms: PlatformSet(.iOS)),
             RuleExample("""
                 import SwiftUI
                 struct Search: View {
@@ -176,6 +256,7 @@ struct ControlWithoutNameRule: SourceRule {
 
     func check(_ file: SourceFile, _ sink: inout FindingSink) {
         checkComponentUses(file, &sink)
+        checkUIKitImageButtons(file, &sink)
         for control in file.index.calls(named: Self.titled.union(Self.labelOnly)) where control.calledExpression.is(DeclReferenceExprSyntax.self) {
             guard let name = control.calleeName, let verdict = Self.nameless(control, name) else { continue }
             let chain = ModifierChain(containing: ExprSyntax(control))
@@ -199,6 +280,123 @@ struct ControlWithoutNameRule: SourceRule {
                             certainty: .review)
             }
         }
+    }
+
+    /// What names a UIKit button besides its image: a title, a label, or leaving it out of
+    /// the accessibility tree.
+    static let uiKitNames: Set<String> = [
+        "setTitle", "setAttributedTitle", "accessibilityLabel", "accessibilityUserInputLabels", "accessibilityAttributedLabel",
+        "isAccessibilityElement", "accessibilityElementsHidden", "configuration", "title", "text", "attributedText",
+    ]
+
+    /// `button.setImage(Icons.decline, for: .normal)` on a button this file makes, with no
+    /// title, label or hiding anywhere in the file: VoiceOver says "button" and nothing more.
+    /// A symbol (`UIImage(systemName:)`) speaks a label of its own, an asset image its name
+    /// (the asset-name rule's): both are left alone. A button another file can reach (not
+    /// private, not made in a closure) may be named there, so it goes to review.
+    private func checkUIKitImageButtons(_ file: SourceFile, _ sink: inout FindingSink) {
+        for call in file.index.calls(named: "setImage") {
+            guard let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base,
+                  let object = ExprSyntax.dottedName(base)?.replacingOccurrences(of: "self.", with: ""),
+                  !object.contains("."), let image = call.arguments.first?.expression,
+                  call.arguments.first?.label == nil else { continue }
+            let kind = Self.classify(image, file)
+            if case .speaksItsName = kind { continue }
+            // The object, and the property whose initializer closure makes it (`let
+            // declineButton: UIButton = { let view = UIButton(); …; return view }()`).
+            var names: Set<String> = [object]
+            var declaration: PatternBindingSyntax?
+            var scope: Syntax? = Syntax(call).parent
+            while let current = scope, current.kind != .closureExpr, current.kind != .functionDecl, current.kind != .initializerDecl {
+                scope = current.parent
+            }
+            let local = scope.flatMap { scope in
+                file.index.declarations(object, in: scope).first?.as(PatternBindingSyntax.self)
+            }
+            if let local {
+                declaration = local
+                if scope?.kind == .closureExpr, let property = scope?.ancestor(PatternBindingSyntax.self),
+                   let name = property.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
+                    names.insert(name)
+                }
+            } else {
+                declaration = file.index.declarations[object]?.lazy.compactMap { $0.as(PatternBindingSyntax.self) }.first
+            }
+            // An outlet's button is the document's: its title or label may be set there.
+            guard let declaration, Self.declaresButton(declaration),
+                  declaration.ancestor(VariableDeclSyntax.self)?.attributes.contains(where: {
+                      $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "IBOutlet"
+                  }) != true else { continue }
+            let named = file.index.assignments.contains { assignment in
+                names.contains(assignment.targetObject) && Self.uiKitNames.contains(assignment.targetProperty ?? "")
+            } || file.index.calls(named: ["setTitle", "setAttributedTitle"]).contains { title in
+                guard let base = title.calledExpression.as(MemberAccessExprSyntax.self)?.base,
+                      let target = ExprSyntax.dottedName(base)?.replacingOccurrences(of: "self.", with: "") else { return true }
+                return names.contains(target) && title.arguments.first?.expression.is(NilLiteralExprSyntax.self) != true
+            }
+            if named { continue }
+            let reachable = local == nil && declaration.ancestor(VariableDeclSyntax.self)?.modifiers
+                .contains(where: { ["private", "fileprivate"].contains($0.name.text) }) != true
+            let shown = names.sorted { $0.count > $1.count }.first ?? object
+            var redraw = ""
+            if case .redrawn(let method) = kind { redraw = " (a symbol or asset redrawn by `\(method)`, which keeps no name)" }
+            let sure = !reachable && redraw.isEmpty
+            sink.report(call, """
+                `\(shown)` shows only an image (`\(InputExcerpt.of(image.trimmedDescription, limit: 50))`\(redraw)) and is given no \
+                title or label\(reachable ? " in this file" : ""): VoiceOver says only "button", and Voice Control has no name to call it by
+                """, certainty: sure ? nil : .review)
+        }
+    }
+
+    enum ButtonImage { case speaksItsName, redrawn(String), nameless }
+
+    /// `UIImage(systemName:)` (also tinted or configured) speaks its symbol's label;
+    /// `UIImage(named:)` and SwiftGen's `Asset.close.image` their asset name; `nil` clears the
+    /// image. A symbol or asset passed through a method of the app's own (`.imageWithColor(…)`)
+    /// is redrawn, and a redrawn picture has no name: a person checks. A local `let image = …`
+    /// is read through.
+    static func classify(_ image: ExprSyntax, _ file: SourceFile, depth: Int = 0) -> ButtonImage {
+        if image.is(NilLiteralExprSyntax.self) { return .speaksItsName }
+        if depth < 3, let reference = image.as(DeclReferenceExprSyntax.self),
+           let bound = file.index.bindings[reference.baseName.text], bound.count == 1 {
+            return classify(bound[0], file, depth: depth + 1)
+        }
+        let systemMethods: Set<String> = [
+            "withTintColor", "withRenderingMode", "withConfiguration", "applyingSymbolConfiguration", "withBaselineOffset",
+            "imageFlippedForRightToLeftLayoutDirection", "withAlignmentRectInsets", "resizableImage", "image",
+        ]
+        var root = image
+        var redrawnBy: String?
+        while true {
+            if let call = root.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+               let base = member.base, !(base.as(DeclReferenceExprSyntax.self)?.baseName.text.first?.isUppercase ?? false) {
+                let name = member.declName.baseName.text
+                if !systemMethods.contains(name) { redrawnBy = redrawnBy ?? name }
+                root = base
+            } else if let member = root.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "image",
+                      let base = member.base, ExprSyntax.dottedName(base)?.hasPrefix("Asset.") == true {
+                return redrawnBy.map { .redrawn($0) } ?? .speaksItsName
+            } else if let optional = root.as(OptionalChainingExprSyntax.self) {
+                root = optional.expression
+            } else if let forced = root.as(ForceUnwrapExprSyntax.self) {
+                root = forced.expression
+            } else {
+                break
+            }
+        }
+        guard let call = root.as(FunctionCallExprSyntax.self), call.argument("systemName") != nil || call.argument("named") != nil else {
+            return .nameless
+        }
+        return redrawnBy.map { .redrawn($0) } ?? .speaksItsName
+    }
+
+    /// `let view = UIButton()`, `var close: UIButton!`, `let more = UIButton(type: .system)`.
+    static func declaresButton(_ binding: PatternBindingSyntax) -> Bool {
+        if let type = binding.typeAnnotation?.type.trimmedDescription.trimmingCharacters(in: ["!", "?"]) {
+            return type == "UIButton" || type == "NSButton"
+        }
+        guard let call = binding.initializer?.value.as(FunctionCallExprSyntax.self) else { return false }
+        return ["UIButton", "NSButton"].contains(call.calleeName ?? "")
     }
 
     /// `ActionableButton(text: "Continue")` where the app's `ActionableButton` makes itself one

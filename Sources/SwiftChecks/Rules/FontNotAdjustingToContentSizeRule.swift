@@ -40,6 +40,22 @@ struct FontNotAdjustingToContentSizeRule: SourceRule {
             finding is then a false positive to suppress. A flag assigned from a variable counts as set.
             """,
         triggering: [
+            // The app's own scaling helpers, named as UIFontMetrics' and scaled as they are.
+            RuleExample("""
+                import UIKit
+                final class QuestHeader: UIView {
+                    let titleLabel: UILabel = {
+                        let view = UILabel()
+                        ↓view.font = UIFontMetrics.default.scaledSystemFont(ofSize: 15, ofWeight: .semibold)
+                        return view
+                    }()
+                    let detailLabel = UILabel()
+                    func configure() {
+                        ↓detailLabel.font = UIFont.scaledSystemFont(ofSize: 13)
+                        addSubview(titleLabel)
+                    }
+                }
+                """),
             RuleExample("""
                 import UIKit
                 final class ProfileViewController: UIViewController {
@@ -285,12 +301,18 @@ struct FontNotAdjustingToContentSizeRule: SourceRule {
         return nil
     }
 
-    private static func isScaling(_ call: FunctionCallExprSyntax) -> Bool {
+    static func isScaling(_ call: FunctionCallExprSyntax) -> Bool {
         let base = call.calleeBaseText
         if call.calleeName == "preferredFont", call.argument("forTextStyle") != nil {
             return base == nil || base == "UIFont"
         }
-        return call.calleeName == "scaledFont" && call.argument("for") != nil
+        if call.calleeName == "scaledFont" && call.argument("for") != nil { return true }
+        // An app's own helper on the metrics (`UIFontMetrics.default.scaledSystemFont(ofSize:)`)
+        // or on the font (`UIFont.scaledSystemFont(ofSize:)`, an Objective-C category): scaled
+        // by name, as its definition (often in another file or language) does.
+        guard let name = call.calleeName, name.hasPrefix("scaled"), name.hasSuffix("Font"),
+              let base, base.hasPrefix("UIFontMetrics") || base == "UIFont" else { return false }
+        return true
     }
 
     // MARK: - Scopes

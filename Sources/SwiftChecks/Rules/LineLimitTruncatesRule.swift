@@ -59,7 +59,8 @@ struct LineLimitTruncatesRule: SourceRule {
                     }
                 }
                 """),
-            // A UIKit label that follows the text size on one line: by default, and set so.
+            // A UIKit label that follows the text size on one line (by default, and set so), and
+            // one that starts at the text size on two.
             RuleExample("""
                 import UIKit
                 final class OrderCell: UITableViewCell {
@@ -72,6 +73,13 @@ struct LineLimitTruncatesRule: SourceRule {
                         statusLabel.adjustsFontForContentSizeCategory = true
                         ↓statusLabel.numberOfLines = 1
                     }
+                    let detailLabel: UILabel = {
+                        let view = UILabel()
+                        view.font = UIFontMetrics.default.scaledFont(for: .systemFont(ofSize: 15))
+                        ↓view.numberOfLines = 2
+                        return view
+                    }()
+                    func layout() { contentView.addSubview(detailLabel) }
                 }
                 """, platforms: PlatformSet(.iOS)),
         ],
@@ -149,38 +157,54 @@ struct LineLimitTruncatesRule: SourceRule {
     /// = true` on a label this file declares, with no `x.numberOfLines` other than 1, no
     /// `adjustsFontSizeToFitWidth = true`, and no caption or footnote font.
     private func checkUIKitLabels(_ file: SourceFile, _ sink: inout FindingSink) {
-        var byObject: [String: [Assignment]] = [:]
+        // A label made in a closure or function (`let view = UILabel()` in each `lazy var`'s
+        // closure) is that scope's; any other name is one object across the file.
+        var byObject: [String: (object: String, scope: Syntax?, assignments: [Assignment])] = [:]
         for assignment in file.index.assignments where !assignment.targetObject.isEmpty {
             switch assignment.targetProperty {
-            case "adjustsFontForContentSizeCategory", "numberOfLines", "adjustsFontSizeToFitWidth", "font":
-                byObject[assignment.targetObject, default: []].append(assignment)
+            case "adjustsFontForContentSizeCategory", "numberOfLines", "adjustsFontSizeToFitWidth", "font": break
             default: continue
             }
+            let object = assignment.targetObject
+            var scope: Syntax? = Syntax(assignment.node).parent
+            while let current = scope, current.kind != .closureExpr, current.kind != .functionDecl, current.kind != .initializerDecl {
+                scope = current.parent
+            }
+            if let local = scope, file.index.declarations(object, in: local).isEmpty { scope = nil }
+            let key = object + "\u{0}" + (scope.map { String($0.position.utf8Offset) } ?? "")
+            byObject[key, default: (object, scope, [])].assignments.append(assignment)
         }
-        for (object, assignments) in byObject {
+        for (object, scope, assignments) in byObject.values {
             let value = { (assignment: Assignment) -> String? in
                 assignment.value.count == 1 ? assignment.value[0].trimmedDescription : nil
             }
-            guard let adjusts = assignments.first(where: { $0.targetProperty == "adjustsFontForContentSizeCategory" && value($0) == "true" }),
-                  Self.declaresLabel(object, file) else { continue }
+            // Follows the text size: tracks it, or starts at it (a text-style or scaled font).
+            let scales = assignments.first { $0.targetProperty == "adjustsFontForContentSizeCategory" && value($0) == "true" }
+                ?? assignments.first { assignment in
+                    assignment.targetProperty == "font" && assignment.value.count == 1
+                        && assignment.value[0].as(FunctionCallExprSyntax.self).map(FontNotAdjustingToContentSizeRule.isScaling) == true
+                }
+            guard let scales, Self.declaresLabel(object, in: scope, file) else { continue }
             if assignments.contains(where: { $0.targetProperty == "adjustsFontSizeToFitWidth" && value($0) == "true" }) { continue }
+            // One or two lines hold body text at default sizes, not at three times them.
             let lines = assignments.filter { $0.targetProperty == "numberOfLines" }
-            if lines.contains(where: { value($0) != "1" }) { continue }
+            if lines.contains(where: { !["1", "2"].contains(value($0) ?? "") }) { continue }
             if assignments.contains(where: { assignment in
                 assignment.targetProperty == "font" && ["caption", "footnote"].contains { (value(assignment) ?? "").contains(".\($0)") }
             }) { continue }
             let explicit = lines.first
-            sink.report(explicit?.node ?? adjusts.node, """
-                `\(object)` follows the text size (`adjustsFontForContentSizeCategory`) but shows one line \
-                (`numberOfLines` is 1\(explicit == nil ? " by default" : "")): at large text sizes its text is truncated
+            let count = explicit.flatMap(value) ?? "1"
+            sink.report(explicit?.node ?? scales.node, """
+                `\(object)` follows the text size but shows at most \(count == "1" ? "one line" : "two lines") \
+                (`numberOfLines` is \(count)\(explicit == nil ? " by default" : "")): at large text sizes its text is truncated
                 """)
         }
     }
 
     /// `let titleLabel = UILabel()`, `var nameLabel: UILabel`, `lazy var x: PaddedLabel = …`:
     /// the file declares `name` as a label (a type whose name ends in `Label`).
-    static func declaresLabel(_ name: String, _ file: SourceFile) -> Bool {
-        for node in file.index.declarations[name] ?? [] {
+    static func declaresLabel(_ name: String, in scope: Syntax?, _ file: SourceFile) -> Bool {
+        for node in file.index.declarations(name, in: scope) {
             guard let binding = node.as(PatternBindingSyntax.self) else { continue }
             if let type = binding.typeAnnotation?.type.trimmedDescription.trimmingCharacters(in: ["!", "?"]) {
                 return type.hasSuffix("Label")
