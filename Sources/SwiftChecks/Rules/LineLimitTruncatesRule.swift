@@ -124,7 +124,9 @@ struct LineLimitTruncatesRule: SourceRule {
                         dateLabel.adjustsFontForContentSizeCategory = true
                         noteLabel.numberOfLines = 1
                         field.adjustsFontForContentSizeCategory = true
+                        summaryLabel.font = .preferredFont(forTextStyle: .body)
                     }
+                    @IBOutlet private weak var summaryLabel: UILabel!
                 }
                 """, platforms: PlatformSet(.iOS)),
         ],
@@ -185,9 +187,11 @@ struct LineLimitTruncatesRule: SourceRule {
                         && assignment.value[0].as(FunctionCallExprSyntax.self).map(FontNotAdjustingToContentSizeRule.isScaling) == true
                 }
             guard let scales, Self.declaresLabel(object, in: scope, file) else { continue }
+            let lines = assignments.filter { $0.targetProperty == "numberOfLines" }
+            // An outlet's number of lines is its document's, unless the code sets it.
+            if lines.isEmpty, Self.isOutlet(object, in: scope, file) { continue }
             if assignments.contains(where: { $0.targetProperty == "adjustsFontSizeToFitWidth" && value($0) == "true" }) { continue }
             // One or two lines hold body text at default sizes, not at three times them.
-            let lines = assignments.filter { $0.targetProperty == "numberOfLines" }
             if lines.contains(where: { !["1", "2"].contains(value($0) ?? "") }) { continue }
             if assignments.contains(where: { assignment in
                 assignment.targetProperty == "font" && ["caption", "footnote"].contains { (value(assignment) ?? "").contains(".\($0)") }
@@ -214,6 +218,14 @@ struct LineLimitTruncatesRule: SourceRule {
             }
         }
         return false
+    }
+
+    static func isOutlet(_ name: String, in scope: Syntax?, _ file: SourceFile) -> Bool {
+        file.index.declarations(name, in: scope).contains { node in
+            node.ancestor(VariableDeclSyntax.self)?.attributes.contains {
+                $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "IBOutlet"
+            } == true
+        }
     }
 
     /// A literal `width:` or `maxWidth:` of a `.frame` in the chain.
