@@ -175,8 +175,13 @@ struct ColorReader {
             // The name must mean that `let` where it is used: the file's only declaration of it,
             // not a parameter around the use, and a member of the type the use is in.
             let name = reference.baseName.text
-            guard (index.declarations[name]?.count ?? 0) <= 1, !Self.isParameter(name, around: Syntax(reference)),
-                  let value = constant(named: name, in: nil), Self.isInScope(value, of: Syntax(reference)) else { return nil }
+            guard !Self.isParameter(name, around: Syntax(reference)) else { return nil }
+            // Of the declarations called so, those visible here (in a type the use is in, or at
+            // file scope) must be one `let` with a value.
+            let visible = (index.declarations[name] ?? []).filter { Self.isInScope($0, of: Syntax(reference)) }
+            guard visible.count == 1, let binding = visible[0].as(PatternBindingSyntax.self), let value = binding.initializer?.value,
+                  let declaration = binding.parent?.parent?.as(VariableDeclSyntax.self),
+                  declaration.bindingSpecifier.tokenKind == .keyword(.let) else { return nil }
             return describe(value, naming, depth: next)
         }
         if let macro = expression.as(MacroExpansionExprSyntax.self), macro.macroName.text == "colorLiteral" {
@@ -429,7 +434,7 @@ struct ColorReader {
 
     /// A `let` declared in a type is visible by its bare name only inside that type (or an
     /// extension of it); one at file scope, everywhere.
-    static func isInScope(_ value: ExprSyntax, of use: Syntax) -> Bool {
+    static func isInScope(_ value: some SyntaxProtocol, of use: Syntax) -> Bool {
         guard let owner = typeName(of: value.enclosingTypeDecl) else { return true }
         var current = use.enclosingTypeDecl
         while let type = current {

@@ -301,7 +301,11 @@ struct SwiftUIColorPairs {
         // A symbol beside text in the same stack is not what tells anyone what the control or
         // row is: the text does (SC 1.4.11 covers graphics needed to understand the content);
         // a shape a property names as a background is what the view's content is drawn on.
-        if !isText, isShape ? Self.isNamedBackground(element) : Self.hasTextBeside(element) { return [] }
+        // A symbol that shows a state (a checkmark, a colour or a presence that changes with a
+        // condition) is needed to understand the row, text or not.
+        if !isText, isShape ? Self.isNamedBackground(element) : (Self.hasTextBeside(element) && !Self.isStateCue(element)) {
+            return []
+        }
         let controlLevel = levels.firstIndex { $0.rootName.map(Self.tintedControls.contains) ?? false }
         let kind = buttonKind(levels, controlLevel: controlLevel)
         if kind == .custom { return [] }
@@ -420,6 +424,17 @@ struct SwiftUIColorPairs {
             guard let root, root.calledExpression.kind == .declReferenceExpr, let name = root.calleeName else { return false }
             return name == "Text" || (Self.titledOnly.contains(name) && Self.hasTitle(root))
         }
+    }
+
+    /// `Image(systemName: "checkmark…")`, a symbol coloured by a condition
+    /// (`.foregroundColor(selected ? .accentColor : .secondary)`) or shown only under one.
+    static func isStateCue(_ element: FunctionCallExprSyntax) -> Bool {
+        if element.argument("systemName")?.stringLiteralValue?.contains("checkmark") == true { return true }
+        let chain = ModifierChain(containing: ExprSyntax(element))
+        for modifier in chain.modifiers where ["foregroundColor", "foregroundStyle", "opacity", "symbolVariant"].contains(modifier.calleeName ?? "") {
+            if let argument = modifier.arguments.first?.expression, TernaryParts(argument) != nil { return true }
+        }
+        return chain.outermost.parent?.parent?.parent?.parent?.kind == .ifExpr
     }
 
     /// A shape inside a property or method whose name says background (`private var background:

@@ -127,10 +127,6 @@ import Testing
         // whether it heads the profile is a person's call (heading-missing-trait, review).
         expected["App/ProfileView.swift heading-missing-trait", default: 0] += 1
         #expect(after.findings.filter { $0.ruleID == "heading-missing-trait" }.allSatisfy { $0.certainty == .review })
-        // A label the fix made follow the text size keeps its default one line: whether its text
-        // truncates at large sizes is a person's call (line-limit-truncates, review).
-        expected["App/SettingsController.swift line-limit-truncates", default: 0] += 1
-        #expect(after.findings.filter { $0.ruleID == "line-limit-truncates" }.allSatisfy { $0.certainty == .review })
         #expect(Self.counts(after.findings) == expected.filter { $0.value > 0 })
         #expect(after.findings.filter { $0.correction != nil }.map(\.location.file) == ["App/Broken.swift"])
 

@@ -96,6 +96,9 @@ struct FixedFontSizeRule: SourceRule {
                         VStack { Image(systemName: "tray").font(.system(size: 64)) }
                         Image(systemName: "star").font(.system(size: 12))
                         Button(action: {}) { Image(systemName: "xmark").font(.system(size: 14)).accessibilityHidden(true) }
+                        Link(destination: URL(string: "https://example.com")!) {
+                            HStack { Text("Terms"); Image(systemName: "arrow.up.right").font(.system(size: 12)) }
+                        }
                     }
                 }
                 let configuration = UIImage.SymbolConfiguration(font: .systemFont(ofSize: 22, weight: .semibold))
@@ -222,16 +225,12 @@ struct FixedFontSizeRule: SourceRule {
                 """),
         ],
         needsReview: [
-            // An SF Symbol at a fixed size as a button's only label, and one beside its row's text.
+            // An SF Symbol at a fixed size as a button's only label.
             RuleExample("""
                 import SwiftUI
                 struct Player: View {
                     var body: some View {
                         Button(action: {}) { Image(systemName: "play.fill").font(↓.system(size: 22)) }
-                        HStack {
-                            Image(systemName: "clock").font(↓.system(size: 13))
-                            Text("Duration").font(.subheadline)
-                        }
                     }
                 }
                 """, platforms: PlatformSet(.iOS)),
@@ -638,9 +637,12 @@ struct FixedFontSizeRule: SourceRule {
         if around.contains(where: { SwiftUIHitRegion.barContainers.contains($0.calleeName ?? "") }) { return nil }
         if file.buildsWidgets && SourceFile.isInSystemSizedRegion(font) { return nil }
         if let owner = Syntax(font).enclosingTypeDecl?.declaredTypeName, Self.namesBarOrBarItem(owner) { return nil }
+        // A symbol beside text is read with it (an arrow on a link row, an icon before a
+        // title): the text carries the meaning. The only label of a control is the control.
         let controls: Set<String> = ["Button", "Link", "NavigationLink", "Toggle", "Menu"]
-        let labelsControl = around.first.map { controls.contains($0.calleeName ?? "") } ?? false
-        guard labelsControl || SwiftUIColorPairs.hasTextBeside(image) else { return nil }
+        guard around.first.map({ controls.contains($0.calleeName ?? "") }) == true, !SwiftUIColorPairs.hasTextBeside(image) else {
+            return nil
+        }
         return name
     }
 

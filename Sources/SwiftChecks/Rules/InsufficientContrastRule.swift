@@ -142,6 +142,32 @@ struct InsufficientContrastRule: SourceRule {
                     func upload() {}
                 }
                 """, assets: ["Assets.xcassets/AccentColor.colorset/Contents.json": InsufficientContrastRule.orangeAccent]),
+            // A selection checkmark in the accent colour beside its row's text shows the state;
+            // a type's own `let color` is its value, though another type declares a `color` too.
+            RuleExample("""
+                import SwiftUI
+                struct Networks: View {
+                    let names: [String]
+                    @State private var chosen: Set<String> = []
+                    var body: some View {
+                        List(names, id: \\.self) { name in
+                            HStack {
+                                Text(name)
+                                Image(systemName: "checkmark.circle.fill")
+                                    .foregroundColor(↓chosen.contains(name) ? .accentColor : Color.clear)
+                            }
+                        }
+                    }
+                }
+                struct OpeningButton: View {
+                    private let color: Color = .accentColor
+                    var body: some View { Text("Opening…").foregroundColor(↓color) }
+                }
+                struct ActionButton: View {
+                    let color: Color
+                    var body: some View { Text("Open").foregroundColor(color) }
+                }
+                """, assets: ["Assets.xcassets/AccentColor.colorset/Contents.json": InsufficientContrastRule.orangeAccent]),
             // The selected branch's white text on the selected branch's pink.
             RuleExample("""
                 import UIKit

@@ -66,12 +66,15 @@ struct LineLimitTruncatesRule: SourceRule {
                 final class OrderCell: UITableViewCell {
                     let titleLabel = UILabel()
                     let statusLabel = UILabel()
-                    func configure() {
+                    func configure(_ order: Order) {
                         titleLabel.font = .preferredFont(forTextStyle: .body)
                         ↓titleLabel.adjustsFontForContentSizeCategory = true
+                        titleLabel.text = order.title
                         statusLabel.font = .preferredFont(forTextStyle: .headline)
                         statusLabel.adjustsFontForContentSizeCategory = true
                         ↓statusLabel.numberOfLines = 1
+                        statusLabel.text = NSLocalizedString("order.status.delayed", comment: "")
+                        detailLabel.text = order.summary
                     }
                     let detailLabel: UILabel = {
                         let view = UILabel()
@@ -125,7 +128,16 @@ struct LineLimitTruncatesRule: SourceRule {
                         noteLabel.numberOfLines = 1
                         field.adjustsFontForContentSizeCategory = true
                         summaryLabel.font = .preferredFont(forTextStyle: .body)
+                        summaryLabel.text = order.summary
+                        countLabel.font = .preferredFont(forTextStyle: .body)
+                        countLabel.adjustsFontForContentSizeCategory = true
+                        countLabel.text = "\\(order.count)"
+                        bylineLabel.font = UIFontMetrics(forTextStyle: .body).scaledFont(for: .systemFont(ofSize: 15), maximumPointSize: 20)
+                        bylineLabel.text = order.author
                     }
+                    let countLabel = UILabel()
+                    let bylineLabel = UILabel()
+                    let order = Order()
                     @IBOutlet private weak var summaryLabel: UILabel!
                 }
                 """, platforms: PlatformSet(.iOS)),
@@ -164,7 +176,7 @@ struct LineLimitTruncatesRule: SourceRule {
         var byObject: [String: (object: String, scope: Syntax?, assignments: [Assignment])] = [:]
         for assignment in file.index.assignments where !assignment.targetObject.isEmpty {
             switch assignment.targetProperty {
-            case "adjustsFontForContentSizeCategory", "numberOfLines", "adjustsFontSizeToFitWidth", "font": break
+            case "adjustsFontForContentSizeCategory", "numberOfLines", "adjustsFontSizeToFitWidth", "font", "text", "attributedText": break
             default: continue
             }
             let object = assignment.targetObject
@@ -175,6 +187,15 @@ struct LineLimitTruncatesRule: SourceRule {
             if let local = scope, file.index.declarations(object, in: local).isEmpty { scope = nil }
             let key = object + "\u{0}" + (scope.map { String($0.position.utf8Offset) } ?? "")
             byObject[key, default: (object, scope, [])].assignments.append(assignment)
+        }
+        // A label made in a property's closure (`let detailLabel: UILabel = { let view = UILabel();
+        // …; return view }()`) also gets what the file gives the property.
+        let fileWide = byObject.filter { $0.value.scope == nil }
+        for (key, group) in byObject {
+            guard let closure = group.scope, closure.kind == .closureExpr, let property = closure.ancestor(PatternBindingSyntax.self),
+                  let name = property.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+                  let outside = fileWide[name + "\u{0}"] else { continue }
+            byObject[key]?.assignments += outside.assignments
         }
         for (object, scope, assignments) in byObject.values {
             let value = { (assignment: Assignment) -> String? in
@@ -193,9 +214,16 @@ struct LineLimitTruncatesRule: SourceRule {
             if assignments.contains(where: { $0.targetProperty == "adjustsFontSizeToFitWidth" && value($0) == "true" }) { continue }
             // One or two lines hold body text at default sizes, not at three times them.
             if lines.contains(where: { !["1", "2"].contains(value($0) ?? "") }) { continue }
+            // A caption or footnote, or a font capped near its default size (`maximumPointSize:`).
             if assignments.contains(where: { assignment in
-                assignment.targetProperty == "font" && ["caption", "footnote"].contains { (value(assignment) ?? "").contains(".\($0)") }
+                assignment.targetProperty == "font" && (["caption", "footnote"].contains { (value(assignment) ?? "").contains(".\($0)") }
+                    || (value(assignment) ?? "").contains("maximumPointSize"))
             }) { continue }
+            // Only text that can be long: some `text` this file gives it that is not a short
+            // literal ("By", "·") or a number (`String(count)`, `"\(count)"`). Text set nowhere
+            // here is not known.
+            let texts = assignments.filter { $0.targetProperty == "text" || $0.targetProperty == "attributedText" }
+            guard texts.contains(where: { !Self.isShortText($0.value) }) else { continue }
             let explicit = lines.first
             let count = explicit.flatMap(value) ?? "1"
             sink.report(explicit?.node ?? scales.node, """
@@ -217,6 +245,25 @@ struct LineLimitTruncatesRule: SourceRule {
                 return (call.calleeName ?? "").hasSuffix("Label")
             }
         }
+        return false
+    }
+
+    /// `"By"`, `"·"`, `nil`, `String(count)`, `"\(count)"`, `count.description`, `"\(n) m"`:
+    /// text too short to wrap.
+    static func isShortText(_ value: [ExprSyntax]) -> Bool {
+        guard value.count == 1, let expression = value.first else { return false }
+        if expression.is(NilLiteralExprSyntax.self) { return true }
+        if let literal = expression.as(StringLiteralExprSyntax.self) {
+            let segments = literal.segments
+            let plain = segments.compactMap { $0.as(StringSegmentSyntax.self)?.content.text }.joined()
+            let interpolations = segments.count - segments.filter { $0.is(StringSegmentSyntax.self) }.count
+            return plain.count <= 12 && interpolations <= 1 && (interpolations == 0 || plain.count <= 3)
+        }
+        if let call = expression.as(FunctionCallExprSyntax.self), call.calleeName == "String", call.arguments.count == 1,
+           call.arguments.first?.label == nil {
+            return true
+        }
+        if let member = expression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "description" { return true }
         return false
     }
 
