@@ -148,7 +148,7 @@ extension SourceFile {
         var child = Syntax(node)
         var current = child.parent
         while let syntax = current {
-            if let branch = syntax.as(IfExprSyntax.self), branch.body.id == child.id {
+            if syntax.kind == .ifExpr, let branch = syntax.as(IfExprSyntax.self), branch.body.id == child.id {
                 for token in branch.conditions.tokens(viewMode: .sourceAccurate) {
                     guard case .identifier(let name) = token.tokenKind else { continue }
                     if name == "isMacCatalystApp" { direct = true } else if !names.contains(name) { names.append(name) }

@@ -182,11 +182,18 @@ extension AccessibilityLabels {
     static func isInPreview(_ node: some SyntaxProtocol) -> Bool {
         var current = node.parent
         while let node = current {
-            if let macro = node.as(MacroExpansionExprSyntax.self), macro.macroName.text == "Preview" { return true }
-            if let macro = node.as(MacroExpansionDeclSyntax.self), macro.macroName.text == "Preview" { return true }
-            if let type = node.as(StructDeclSyntax.self),
-               type.inheritanceClause?.inheritedTypes.contains(where: { $0.type.typeName == "PreviewProvider" }) == true {
-                return true
+            // The kind first: most ancestors are none of these, and a cast per ancestor costs.
+            switch node.kind {
+            case .macroExpansionExpr:
+                if node.as(MacroExpansionExprSyntax.self)?.macroName.text == "Preview" { return true }
+            case .macroExpansionDecl:
+                if node.as(MacroExpansionDeclSyntax.self)?.macroName.text == "Preview" { return true }
+            case .structDecl:
+                if node.as(StructDeclSyntax.self)?.inheritanceClause?.inheritedTypes
+                    .contains(where: { $0.type.typeName == "PreviewProvider" }) == true {
+                    return true
+                }
+            default: break
             }
             current = node.parent
         }
