@@ -1,3 +1,4 @@
+import AuditModel
 import SwiftSyntax
 
 /// SwiftUI pairs: an element (`Text`, `Button("…")`, `Image(systemName:)`, a shape) with the
@@ -444,9 +445,9 @@ struct SwiftUIColorPairs {
         while let current = node {
             if let binding = current.as(PatternBindingSyntax.self),
                let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
-                return name.lowercased().contains("background")
+                return ASCII.contains(name.lowercased(), "background")
             }
-            if let function = current.as(FunctionDeclSyntax.self) { return function.name.text.lowercased().contains("background") }
+            if let function = current.as(FunctionDeclSyntax.self) { return ASCII.contains(function.name.text.lowercased(), "background") }
             if current.kind == .structDecl || current.kind == .classDecl || current.kind == .extensionDecl { return false }
             node = current.parent
         }

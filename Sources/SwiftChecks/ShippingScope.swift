@@ -170,7 +170,7 @@ extension SourceFile {
     /// taken as one without its definition (which may sit in a file the scan does not parse).
     /// Asked of every name a file refers to: no lower-cased copy per name.
     static func isNamedForCatalyst(_ name: some StringProtocol) -> Bool {
-        name.contains("atalyst") || name.contains("ATALYST")
+        ASCII.contains(name, "atalyst") || ASCII.contains(name, "ATALYST")
     }
 
     /// `SideTabs@gatedBy:IS_CATALYST` for each type this file constructs inside a branch on a
@@ -548,7 +548,7 @@ extension SourceFile {
     }
 
     static func isRestyling(_ method: String) -> Bool {
-        method.hasPrefix("apply") || method.hasPrefix("style") || method.contains("Style")
+        method.hasPrefix("apply") || method.hasPrefix("style") || ASCII.contains(method, "Style")
     }
 
     /// Whether a declaration's code changes a view's size: a width or height constraint, insets,

@@ -29,6 +29,10 @@ import Testing
         #expect(ProjectIndex.localizationTable(of: "App/fr.lproj/Main.strings")! == ("fr", "App/Main.strings"))
         #expect(ProjectIndex.localizationTable(of: "fr.lproj/Main.strings")! == ("fr", "Main.strings"))
         #expect(ProjectIndex.localizationTable(of: "App/Main.strings") == nil)
+        // Byte containment, as Foundation's `contains` answers for these names.
+        #expect(ASCII.contains("IS_CATALYST_BUILD", "ATALYST") && ASCII.contains("primaryStyle", "Style") && !ASCII.contains("style", "Style"))
+        #expect(ASCII.contains("cardBackgroundCafé", "background".capitalized) && ASCII.contains("x", "") && !ASCII.contains("", "x"))
+        #expect(ASCII.contains("a.b.c".split(separator: ".")[1], "b") && !ASCII.contains("Ab", "abc"))
     }
 
     @Test func matchesAreFoundFromWhereTheSearchResumes() {

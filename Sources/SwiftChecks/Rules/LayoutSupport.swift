@@ -601,7 +601,7 @@ struct GlyphSizedControl {
 
     static func mayBeSizingHelper(_ modifier: FunctionCallExprSyntax) -> Bool {
         guard let name = modifier.calleeName?.lowercased(), !sizing.contains(modifier.calleeName ?? "") else { return false }
-        return ["frame", "tappable", "hitarea", "hittarget", "style", "padding", "size"].contains(where: name.contains)
+        return ["frame", "tappable", "hitarea", "hittarget", "style", "padding", "size"].contains { ASCII.contains(name, $0) }
             // SwiftUI's own, whose effect the rule reads (`buttonStyle` through `labelPadding`) or that draw without sizing.
             && !["padding", "font", "foregroundstyle", "symbolrenderingmode", "textcase", "imagescale", "fontweight", "dynamictypesize", "buttonstyle",
                  "liststyle", "pickerstyle", "togglestyle", "textfieldstyle", "backgroundstyle", "labelstyle", "menustyle",
