@@ -56,6 +56,8 @@ struct ProjectIndex: Sendable {
     /// Whether the accent colour of the targets building each Swift file is set (see
     /// `ProjectContext.accentColorIsSet`), where one of them lists an asset catalog.
     private var accentColorIsSetByFile: [String: Bool] = [:]
+    /// The path of that set, where it is.
+    private var accentColorSetByFile: [String: String] = [:]
     /// Every Xcode project in scope was read: only then can a file be in none of their targets.
     private var everyProjectRead = true
     /// No project file was too large, unreadable, damaged or synchronised (see `init`).
@@ -256,17 +258,25 @@ struct ProjectIndex: Sendable {
             var catalogsByTarget: [String: [String]] = [:]
             for (file, root, building) in built {
                 let shipped = building.filter { !$0.isTestBundle }
-                if ASCII.hasSuffix(file.path, ".swift") {
+                // Only an app's (or its extension's) catalogs set the accent colour its views
+                // are drawn in; a framework's views take the app's that shows them (unknown
+                // here). Catalog paths compare case-folded, as target membership does (Macs'
+                // file systems ignore case). An app that lists no catalog and has no
+                // synchronised folder has no accent colour of its own: the system's.
+                let apps = shipped.allSatisfy { target in
+                    ASCII.contains(target.productType, ".application") || ASCII.contains(target.productType, "extension")
+                }
+                if ASCII.hasSuffix(file.path, ".swift"), !shipped.isEmpty, apps {
                     var catalogs: [String] = []
                     for target in shipped {
                         let key = root + "\u{0}" + target.name
                         if catalogsByTarget[key] == nil {
-                            catalogsByTarget[key] = target.filePaths.filter { ASCII.hasSuffix($0, ".xcassets") }
-                                .map { root.isEmpty ? $0 + "/" : root + "/" + $0 + "/" }
+                            catalogsByTarget[key] = target.filePaths.filter { ASCII.hasSuffix($0.lowercased(), ".xcassets") }
+                                .map { (root.isEmpty ? $0 + "/" : root + "/" + $0 + "/").lowercased() }
                         }
                         catalogs += catalogsByTarget[key] ?? []
                     }
-                    if !catalogs.isEmpty { catalogsByFile[file.path] = catalogs }
+                    if !catalogs.isEmpty || shipped.allSatisfy({ $0.synchronizedFolders.isEmpty }) { catalogsByFile[file.path] = catalogs }
                 }
                 let platforms = shipped.map { target in
                     macOnly.contains(root + "\u{0}" + target.name) ? target.platforms?.intersection(PlatformSet(.macOS)) : target.platforms
@@ -301,13 +311,18 @@ struct ProjectIndex: Sendable {
             notes += Self.duplicateNotes(colors)
         }
         if !catalogsByFile.isEmpty {
-            let accents = colors.colors(named: "AccentColor")
-            var known: [[String]: Bool] = [:]
+            let accents = colors.colors(named: "AccentColor").filter { !$0.values.isEmpty }.sorted { $0.path < $1.path }
+            var known: [[String]: String?] = [:]
             for (path, catalogs) in catalogsByFile {
-                if let value = known[catalogs] { accentColorIsSetByFile[path] = value; continue }
-                let value = accents.contains { set in !set.values.isEmpty && catalogs.contains { set.path.hasPrefix($0) } }
-                known[catalogs] = value
-                accentColorIsSetByFile[path] = value
+                let set: String?
+                if let value = known[catalogs] {
+                    set = value
+                } else {
+                    set = accents.first { set in catalogs.contains { set.path.lowercased().hasPrefix($0) } }?.path
+                    known[catalogs] = .some(set)
+                }
+                accentColorIsSetByFile[path] = set != nil
+                if let set { accentColorSetByFile[path] = set }
             }
         }
         let namespaceFacts = tokenFiles.map(\.namespaces).filter { !$0.isEmpty }
@@ -758,7 +773,8 @@ struct ProjectIndex: Sendable {
         ProjectContext(platforms: platforms(for: path), deploymentTargets: deploymentTargets(for: path),
                        compilationConditions: compilationConditionsByFile[path], localizedKeys: localizedKeys,
                        colors: colors, colorSymbols: colorSymbols, appNames: appNames, colorTokens: colorTokens,
-                       colorNamespaces: colorNamespaces, accentColorIsSet: accentColorIsSetByFile[path])
+                       colorNamespaces: colorNamespaces, accentColorIsSet: accentColorIsSetByFile[path],
+                       accentColorSetPath: accentColorSetByFile[path])
     }
 
     /// The oldest OS versions the file ships for (unknown where the config sets the platforms:
@@ -769,7 +785,7 @@ struct ProjectIndex: Sendable {
 
     /// Cheap digest of the context for cache keys (the key set is hashed once).
     func digest(for path: String) -> String {
-        "\(platforms(for: path)?.rawValue ?? 255)-\(deploymentTargets(for: path).digest)-\(compilationConditionsByFile[path]?.digest ?? "")-\(accentColorIsSetByFile[path].map { $0 ? "a" : "n" } ?? "")-" + sharedDigest
+        "\(platforms(for: path)?.rawValue ?? 255)-\(deploymentTargets(for: path).digest)-\(compilationConditionsByFile[path]?.digest ?? "")-\(accentColorIsSetByFile[path].map { $0 ? "a" + (accentColorSetByFile[path] ?? "") : "n" } ?? "")-" + sharedDigest
     }
 
     /// The part of `digest(for:)` every file shares; the app names are sorted once.

@@ -93,7 +93,8 @@ enum ContrastAnalysis {
         func lookup(_ expression: ColorExpression, _ platform: Platform) -> [Appearance: RGBA]? {
             let key = ResolutionKey(expression: expression, platform: platform)
             if let known = resolved[key] { return known }
-            let value = resolve(expression, platform, file.context.colors, file.context.colorSymbols, near: file.path)
+            let value = resolve(expression, platform, file.context.colors, file.context.colorSymbols, near: file.path,
+                                accent: file.context.accentColorIsSet.map { $0 ? file.context.accentColorSetPath : nil })
             resolved[key] = value
             return value
         }
@@ -165,12 +166,17 @@ enum ContrastAnalysis {
 
     static func isAppAccent(_ expression: ColorExpression, _ file: SourceFile) -> Bool {
         guard case .system(let name) = expression, ["accentColor", "tint", "AccentColor"].contains(name) else { return false }
+        // The targets building the file decide where they say; else the nearest set.
+        if let known = file.context.accentColorIsSet { return known }
         return file.context.colors.color(named: "AccentColor", near: file.path)?.values.isEmpty == false
     }
 
     /// The colour in each appearance, or nil when any appearance cannot be resolved.
+    /// `accent`: the accent colour of the targets building the file, where they say: the path
+    /// of its set (`.some(path)`), or none set (`.some(nil)`, the system's blue); `nil` when no
+    /// target says, and the nearest set decides.
     static func resolve(_ expression: ColorExpression, _ platform: Platform, _ catalog: ColorCatalog,
-                        _ symbols: [String: String], near path: String) -> [Appearance: RGBA]? {
+                        _ symbols: [String: String], near path: String, accent: String?? = nil) -> [Appearance: RGBA]? {
         switch expression {
         case .asset(let name):
             if let set = catalog.color(named: name, near: path) {
@@ -189,6 +195,11 @@ enum ContrastAnalysis {
         case .system(let name):
             switch name {
             case "accentColor", "tint", "AccentColor":
+                if let accent {
+                    // A set's own path is nearest to itself.
+                    guard let own = accent else { return SystemColors.resolve("systemBlue", platform: platform) }
+                    return resolve(.asset("AccentColor"), platform, catalog, symbols, near: own)
+                }
                 if catalog.color(named: "AccentColor", near: path)?.values.isEmpty == false {
                     return resolve(.asset("AccentColor"), platform, catalog, symbols, near: path)
                 }
@@ -204,7 +215,7 @@ enum ContrastAnalysis {
             let color = ColorConversion.toSRGB(components, alpha: alpha, in: colorSpace).rgba
             return Dictionary(uniqueKeysWithValues: Appearance.allCases.map { ($0, color) })
         case .opacity(let inner, let opacity):
-            guard let base = resolve(inner, platform, catalog, symbols, near: path) else { return nil }
+            guard let base = resolve(inner, platform, catalog, symbols, near: path, accent: accent) else { return nil }
             return base.mapValues { color in
                 var faded = color
                 faded.alpha *= opacity

@@ -35,6 +35,8 @@ public struct ProjectContext: Sendable {
     /// has a colour (the tint of its buttons); nil where no such target lists a catalog, and
     /// the nearest set decides.
     public var accentColorIsSet: Bool? = nil
+    /// Where `accentColorIsSet`: the path of that colour set.
+    public var accentColorSetPath: String? = nil
 
     /// `Octo Pod`, `octo-pod`, `OctoPod` → `octopod`.
     public static func normalizedAppName(_ name: String) -> String {
@@ -45,8 +47,9 @@ public struct ProjectContext: Sendable {
                 compilationConditions: CompilationConditions? = nil, localizedKeys: Set<String> = [],
                 colors: ColorCatalog = .empty, colorSymbols: [String: String]? = nil, appNames: Set<String> = [],
                 colorTokens: [String: ColorToken] = [:], colorNamespaces: ColorNamespaces = .empty,
-                accentColorIsSet: Bool? = nil) {
+                accentColorIsSet: Bool? = nil, accentColorSetPath: String? = nil) {
         self.accentColorIsSet = accentColorIsSet
+        self.accentColorSetPath = accentColorSetPath
         self.appNames = appNames
         self.colorTokens = colorTokens
         self.colorNamespaces = colorNamespaces

@@ -598,7 +598,7 @@ struct AppModelTests {
                 objects = {
                     F1 /* Home.swift */ = {isa = PBXFileReference; path = Home.swift; sourceTree = "<group>"; };
                     F2 /* TVHome.swift */ = {isa = PBXFileReference; path = TVHome.swift; sourceTree = "<group>"; };
-                    A1 /* Assets.xcassets */ = {isa = PBXFileReference; path = Assets.xcassets; sourceTree = "<group>"; };
+                    A1 /* Assets.xcassets */ = {isa = PBXFileReference; path = assets.xcassets; sourceTree = "<group>"; };
                     A2 /* Assets.xcassets */ = {isa = PBXFileReference; path = Assets.xcassets; sourceTree = "<group>"; };
                     G0 = {isa = PBXGroup; children = (G1, G2, ); sourceTree = "<group>"; };
                     G1 = {isa = PBXGroup; children = (F1, A1, G3, ); path = App; sourceTree = "<group>"; };
@@ -628,15 +628,18 @@ struct AppModelTests {
         try repository.write("App/Assets.xcassets/AccentColor.colorset/Contents.json", InsufficientContrastRule.orangeAccent)
         try repository.write("Shop TV/Assets.xcassets/AccentColor.colorset/Contents.json",
                              #"{ "colors" : [ { "idiom" : "universal" } ], "info" : { "author" : "xcode", "version" : 1 } }"#)
+        // The iOS target's catalog is named in another case than its folder: membership ignores case.
         let screen = { (name: String) in
-            "import SwiftUI\nstruct \(name): View {\n    var body: some View { Form { Button(\"Upload\") { } } }\n}\n"
+            "import SwiftUI\nstruct \(name): View {\n    var body: some View { VStack { Form { Button(\"Upload\") { } }; banner } }\n"
+                + "    var banner: some View { Text(\"Now playing\").foregroundColor(.accentColor).background(Color.white) }\n}\n"
         }
         try repository.write("App/Home.swift", "@main struct Shop: App { var body: some Scene { WindowGroup { Home() } } }\n" + screen("Home"))
         try repository.write("App/TV/TVHome.swift", "@main struct ShopTV: App { var body: some Scene { WindowGroup { TVHome() } } }\n" + screen("TVHome"))
         let report = try Scanner(options: ScanOptions(config: AuditConfig()))
             .scan(try ScanInput.directory(repository.path, maxFileBytes: 2_000_000), root: repository.path)
-        let contrast = report.findings.filter { $0.ruleID == "insufficient-contrast" }
-        #expect(contrast.map(\.location.file) == ["App/Home.swift"], "\(contrast.map(\.location.file))")
+        let accent = report.findings.filter { $0.ruleID == "insufficient-contrast" && $0.message.contains("the app's accent colour") }
+        #expect(accent.map(\.location.file) == ["App/Home.swift", "App/Home.swift"], "\(accent.map(\.location.file))")
+        #expect(accent.map(\.location.line) == [4, 5], "the button's default tint and the explicit `.accentColor`")
     }
 
     /// A file takes the platforms of the targets that build it, not of the whole project; a
