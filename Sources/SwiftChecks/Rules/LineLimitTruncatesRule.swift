@@ -140,6 +140,31 @@ struct LineLimitTruncatesRule: SourceRule {
                     let order = Order()
                     @IBOutlet private weak var summaryLabel: UILabel!
                 }
+                // Another type's label of the same name, a label its closure lets wrap, and a
+                // subclass that wraps itself.
+                final class ArticleHeader: UIView {
+                    let titleLabel = UILabel()
+                    let detailLabel: UILabel = {
+                        let view = UILabel()
+                        view.numberOfLines = 0
+                        return view
+                    }()
+                    let bylineLabel = WrappingLabel()
+                    func configure(_ article: Order) {
+                        titleLabel.font = .systemFont(ofSize: 17)
+                        titleLabel.numberOfLines = 1
+                        titleLabel.text = article.title
+                        detailLabel.font = .preferredFont(forTextStyle: .body)
+                        detailLabel.adjustsFontForContentSizeCategory = true
+                        detailLabel.text = article.summary
+                        bylineLabel.font = .preferredFont(forTextStyle: .body)
+                        bylineLabel.text = article.author
+                    }
+                }
+                final class WrappingLabel: UILabel {
+                    override init(frame: CGRect) { super.init(frame: frame); numberOfLines = 0 }
+                    required init?(coder: NSCoder) { fatalError() }
+                }
                 """, platforms: PlatformSet(.iOS)),
         ],
         concernsDynamicType: true
@@ -167,13 +192,27 @@ struct LineLimitTruncatesRule: SourceRule {
         }
     }
 
-    /// UIKit labels that follow the text size on one line: `x.adjustsFontForContentSizeCategory
-    /// = true` on a label this file declares, with no `x.numberOfLines` other than 1, no
-    /// `adjustsFontSizeToFitWidth = true`, and no caption or footnote font.
+    /// One label's assignments: `name` as the message says it, where its declaration is.
+    private struct LabelGroup {
+        var name: String
+        /// Where its declaration is looked for: the closure or function a local label is made
+        /// in, the type a member belongs to (nil: the file).
+        var scope: Syntax?
+        /// The local name inside the property's closure that makes it (`view`), if any.
+        var local: (name: String, closure: Syntax)?
+        var assignments: [Assignment] = []
+    }
+
+    /// UIKit labels that follow the text size on one or two lines: a label of this file (a
+    /// `UILabel`, or a subclass declared here that sets no number of lines itself) given a
+    /// scaling font or `adjustsFontForContentSizeCategory = true`, no `numberOfLines` other
+    /// than 1 or 2, no `adjustsFontSizeToFitWidth = true`, no caption, footnote or capped font,
+    /// and some text here that can be long.
     private func checkUIKitLabels(_ file: SourceFile, _ sink: inout FindingSink) {
-        // A label made in a closure or function (`let view = UILabel()` in each `lazy var`'s
-        // closure) is that scope's; any other name is one object across the file.
-        var byObject: [String: (object: String, scope: Syntax?, assignments: [Assignment])] = [:]
+        // A label made in a closure or function is that scope's; one made in a property's
+        // closure (`let detailLabel: UILabel = { let view = UILabel(); …; return view }()`) is
+        // the property; any other name is a member of the type the code is in.
+        var groups: [String: LabelGroup] = [:]
         for assignment in file.index.assignments where !assignment.targetObject.isEmpty {
             switch assignment.targetProperty {
             case "adjustsFontForContentSizeCategory", "numberOfLines", "adjustsFontSizeToFitWidth", "font", "text", "attributedText": break
@@ -184,20 +223,30 @@ struct LineLimitTruncatesRule: SourceRule {
             while let current = scope, current.kind != .closureExpr, current.kind != .functionDecl, current.kind != .initializerDecl {
                 scope = current.parent
             }
-            if let local = scope, file.index.declarations(object, in: local).isEmpty { scope = nil }
-            let key = object + "\u{0}" + (scope.map { String($0.position.utf8Offset) } ?? "")
-            byObject[key, default: (object, scope, [])].assignments.append(assignment)
+            let ownerDecl = Syntax(assignment.node).enclosingTypeDecl
+            let owner = ownerDecl?.declaredTypeName ?? ""
+            let key: String, group: LabelGroup
+            if let local = scope, !file.index.declarations(object, in: local).isEmpty {
+                if local.kind == .closureExpr, let property = Self.propertyMade(by: local) {
+                    key = owner + "." + property
+                    group = LabelGroup(name: property, scope: ownerDecl, local: (object, local))
+                } else {
+                    key = object + "@" + String(local.position.utf8Offset)
+                    group = LabelGroup(name: object, scope: local)
+                }
+            } else {
+                key = owner + "." + object
+                // The type's own declaration (an extension's members are the type's, declared
+                // wherever the type is).
+                let declaring = ownerDecl?.kind == .extensionDecl ? nil : ownerDecl
+                group = LabelGroup(name: object, scope: declaring)
+            }
+            if groups[key] == nil { groups[key] = group }
+            if groups[key]?.local == nil, let local = group.local { groups[key]?.local = local }
+            groups[key]?.assignments.append(assignment)
         }
-        // A label made in a property's closure (`let detailLabel: UILabel = { let view = UILabel();
-        // …; return view }()`) also gets what the file gives the property.
-        let fileWide = byObject.filter { $0.value.scope == nil }
-        for (key, group) in byObject {
-            guard let closure = group.scope, closure.kind == .closureExpr, let property = closure.ancestor(PatternBindingSyntax.self),
-                  let name = property.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
-                  let outside = fileWide[name + "\u{0}"] else { continue }
-            byObject[key]?.assignments += outside.assignments
-        }
-        for (object, scope, assignments) in byObject.values {
+        for group in groups.values.sorted(by: { $0.name < $1.name }) {
+            let assignments = group.assignments
             let value = { (assignment: Assignment) -> String? in
                 assignment.value.count == 1 ? assignment.value[0].trimmedDescription : nil
             }
@@ -207,17 +256,18 @@ struct LineLimitTruncatesRule: SourceRule {
                     assignment.targetProperty == "font" && assignment.value.count == 1
                         && assignment.value[0].as(FunctionCallExprSyntax.self).map(FontNotAdjustingToContentSizeRule.isScaling) == true
                 }
-            guard let scales, Self.declaresLabel(object, in: scope, file) else { continue }
+            let declared = group.local.map { Self.labelType($0.name, in: $0.closure, file) } ?? Self.labelType(group.name, in: group.scope, file)
+            guard let scales, let declared, Self.keepsDefaultLines(declared, file) else { continue }
             let lines = assignments.filter { $0.targetProperty == "numberOfLines" }
             // An outlet's number of lines is its document's, unless the code sets it.
-            if lines.isEmpty, Self.isOutlet(object, in: scope, file) { continue }
+            if lines.isEmpty, group.local == nil, Self.isOutlet(group.name, in: group.scope, file) { continue }
             if assignments.contains(where: { $0.targetProperty == "adjustsFontSizeToFitWidth" && value($0) == "true" }) { continue }
             // One or two lines hold body text at default sizes, not at three times them.
             if lines.contains(where: { !["1", "2"].contains(value($0) ?? "") }) { continue }
             // A caption or footnote, or a font capped near its default size (`maximumPointSize:`).
             if assignments.contains(where: { assignment in
-                assignment.targetProperty == "font" && (["caption", "footnote"].contains { (value(assignment) ?? "").contains(".\($0)") }
-                    || (value(assignment) ?? "").contains("maximumPointSize"))
+                assignment.targetProperty == "font" && (["caption", "footnote"].contains { ASCII.contains(value(assignment) ?? "", ".\($0)") }
+                    || ASCII.contains(value(assignment) ?? "", "maximumPointSize"))
             }) { continue }
             // Only text that can be long: some `text` this file gives it that is not a short
             // literal ("By", "·") or a number (`String(count)`, `"\(count)"`). Text set nowhere
@@ -227,25 +277,45 @@ struct LineLimitTruncatesRule: SourceRule {
             let explicit = lines.first
             let count = explicit.flatMap(value) ?? "1"
             sink.report(explicit?.node ?? scales.node, """
-                `\(object)` follows the text size but shows at most \(count == "1" ? "one line" : "two lines") \
+                `\(group.name)` follows the text size but shows at most \(count == "1" ? "one line" : "two lines") \
                 (`numberOfLines` is \(count)\(explicit == nil ? " by default" : "")): at large text sizes its text is truncated
                 """)
         }
     }
 
-    /// `let titleLabel = UILabel()`, `var nameLabel: UILabel`, `lazy var x: PaddedLabel = …`:
-    /// the file declares `name` as a label (a type whose name ends in `Label`).
-    static func declaresLabel(_ name: String, in scope: Syntax?, _ file: SourceFile) -> Bool {
+    /// The member property whose initializer is `closure` called at once (`= { … }()`).
+    static func propertyMade(by closure: Syntax) -> String? {
+        guard let call = closure.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == closure.id,
+              let binding = call.parent?.parent?.as(PatternBindingSyntax.self),
+              binding.parent?.parent?.as(VariableDeclSyntax.self)?.parent?.kind == .memberBlockItem else { return nil }
+        return binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+    }
+
+    /// The label type `name` is declared with in `scope` (the file when nil): `UILabel`, or a
+    /// type whose name ends in `Label`.
+    static func labelType(_ name: String, in scope: Syntax?, _ file: SourceFile) -> String? {
         for node in file.index.declarations(name, in: scope) {
             guard let binding = node.as(PatternBindingSyntax.self) else { continue }
             if let type = binding.typeAnnotation?.type.trimmedDescription.trimmingCharacters(in: ["!", "?"]) {
-                return type.hasSuffix("Label")
+                return type.hasSuffix("Label") ? type : nil
             }
-            if let call = binding.initializer?.value.as(FunctionCallExprSyntax.self) {
-                return (call.calleeName ?? "").hasSuffix("Label")
+            if let call = binding.initializer?.value.as(FunctionCallExprSyntax.self), let callee = call.calleeName {
+                return callee.hasSuffix("Label") ? callee : nil
             }
         }
-        return false
+        return nil
+    }
+
+    /// `UILabel` shows one line unless told; a subclass declared in this file does too unless
+    /// its own code sets its number of lines. One declared elsewhere is not known.
+    static func keepsDefaultLines(_ type: String, _ file: SourceFile) -> Bool {
+        if type == "UILabel" { return true }
+        guard let declaration = file.index.typeDeclarations.first(where: { $0.declaredTypeName == type }) else { return false }
+        let range = declaration.position.utf8Offset..<declaration.endPosition.utf8Offset
+        return !file.index.assignments.contains { assignment in
+            range.contains(assignment.node.position.utf8Offset)
+                && (assignment.targetProperty == "numberOfLines" || assignment.target.as(DeclReferenceExprSyntax.self)?.baseName.text == "numberOfLines")
+        }
     }
 
     /// `"By"`, `"·"`, `nil`, `String(count)`, `"\(count)"`, `count.description`, `"\(n) m"`:
