@@ -118,6 +118,13 @@ struct ColorReader {
     /// The app's catalog sets an `AccentColor`: buttons' default tint and `.accentColor` are
     /// then a colour the app chose, not the system's.
     var tintIsAppColor = false
+    /// Declarations by name and owning type, grouped once per file: a name declared in
+    /// thousands of types would otherwise be scoped again for every use.
+    private let scopes = ScopeMemo()
+
+    private final class ScopeMemo {
+        var byOwner: [String: [String: [Syntax]]] = [:]
+    }
 
     /// `Color(…)` / `UIColor(…)` written as `.init(…)` where the type is known.
     func describeInitializer(_ call: FunctionCallExprSyntax, as type: String) -> [ColorExpression]? {
@@ -178,7 +185,17 @@ struct ColorReader {
             guard !Self.isParameter(name, around: Syntax(reference)) else { return nil }
             // Of the declarations called so, those visible here (in a type the use is in, or at
             // file scope) must be one `let` with a value.
-            let visible = (index.declarations[name] ?? []).filter { Self.isInScope($0, of: Syntax(reference)) }
+            let owners = scopes.byOwner[name] ?? {
+                let grouped = Dictionary(grouping: index.declarations[name] ?? []) { Self.typeName(of: $0.enclosingTypeDecl) ?? "" }
+                scopes.byOwner[name] = grouped
+                return grouped
+            }()
+            var visible = owners[""] ?? []
+            var type = Syntax(reference).enclosingTypeDecl
+            while let current = type, visible.count < 2 {
+                if let owner = Self.typeName(of: current) { visible += owners[owner] ?? [] }
+                type = current.enclosingTypeDecl
+            }
             guard visible.count == 1, let binding = visible[0].as(PatternBindingSyntax.self), let value = binding.initializer?.value,
                   let declaration = binding.parent?.parent?.as(VariableDeclSyntax.self),
                   declaration.bindingSpecifier.tokenKind == .keyword(.let) else { return nil }

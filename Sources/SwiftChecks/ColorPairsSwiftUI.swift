@@ -16,6 +16,8 @@ struct SwiftUIColorPairs {
         /// Each container's level, built once per file.
         var containerLevels: [SyntaxIdentifier: Level] = [:]
         var modifierLevels: [SyntaxIdentifier: Level] = [:]
+        /// Per view-builder statement list: how many of its statements show text.
+        var textStatements: [SyntaxIdentifier: Int] = [:]
     }
 
     /// A container level: its call, and the view directly behind the element (a `ZStack`'s
@@ -304,7 +306,7 @@ struct SwiftUIColorPairs {
         // a shape a property names as a background is what the view's content is drawn on.
         // A symbol that shows a state (a checkmark, a colour or a presence that changes with a
         // condition) is needed to understand the row, text or not.
-        if !isText, isShape ? Self.isNamedBackground(element) : (Self.hasTextBeside(element) && !Self.isStateCue(element)) {
+        if !isText, isShape ? Self.isNamedBackground(element) : (hasTextBeside(element) && !Self.isStateCue(element)) {
             return []
         }
         let controlLevel = levels.firstIndex { $0.rootName.map(Self.tintedControls.contains) ?? false }
@@ -380,7 +382,6 @@ struct SwiftUIColorPairs {
         }
     }
 
-    /// A symbol in its own colours (`.renderingMode(.original)`, `.symbolRenderingMode(.multicolor)`).
     /// SwiftUI's own `…Style` modifiers; any other modifier named so is the app's.
     static let systemStyleModifiers: Set<String> = [
         "buttonStyle", "labelStyle", "listStyle", "pickerStyle", "toggleStyle", "textFieldStyle", "menuStyle",
@@ -388,7 +389,8 @@ struct SwiftUIColorPairs {
         "groupBoxStyle", "controlGroupStyle", "disclosureGroupStyle", "formStyle", "tableStyle", "navigationSplitViewStyle",
         "textEditorStyle", "labeledContentStyle", "menuButtonStyle", "presentedWindowStyle", "windowStyle",
         "windowToolbarStyle", "foregroundStyle", "backgroundStyle", "listRowSeparatorTint", "symbolRenderingMode",
-        "menuIndicator", "indexViewStyle", "badgeProminence",
+        "menuIndicator", "badgeProminence", "primitiveButtonStyle", "signInWithAppleButtonStyle", "productViewStyle",
+        "subscriptionStoreControlStyle", "tipViewStyle", "menuBarExtraStyle", "searchDictationBehavior",
     ]
 
     static func isAppStyleModifier(_ name: String) -> Bool {
@@ -415,22 +417,47 @@ struct SwiftUIColorPairs {
     /// `HStack { Image(systemName: "server.rack"); Text("Change Server") }`: the element is a
     /// statement of a view builder that also shows text.
     static func hasTextBeside(_ element: FunctionCallExprSyntax) -> Bool {
+        guard let (item, list) = statement(of: element) else { return false }
+        return list.contains { $0.id != item.id && showsText($0) }
+    }
+
+    /// As the static one, each list counted once: a stack of thousands of symbols would
+    /// otherwise look at every sibling of each.
+    private func hasTextBeside(_ element: FunctionCallExprSyntax) -> Bool {
+        guard let (item, list) = Self.statement(of: element) else { return false }
+        let count = backgroundsMemo.textStatements[list.id] ?? {
+            let counted = list.filter(Self.showsText).count
+            backgroundsMemo.textStatements[list.id] = counted
+            return counted
+        }()
+        return count - (Self.showsText(item) ? 1 : 0) > 0
+    }
+
+    private static func statement(of element: FunctionCallExprSyntax) -> (CodeBlockItemSyntax, CodeBlockItemListSyntax)? {
         let outer = ModifierChain(containing: ExprSyntax(element)).outermost
         guard let item = outer.parent?.as(CodeBlockItemSyntax.self), let list = item.parent?.as(CodeBlockItemListSyntax.self) else {
-            return false
+            return nil
         }
-        return list.contains { other in
-            guard other.id != item.id, let expression = other.item.as(ExprSyntax.self) else { return false }
-            let root = ModifierChain(containing: expression).root.as(FunctionCallExprSyntax.self)
-            guard let root, root.calledExpression.kind == .declReferenceExpr, let name = root.calleeName else { return false }
-            return name == "Text" || (Self.titledOnly.contains(name) && Self.hasTitle(root))
-        }
+        return (item, list)
+    }
+
+    private static func showsText(_ statement: CodeBlockItemSyntax) -> Bool {
+        guard let expression = statement.item.as(ExprSyntax.self) else { return false }
+        let root = ModifierChain(containing: expression).root.as(FunctionCallExprSyntax.self)
+        guard let root, root.calledExpression.kind == .declReferenceExpr, let name = root.calleeName else { return false }
+        return name == "Text" || (Self.titledOnly.contains(name) && Self.hasTitle(root))
     }
 
     /// `Image(systemName: "checkmark…")`, a symbol coloured by a condition
     /// (`.foregroundColor(selected ? .accentColor : .secondary)`) or shown only under one.
     static func isStateCue(_ element: FunctionCallExprSyntax) -> Bool {
-        if element.argument("systemName")?.stringLiteralValue?.contains("checkmark") == true { return true }
+        // A symbol chosen by a condition (`done ? "circle.fill" : "circle"`), or one whose name
+        // says a state.
+        guard let symbol = element.argument("systemName") else { return false }
+        guard let name = symbol.stringLiteralValue else { return true }
+        if ["checkmark", "exclamationmark", "xmark", "star.fill", "lock", ".slash", "badge"].contains(where: { ASCII.contains(name, $0) }) {
+            return true
+        }
         let chain = ModifierChain(containing: ExprSyntax(element))
         for modifier in chain.modifiers where ["foregroundColor", "foregroundStyle", "opacity", "symbolVariant"].contains(modifier.calleeName ?? "") {
             if let argument = modifier.arguments.first?.expression, TernaryParts(argument) != nil { return true }
@@ -445,15 +472,16 @@ struct SwiftUIColorPairs {
         while let current = node {
             if let binding = current.as(PatternBindingSyntax.self),
                let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
-                return ASCII.contains(name.lowercased(), "background")
+                return name.lowercased().hasSuffix("background")
             }
-            if let function = current.as(FunctionDeclSyntax.self) { return ASCII.contains(function.name.text.lowercased(), "background") }
+            if let function = current.as(FunctionDeclSyntax.self) { return function.name.text.lowercased().hasSuffix("background") }
             if current.kind == .structDecl || current.kind == .classDecl || current.kind == .extensionDecl { return false }
             node = current.parent
         }
         return false
     }
 
+    /// A symbol in its own colours (`.renderingMode(.original)`, `.symbolRenderingMode(.multicolor)`).
     private static func drawsOwnColors(_ level: Level) -> Bool {
         level.chain.contains { modifier in
             let name = modifier.calleeName

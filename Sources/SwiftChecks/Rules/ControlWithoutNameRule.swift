@@ -15,7 +15,9 @@ struct ControlWithoutNameRule: SourceRule {
             to use it. A `Slider` or `Stepper` built without a label, or a `Toggle`, `Picker`, \
             `TextField`, `SecureField` or `DatePicker` given an empty title (often to hide it: \
             `.labelsHidden()` is the way to hide a title that still names the control), has no \
-            name at all.
+            name at all. In UIKit, a `UIButton` given only a drawn image (`setImage`) and no title, \
+            `accessibilityLabel` or hiding anywhere in its file is read as just "button" (review: \
+            the picture may come from elsewhere with a label of its own).
             """,
         citations: [
             Citation("HIG › VoiceOver",
@@ -26,7 +28,8 @@ struct ControlWithoutNameRule: SourceRule {
         fix: """
             Give the control its title and hide it visually if the design shows it elsewhere: \
             `Toggle("Notifications", isOn: $on).labelsHidden()`, `Slider(value: $volume, in: 0...1) \
-            { Text("Volume") }`, or `.accessibilityLabel("Volume")`.
+            { Text("Volume") }`, or `.accessibilityLabel("Volume")`; in UIKit, \
+            `declineButton.accessibilityLabel = "Decline"`.
             """,
         limitations: """
             A label, hide or grouping on the control or a container around it \
@@ -40,27 +43,6 @@ struct ControlWithoutNameRule: SourceRule {
             radio buttons or an inline list (each option is named by its own text).
             """,
         triggering: [
-            // UIKit buttons that show only a drawn image and are named nowhere: one made in its
-            // property's closure, one kept in a private property; a button others can reach
-            // may be named elsewhere (review, below).
-            RuleExample("""
-                import UIKit
-                final class InviteView: UIView {
-                    private let declineButton: UIButton = {
-                        let view = UIButton()
-                        view.backgroundColor = .white
-                        ↓view.setImage(Icons.decline, for: .normal)
-                        return view
-                    }()
-                    private let acceptButton = UIButton()
-                    func setup() {
-                        ↓acceptButton.setImage(Icons.accept, for: .normal)
-                        addSubview(declineButton)
-                        addSubview(acceptButton)
-                    }
-                }
-                enum Icons { static let accept = UIImage(); static let decline = UIImage() }
-                """, platforms: PlatformSet(.iOS)),
             // A control of the app's own that ignores its text and labels nothing (another file).
             RuleExample("""
                 import SwiftUI
@@ -154,6 +136,20 @@ struct ControlWithoutNameRule: SourceRule {
                     private let trashButton = UIButton()
                     private let shareButton = UIButton()
                     @IBOutlet private weak var allocateButton: UIButton!
+                    // Named inside the closure that makes it; assets by resource, literal, R.swift, member.
+                    private let rejectButton: UIButton = {
+                        let view = UIButton()
+                        view.accessibilityLabel = "Reject"
+                        return view
+                    }()
+                    private let likeButton = UIButton(), playButton = UIButton(), moreButton = UIButton()
+                    func restyle() {
+                        rejectButton.setImage(Icons.close, for: .normal)
+                        likeButton.setImage(UIImage(resource: .like), for: .normal)
+                        playButton.setImage(R.image.play(), for: .normal)
+                        moreButton.setImage(.more, for: .normal)
+                        [rejectButton, likeButton, playButton, moreButton].forEach(addSubview)
+                    }
                 }
                 enum Icons { static let accept = UIImage(); static let decline = UIImage(); static let close = UIImage() }
                 """, platforms: PlatformSet(.iOS)),
@@ -214,6 +210,28 @@ struct ControlWithoutNameRule: SourceRule {
                 """),
         ],
         needsReview: [
+            // UIKit buttons that show only a drawn image and are named nowhere in the file: one
+            // made in its property's closure, one kept in a private property (one finding for
+            // its two states).
+            RuleExample("""
+                import UIKit
+                final class InviteView: UIView {
+                    private let declineButton: UIButton = {
+                        let view = UIButton()
+                        view.backgroundColor = .white
+                        ↓view.setImage(Icons.decline, for: .normal)
+                        return view
+                    }()
+                    private let acceptButton = UIButton()
+                    func setup() {
+                        ↓acceptButton.setImage(Icons.accept, for: .normal)
+                        acceptButton.setImage(Icons.acceptSelected, for: .selected)
+                        addSubview(declineButton)
+                        addSubview(acceptButton)
+                    }
+                }
+                enum Icons { static let accept = UIImage(); static let acceptSelected = UIImage(); static let decline = UIImage() }
+                """, platforms: PlatformSet(.iOS)),
             // A button other files can reach may be named there.
             RuleExample("""
                 import UIKit
@@ -291,10 +309,11 @@ struct ControlWithoutNameRule: SourceRule {
 
     /// `button.setImage(Icons.decline, for: .normal)` on a button this file makes, with no
     /// title, label or hiding anywhere in the file: VoiceOver says "button" and nothing more.
-    /// A symbol (`UIImage(systemName:)`) speaks a label of its own, an asset image its name
-    /// (the asset-name rule's): both are left alone. A button another file can reach (not
-    /// private, not made in a closure) may be named there, so it goes to review.
+    /// A symbol (`UIImage(systemName:)`) speaks a label of its own and an asset image
+    /// (`UIImage(named:)`, `UIImage(resource:)`, `#imageLiteral`) its name: both are left
+    /// alone here. Always a review: the picture may come from another file and carry a label.
     private func checkUIKitImageButtons(_ file: SourceFile, _ sink: inout FindingSink) {
+        var reported = Set<String>()
         for call in file.index.calls(named: "setImage") {
             guard let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base,
                   let object = ExprSyntax.dottedName(base)?.replacingOccurrences(of: "self.", with: ""),
@@ -313,14 +332,26 @@ struct ControlWithoutNameRule: SourceRule {
             let local = scope.flatMap { scope in
                 file.index.declarations(object, in: scope).first?.as(PatternBindingSyntax.self)
             }
+            var property: PatternBindingSyntax?
             if let local {
                 declaration = local
-                if scope?.kind == .closureExpr, let property = scope?.ancestor(PatternBindingSyntax.self),
-                   let name = property.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
+                if let closure = scope, closure.kind == .closureExpr, let name = LineLimitTruncatesRule.propertyMade(by: closure) {
                     names.insert(name)
+                    property = closure.ancestor(PatternBindingSyntax.self)
                 }
             } else {
                 declaration = file.index.declarations[object]?.lazy.compactMap { $0.as(PatternBindingSyntax.self) }.first
+                property = declaration
+                // A property made by its closure: the closure's own button is the same one.
+                if let closure = declaration?.initializer?.value.as(FunctionCallExprSyntax.self)?.calledExpression.as(ClosureExprSyntax.self) {
+                    for statement in closure.statements {
+                        if let made = statement.item.as(VariableDeclSyntax.self)?.bindings.first,
+                           let name = made.pattern.as(IdentifierPatternSyntax.self)?.identifier.text, Self.declaresButton(made) {
+                            names.insert(name)
+                            declaration = made
+                        }
+                    }
+                }
             }
             // An outlet's button is the document's: its title or label may be set there.
             guard let declaration, Self.declaresButton(declaration),
@@ -329,22 +360,30 @@ struct ControlWithoutNameRule: SourceRule {
                   }) != true else { continue }
             let named = file.index.assignments.contains { assignment in
                 names.contains(assignment.targetObject) && Self.uiKitNames.contains(assignment.targetProperty ?? "")
+                    && assignment.value.first?.is(NilLiteralExprSyntax.self) != true
             } || file.index.calls(named: ["setTitle", "setAttributedTitle"]).contains { title in
                 guard let base = title.calledExpression.as(MemberAccessExprSyntax.self)?.base,
                       let target = ExprSyntax.dottedName(base)?.replacingOccurrences(of: "self.", with: "") else { return true }
                 return names.contains(target) && title.arguments.first?.expression.is(NilLiteralExprSyntax.self) != true
             }
             if named { continue }
-            let reachable = local == nil && declaration.ancestor(VariableDeclSyntax.self)?.modifiers
+            // A function's own button that leaves it (returned, passed on) is named by its caller.
+            let reachable = (local == nil || property != nil) && property?.ancestor(VariableDeclSyntax.self)?.modifiers
                 .contains(where: { ["private", "fileprivate"].contains($0.name.text) }) != true
             let shown = names.sorted { $0.count > $1.count }.first ?? object
+            // One finding per button, whatever states its images are set for.
+            let owner = Syntax(call).enclosingTypeDecl?.declaredTypeName ?? ""
+            guard reported.insert(owner + "." + shown + "@" + String(scope.map { local == nil ? 0 : $0.position.utf8Offset } ?? 0)).inserted
+            else { continue }
             var redraw = ""
             if case .redrawn(let method) = kind { redraw = " (a symbol or asset redrawn by `\(method)`, which keeps no name)" }
-            let sure = !reachable && redraw.isEmpty
+            // Where the picture comes from is rarely in the same file (an icon set, a drawing
+            // helper, a caller's argument), and a picture can carry a label of its own: a
+            // person checks that nothing names the button.
             sink.report(call, """
                 `\(shown)` shows only an image (`\(InputExcerpt.of(image.trimmedDescription, limit: 50))`\(redraw)) and is given no \
                 title or label\(reachable ? " in this file" : ""): VoiceOver says only "button", and Voice Control has no name to call it by
-                """, certainty: sure ? nil : .review)
+                """, certainty: .review)
         }
     }
 
@@ -368,8 +407,11 @@ struct ControlWithoutNameRule: SourceRule {
         var root = image
         var redrawnBy: String?
         while true {
+            // An image's own method (`.withRenderingMode`), or the app's method on an image value;
+            // `Icons.play()` on a type is a factory, where the picture comes from.
             if let call = root.as(FunctionCallExprSyntax.self), let member = call.calledExpression.as(MemberAccessExprSyntax.self),
-               let base = member.base, !(base.as(DeclReferenceExprSyntax.self)?.baseName.text.first?.isUppercase ?? false) {
+               let base = member.base,
+               systemMethods.contains(member.declName.baseName.text) || !(ExprSyntax.dottedName(base)?.first?.isUppercase ?? false) {
                 let name = member.declName.baseName.text
                 if !systemMethods.contains(name) { redrawnBy = redrawnBy ?? name }
                 root = base
@@ -384,7 +426,16 @@ struct ControlWithoutNameRule: SourceRule {
                 break
             }
         }
-        guard let call = root.as(FunctionCallExprSyntax.self), call.argument("systemName") != nil || call.argument("named") != nil else {
+        // `#imageLiteral(resourceName:)`, `.more` (a generated `UIImage` member), R.swift's
+        // `R.image.like()`: assets, read by their names.
+        if root.is(MacroExpansionExprSyntax.self) { return redrawnBy.map { .redrawn($0) } ?? .speaksItsName }
+        if let member = root.as(MemberAccessExprSyntax.self), member.base == nil { return redrawnBy.map { .redrawn($0) } ?? .speaksItsName }
+        if let call = root.as(FunctionCallExprSyntax.self), let base = call.calleeBaseText, base.hasPrefix("R.image") {
+            return redrawnBy.map { .redrawn($0) } ?? .speaksItsName
+        }
+        guard let call = root.as(FunctionCallExprSyntax.self),
+              call.argument("systemName") != nil || call.argument("named") != nil || call.argument("resource") != nil
+                || (call.calleeName == "UIImage" && call.arguments.first?.label == nil && call.arguments.count == 1) else {
             return .nameless
         }
         return redrawnBy.map { .redrawn($0) } ?? .speaksItsName

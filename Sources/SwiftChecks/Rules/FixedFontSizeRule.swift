@@ -96,6 +96,7 @@ struct FixedFontSizeRule: SourceRule {
                         VStack { Image(systemName: "tray").font(.system(size: 64)) }
                         Image(systemName: "star").font(.system(size: 12))
                         Button(action: {}) { Image(systemName: "xmark").font(.system(size: 14)).accessibilityHidden(true) }
+                        Menu("More") { Button(action: {}) { Image(systemName: "trash").font(.system(size: 20)) } }
                         Link(destination: URL(string: "https://example.com")!) {
                             HStack { Text("Terms"); Image(systemName: "arrow.up.right").font(.system(size: 12)) }
                         }
@@ -556,8 +557,8 @@ struct FixedFontSizeRule: SourceRule {
             // `UIFontMetrics.default.scaledValue(for: 12)` is already the person's size.
             if let sizeCall = size.as(FunctionCallExprSyntax.self), sizeCall.calleeName == "scaledValue" { continue }
             // A font that sizes an SF Symbol is not text. A symbol scales with Dynamic Type
-            // through a text style; one at a fixed size that names a control or sits beside
-            // text does not grow with it, which a person judges (an icon may be decoration).
+            // through a text style; one at a fixed size that is a control's only label does
+            // not grow with it, which a person judges.
             if call.sizesSymbolImage {
                 if let value = size.numberValue, let image = Self.meaningfulFixedSymbol(call, points: value, file) {
                     sink.report(call, "an SF Symbol at a fixed \(value.points) pt: unlike a symbol sized by a text style it "
@@ -615,8 +616,8 @@ struct FixedFontSizeRule: SourceRule {
     }
 
     /// For `.font(.system(size:))` on `Image(systemName:)`: the symbol's name where the symbol
-    /// is a control's label or beside text in its stack, is not stretched by a frame
-    /// (`.resizable()`), hidden, in a bar or a region the system sizes, nor already large.
+    /// is a control's only label, is not stretched by a frame (`.resizable()`), hidden, in a
+    /// bar, a menu or a region the system sizes, nor already large.
     static func meaningfulFixedSymbol(_ font: FunctionCallExprSyntax, points: Double, _ file: SourceFile) -> String? {
         var node = Syntax(font).parent
         var modifier: FunctionCallExprSyntax?
@@ -636,6 +637,8 @@ struct FixedFontSizeRule: SourceRule {
         let around = image.enclosingViewCalls
         if around.contains(where: { SwiftUIHitRegion.barContainers.contains($0.calleeName ?? "") }) { return nil }
         if file.buildsWidgets && SourceFile.isInSystemSizedRegion(font) { return nil }
+        // A menu's items are drawn by the system, which sets their symbols' size.
+        if ImageAssetNameSpokenRule.isMenuItem(image) { return nil }
         if let owner = Syntax(font).enclosingTypeDecl?.declaredTypeName, Self.namesBarOrBarItem(owner) { return nil }
         // A symbol beside text is read with it (an arrow on a link row, an icon before a
         // title): the text carries the meaning. The only label of a control is the control.

@@ -167,6 +167,19 @@ struct InsufficientContrastRule: SourceRule {
                     let color: Color
                     var body: some View { Text("Open").foregroundColor(color) }
                 }
+                // A symbol shown only while its row is chosen; a destructive title, drawn in the
+                // system red (3.6:1 on the dark grey; the orange accent would pass at 4.9:1).
+                struct Tasks: View {
+                    let done: Bool
+                    var body: some View {
+                        HStack {
+                            Text("Water the plants")
+                            if done { Image(systemName: "circle.fill").foregroundColor(↓Color(red: 1, green: 0.95, blue: 0.4)) }
+                        }
+                        ↓Button("Delete", role: .destructive) { }
+                            .background(Color(red: 0.2, green: 0.2, blue: 0.2))
+                    }
+                }
                 """, assets: ["Assets.xcassets/AccentColor.colorset/Contents.json": InsufficientContrastRule.orangeAccent]),
             // The selected branch's white text on the selected branch's pink.
             RuleExample("""
@@ -212,6 +225,12 @@ struct InsufficientContrastRule: SourceRule {
                 struct Meter: View {
                     let color: Color
                     var body: some View { RoundedRectangle(cornerRadius: 4).stroke(color, lineWidth: 2) }
+                }
+                // A closure's parameter is not the file's `let` of the same name.
+                let tone = Color(red: 1, green: 0.95, blue: 0.4)
+                struct Palette: View {
+                    let tones: [Color]
+                    var body: some View { ForEach(tones, id: \\.self) { tone in Text("Aa").foregroundColor(tone) } }
                 }
                 """, assets: ["Assets.xcassets/AccentColor.colorset/Contents.json": InsufficientContrastRule.orangeAccent]),
             // Xcode's template accent colour (a set with no colour) is the system blue: the

@@ -19,9 +19,12 @@ struct LineLimitTruncatesRule: SourceRule {
             (`.minimumScaleFactor`), or when the view switches layout at accessibility sizes \
             (`dynamicTypeSize.isAccessibilitySize`, `ViewThatFits`, `AnyLayout`). Caption and \
             footnote text is left alone: only body-sized and larger styles are checked. In UIKit, \
-            a label that follows the text size (`adjustsFontForContentSizeCategory = true`) but \
-            keeps one line (`numberOfLines` left at 1 or set to it) truncates the same way, unless \
-            it may shrink (`adjustsFontSizeToFitWidth`).
+            a label that follows the text size (`adjustsFontForContentSizeCategory = true`, or a \
+            text-style or scaled font) but keeps one or two lines (`numberOfLines` left at 1 or set \
+            to 1 or 2) truncates the same way; judged only where the file gives it text that can be \
+            long (not a short literal or a number), its font is not capped (`maximumPointSize:`), it \
+            may not shrink (`adjustsFontSizeToFitWidth`), and it is not an outlet whose document \
+            sets its lines.
             """,
         citations: [
             Citation("WWDC24 › Get started with Dynamic Type",
