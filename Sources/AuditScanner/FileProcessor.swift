@@ -75,7 +75,7 @@ enum FileProcessor {
         return checkCached(file, bytes, project, importsUI || facts.declaresUIType ? cache : nil, key: key, reexported: reexported) {
             var context = project.context(for: file.path)
             context.componentFacts = componentFacts
-            return checker.check(path: file.path, source: source, context: context)
+            return checker.check(path: file.path, source: source, context: context, parsed: project.parsedSources.take(file.path))
         }
     }
 

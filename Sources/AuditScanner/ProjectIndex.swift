@@ -2,6 +2,7 @@ import AuditModel
 import ColorAssets
 import Foundation
 import SwiftChecks
+import Synchronization
 
 /// Repository-level facts: which platforms each folder builds for (nearest Package.swift or
 /// Xcode project wins), which localisation keys exist, and the colour sets of every asset catalog.
@@ -21,6 +22,9 @@ struct ProjectIndex: Sendable {
     /// Colours the app's Swift files declare on colour types (`ColorTokens`), and their digest
     /// for the per-file cache: a token's new value must re-judge the files that show it.
     private(set) var colorTokens: [String: ColorToken] = [:]
+    /// Swift files parsed for their colour tokens, by path: their checks take the tree
+    /// instead of parsing the same bytes again.
+    let parsedSources = ParsedSources()
     /// Colours named through the app's own types (`ColorNamespaces`), resolved once the
     /// catalogs are read; in `tokensDigest` too.
     private(set) var colorNamespaces = ColorNamespaces.empty
@@ -199,7 +203,9 @@ struct ProjectIndex: Sendable {
                         var bytes: [UInt8]?
                         guard let facts = table.facts(for: file, bytes: &bytes) else { _ = try file.bytes(); continue }
                         if facts.mayDeclareColors {
-                            tokenFiles.append(try Self.colorTokens(ofContentHash: facts.sha256, cache: cache) { try bytes ?? file.bytes() })
+                            let parsed = parsedSources
+                            tokenFiles.append(try Self.colorTokens(ofContentHash: facts.sha256, cache: cache, bytes: { try bytes ?? file.bytes() },
+                                                                   parsed: { parsed.keep($0, for: file.path) }))
                         }
                         if facts.header.buildsOnlyForTheMac { macOnlySwiftFiles.insert(file.path) }
                         continue
@@ -342,19 +348,25 @@ struct ProjectIndex: Sendable {
     /// A Swift file's colour tokens, cached by content: a warm scan does not parse it again.
     static func colorTokens(of bytes: [UInt8], cache: (any ScanCacheStorage)?) -> ColorTokenFile {
         // The closure cannot throw here: the bytes are at hand.
-        (try? colorTokens(ofContentHash: Digest.sha256Hex(bytes), cache: cache) { bytes }) ?? ColorTokenFile()
+        (try? colorTokens(ofContentHash: Digest.sha256Hex(bytes), cache: cache, bytes: { bytes })) ?? ColorTokenFile()
     }
 
     /// The same by the content's hash, reading the bytes only when the cache does not hold them.
+    /// `parsed` receives the parse where the file had to be parsed.
     static func colorTokens(ofContentHash hash: String, cache: (any ScanCacheStorage)?,
-                            bytes: () throws -> [UInt8]) throws -> ColorTokenFile {
+                            bytes: () throws -> [UInt8], parsed: (ParsedSource) -> Void = { _ in }) throws -> ColorTokenFile {
         let kind = "color-tokens-2"
-        guard let cache, !hash.isEmpty else { return ColorTokens.read(in: String(decoding: try bytes(), as: UTF8.self)) }
+        func read() throws -> ColorTokenFile {
+            let source = ParsedSource(String(decoding: try bytes(), as: UTF8.self))
+            parsed(source)
+            return ColorTokens.read(source)
+        }
+        guard let cache, !hash.isEmpty else { return try read() }
         let key = Digest.sha256Hex([cache.toolIdentity, kind, hash].joined(separator: "\u{0}"))
         if let entry = cache.entry(forKey: key), let value = try? JSONDecoder().decode(ColorTokenFile.self, from: Data(entry)) {
             return value
         }
-        let value = ColorTokens.read(in: String(decoding: try bytes(), as: UTF8.self))
+        let value = try read()
         if let encoded = try? [UInt8](JSONEncoder().encode(value)) { cache.store(encoded, forKey: key) }
         return value
     }
@@ -877,5 +889,38 @@ struct ProjectIndex: Sendable {
         let parts = path.split(separator: "/").map(String.init)
         if let sources = parts.firstIndex(of: "Sources"), sources + 2 < parts.count { return parts[sources + 1] }
         return parts.count >= 2 ? parts[parts.count - 2] : ""
+    }
+}
+
+/// The parses the project index made, each handed once to the file's checks. A tree takes
+/// many times its source's memory: beyond `budget` bytes of source held, a parse is not kept
+/// (its file is parsed again when checked), so a repository of many colour files cannot make
+/// the scan hold all their trees.
+final class ParsedSources: Sendable {
+    private struct Held {
+        var sources: [String: ParsedSource] = [:]
+        var bytes = 0
+    }
+    private let held = Mutex(Held())
+    let budget: Int
+
+    init(budget: Int = 4 << 20) { self.budget = budget }
+
+    func keep(_ source: ParsedSource, for path: String) {
+        let size = source.source.utf8.count
+        held.withLock { held in
+            guard held.sources[path] == nil, held.bytes + size <= budget else { return }
+            held.sources[path] = source
+            held.bytes += size
+        }
+    }
+
+    /// The parse of `path`, given up: a tree is held only until its file is checked.
+    func take(_ path: String) -> ParsedSource? {
+        held.withLock { held in
+            guard let source = held.sources.removeValue(forKey: path) else { return nil }
+            held.bytes -= source.source.utf8.count
+            return source
+        }
     }
 }

@@ -39,7 +39,12 @@ public enum ColorTokens {
     /// What one file declares for other files' colours, from one parse: its tokens, and its
     /// namespace and wrapper colours (`ColorNamespaceFacts`).
     public static func read(in source: String) -> ColorTokenFile {
-        let tree = Parser.parse(source: source)
+        read(ParsedSource(source))
+    }
+
+    /// The same from a parse the file's checks can then reuse (`SourceChecker.check(…parsed:)`).
+    public static func read(_ parsed: ParsedSource) -> ColorTokenFile {
+        let tree = parsed.tree
         let reader = ColorReader(index: SourceIndex(tree))
         return ColorTokenFile(tokens: declared(in: tree, reader: reader), namespaces: ColorNamespaceFacts.read(tree, reader: reader))
     }
@@ -118,5 +123,17 @@ public enum ColorTokens {
             return reader.describeInitializer(call, as: owner)
         }
         return reader.describe(expression, naming)
+    }
+}
+
+/// A Swift source and its syntax tree: parsed once for the project's colour tokens and again
+/// not at all when the same file is checked.
+public struct ParsedSource: Sendable {
+    public let source: String
+    let tree: SourceFileSyntax
+
+    public init(_ source: String) {
+        self.source = source
+        tree = Parser.parse(source: source)
     }
 }

@@ -421,13 +421,14 @@ public struct SourceChecker: Sendable {
     }
 
     /// Checks `source` as the file at `path` (relative to the repository root).
-    public func check(path: String, source: String, context: ProjectContext) -> FileResult {
+    /// `parsed`: where the scan already parsed this file (used only if it is of the same text).
+    public func check(path: String, source: String, context: ProjectContext, parsed: ParsedSource? = nil) -> FileResult {
         // A shape the parser or a syntax walk cannot survive is refused before parsing: a crash
         // here would take every other file of the scan (and a worker's other jobs) with it.
         if let excess = SourceShape.measure(source, limits: shapeLimits).excess {
             return FileResult(notes: [ScanNote(kind: .skipped, file: path, line: excess.line, message: "not checked: \(excess)")])
         }
-        let tree = Parser.parse(source: source)
+        let tree = parsed.flatMap { $0.source == source ? $0.tree : nil } ?? Parser.parse(source: source)
         let file = SourceFile(path: path, tree: tree, context: context, platformOverride: config.platforms,
                               reference: reference)
         let lines = LineTable(source)

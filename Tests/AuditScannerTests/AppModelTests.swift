@@ -1001,6 +1001,28 @@ struct AppModelTests {
         #expect(ProjectIndex.colorTokens(of: Array(tokens("0.62").utf8), cache: storage).tokens["hint"]?.owners == ["Color"])
     }
 
+    /// A file parsed for its colour tokens hands its tree to its checks once, and only while
+    /// the trees held stay within their budget of source bytes; a tree of other text is not used.
+    @Test func parsesForColourTokensAreHandedOnWithinABudget() {
+        let held = ParsedSources(budget: 100)
+        let small = ParsedSource("import SwiftUI\nlet a = 1\n"), large = ParsedSource(String(repeating: "let b = 2\n", count: 20))
+        held.keep(small, for: "A.swift")
+        held.keep(large, for: "B.swift")
+        #expect(held.take("B.swift") == nil, "over the budget: parsed again when checked")
+        #expect(held.take("A.swift")?.source == small.source && held.take("A.swift") == nil, "handed on once")
+        held.keep(ParsedSource(String(repeating: "let c = 3\n", count: 9)), for: "C.swift")
+        #expect(held.take("C.swift") != nil, "what was taken no longer counts against the budget")
+        let checker = SourceChecker(config: AuditConfig())
+        let source = "import SwiftUI\nstruct V: View { var body: some View { Text(\"x\").font(.system(size: 9)) } }\n"
+        let fresh = checker.check(path: "V.swift", source: source, context: ProjectContext(platforms: PlatformSet(.iOS)))
+        let handed = checker.check(path: "V.swift", source: source, context: ProjectContext(platforms: PlatformSet(.iOS)),
+                                   parsed: ParsedSource(source))
+        let stale = checker.check(path: "V.swift", source: source, context: ProjectContext(platforms: PlatformSet(.iOS)),
+                                  parsed: ParsedSource("import SwiftUI\n"))
+        #expect(fresh.findings.map(\.ruleID).contains("fixed-font-size"), "\(fresh.findings.map(\.ruleID))")
+        #expect(handed.findings == fresh.findings && stale.findings == fresh.findings)
+    }
+
     /// A colour type of the app's own whose cases name colour sets, and a namespace constant
     /// built from it, decide a pair in another file; a case that stops being a set makes the
     /// whole type unknown (its cases may mean anything), and the cached verdict is not reused.
