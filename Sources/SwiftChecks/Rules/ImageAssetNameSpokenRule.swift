@@ -336,6 +336,25 @@ struct ImageAssetNameSpokenRule: SourceRule {
                 """),
         ],
         needsReview: [
+            // SwiftGen's asset-name constants, one or another by a condition; hidden or labelled
+            // ones are clear.
+            RuleExample("""
+                import SwiftUI
+                struct GiftBanner: View {
+                    let oneForOne: Bool
+                    var body: some View {
+                        VStack {
+                            ↓Image(oneForOne ? Asset.giftHills.name : Asset.subscriptionBackground.name)
+                            HStack {
+                                ↓Image(Asset.Sparkles.left.name)
+                                Text("Gift one, get one")
+                            }
+                            Image(Asset.sparklesRight.name).accessibilityHidden(true)
+                            Image(Asset.crown.name).accessibilityLabel("Premium")
+                        }
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
             // A brand's name as the brand writes it ("GitHub"), through a link component of the
             // app's own: words, but whether they say what the link does is a person's call.
             RuleExample("""
@@ -424,6 +443,7 @@ struct ImageAssetNameSpokenRule: SourceRule {
 
     func check(_ file: SourceFile, _ sink: inout FindingSink) {
         checkComponentUses(file, &sink)
+        checkGeneratedAssetNames(file, &sink)
         for call in file.index.calls(named: "Image") {
             guard call.calledExpression.is(DeclReferenceExprSyntax.self) || call.calleeBaseText == "SwiftUI",
                   let first = call.arguments.first, first.label == nil,
@@ -467,6 +487,37 @@ struct ImageAssetNameSpokenRule: SourceRule {
             sink.report(call, "`Image(\"\(name)\")` has no accessibility label and is not hidden: VoiceOver reads the asset name \"\(name)\" \(role); label it in words, or hide it if it is decorative",
                         reviewIf: Self.enclosingView(of: call).map { ["\($0)@labelled"] } ?? [])
         }
+    }
+
+    /// `Image(Asset.g1g1SparklesLeft.name)`: SwiftGen's constant for an asset's name (its
+    /// generated file, skipped as generated, holds the name itself). VoiceOver reads the asset's
+    /// name as it would a literal's; what the name says is not known here, so a person checks.
+    private func checkGeneratedAssetNames(_ file: SourceFile, _ sink: inout FindingSink) {
+        for call in file.index.calls(named: "Image") {
+            guard call.calledExpression.is(DeclReferenceExprSyntax.self) || call.calleeBaseText == "SwiftUI",
+                  let first = call.arguments.first, first.label == nil, call.argument("label") == nil else { continue }
+            let names = (TernaryParts(first.expression)?.branches ?? [first.expression]).compactMap(Self.generatedAssetName)
+            guard !names.isEmpty, names.count == (TernaryParts(first.expression)?.branches.count ?? 1) else { continue }
+            let role: String
+            switch Self.placement(of: call) {
+            case .cleared, .returnedBy: continue
+            case .shown(let owner):
+                role = owner?.calleeName.map { "as part of the enclosing `\($0)`'s label" } ?? "as the image's label"
+            case .combined(let container):
+                role = "as part of the label the enclosing `\(container.calleeName ?? "view")` combines from its children"
+            }
+            let shown = names.map { "`\($0)`" }.joined(separator: " or ")
+            sink.report(call, "`Image(\(InputExcerpt.of(first.expression.trimmedDescription, limit: 60)))` has no accessibility label and is not hidden: VoiceOver reads the asset's name (SwiftGen's \(shown)) \(role); label it in words, or hide it if it is decorative",
+                        certainty: .review, reviewIf: Self.enclosingView(of: call).map { ["\($0)@labelled"] } ?? [])
+        }
+    }
+
+    /// `Asset.g1g1SparklesLeft.name`, `Asset.Icons.close.name` → the constant's name.
+    static func generatedAssetName(_ expression: ExprSyntax) -> String? {
+        guard let member = expression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "name",
+              let base = member.base, let path = ExprSyntax.dottedName(base), path.hasPrefix("Asset."),
+              let last = path.split(separator: ".").last, path.split(separator: ".").count >= 2 else { return nil }
+        return String(last)
     }
 
     /// `Icon(name: "tool-keep")` where the app's `Icon` shows its `name` as `Image(name)` with no
