@@ -449,18 +449,6 @@ struct ColorReader {
         return false
     }
 
-    /// A `let` declared in a type is visible by its bare name only inside that type (or an
-    /// extension of it); one at file scope, everywhere.
-    static func isInScope(_ value: some SyntaxProtocol, of use: Syntax) -> Bool {
-        guard let owner = typeName(of: value.enclosingTypeDecl) else { return true }
-        var current = use.enclosingTypeDecl
-        while let type = current {
-            if typeName(of: type) == owner { return true }
-            current = type.enclosingTypeDecl
-        }
-        return false
-    }
-
     private static func typeName(of declaration: Syntax?) -> String? {
         guard let declaration else { return nil }
         if let type = declaration.as(StructDeclSyntax.self) { return type.name.text }

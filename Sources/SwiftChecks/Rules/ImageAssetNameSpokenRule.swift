@@ -443,14 +443,13 @@ struct ImageAssetNameSpokenRule: SourceRule {
 
     func check(_ file: SourceFile, _ sink: inout FindingSink) {
         checkComponentUses(file, &sink)
-        checkGeneratedAssetNames(file, &sink)
         for call in file.index.calls(named: "Image") {
             guard call.calledExpression.is(DeclReferenceExprSyntax.self) || call.calleeBaseText == "SwiftUI",
-                  let first = call.arguments.first, first.label == nil,
-                  let literal = first.expression.as(StringLiteralExprSyntax.self),
-                  let name = ExprSyntax(literal).stringLiteralValue,
-                  call.argument("label") == nil
-            else { continue }
+                  let first = call.arguments.first, first.label == nil, call.argument("label") == nil else { continue }
+            guard let literal = first.expression.as(StringLiteralExprSyntax.self), let name = ExprSyntax(literal).stringLiteralValue else {
+                checkGeneratedAssetName(call, first.expression, &sink)
+                continue
+            }
             if file.isLocalizedKey(name) { continue }
             let control: String?
             let role: String
@@ -464,12 +463,12 @@ struct ImageAssetNameSpokenRule: SourceRule {
                 continue
             case .shown(let owner):
                 control = owner?.calleeName
-                role = control.map { "as part of the enclosing `\($0)`'s label" } ?? "as the image's label"
+                role = Self.role(shownIn: owner, otherwise: "as the image's label")
             case .combined(let container):
                 // A name that reads as words ("star" beside "4.5 stars") joins the text as a word.
                 if Self.readsAsWords(name) { continue }
                 control = nil
-                role = "as part of the label the enclosing `\(container.calleeName ?? "view")` combines from its children"
+                role = Self.role(combinedBy: container)
             }
             // Named after the app: most likely its logo, which the app's name labels well.
             if file.context.appNames.contains(ProjectContext.normalizedAppName(name)) {
@@ -492,24 +491,29 @@ struct ImageAssetNameSpokenRule: SourceRule {
     /// `Image(Asset.g1g1SparklesLeft.name)`: SwiftGen's constant for an asset's name (its
     /// generated file, skipped as generated, holds the name itself). VoiceOver reads the asset's
     /// name as it would a literal's; what the name says is not known here, so a person checks.
-    private func checkGeneratedAssetNames(_ file: SourceFile, _ sink: inout FindingSink) {
-        for call in file.index.calls(named: "Image") {
-            guard call.calledExpression.is(DeclReferenceExprSyntax.self) || call.calleeBaseText == "SwiftUI",
-                  let first = call.arguments.first, first.label == nil, call.argument("label") == nil else { continue }
-            let names = (TernaryParts(first.expression)?.branches ?? [first.expression]).compactMap(Self.generatedAssetName)
-            guard !names.isEmpty, names.count == (TernaryParts(first.expression)?.branches.count ?? 1) else { continue }
-            let role: String
-            switch Self.placement(of: call) {
-            case .cleared, .returnedBy: continue
-            case .shown(let owner):
-                role = owner?.calleeName.map { "as part of the enclosing `\($0)`'s label" } ?? "as the image's label"
-            case .combined(let container):
-                role = "as part of the label the enclosing `\(container.calleeName ?? "view")` combines from its children"
-            }
-            let shown = names.map { "`\($0)`" }.joined(separator: " or ")
-            sink.report(call, "`Image(\(InputExcerpt.of(first.expression.trimmedDescription, limit: 60)))` has no accessibility label and is not hidden: VoiceOver reads the asset's name (SwiftGen's \(shown)) \(role); label it in words, or hide it if it is decorative",
-                        certainty: .review, reviewIf: Self.enclosingView(of: call).map { ["\($0)@labelled"] } ?? [])
+    private func checkGeneratedAssetName(_ call: FunctionCallExprSyntax, _ argument: ExprSyntax, _ sink: inout FindingSink) {
+        let branches = TernaryParts(argument)?.branches ?? [argument]
+        let names = branches.compactMap(Self.generatedAssetName)
+        guard !names.isEmpty, names.count == branches.count else { return }
+        let role: String
+        switch Self.placement(of: call) {
+        case .cleared, .returnedBy: return
+        case .shown(let owner): role = Self.role(shownIn: owner, otherwise: "as the image's label")
+        case .combined(let container): role = Self.role(combinedBy: container)
         }
+        let shown = names.map { "`\($0)`" }.joined(separator: " or ")
+        sink.report(call, "`Image(\(InputExcerpt.of(argument.trimmedDescription, limit: 60)))` has no accessibility label and is not hidden: VoiceOver reads the asset's name (SwiftGen's \(shown)) \(role); label it in words, or hide it if it is decorative",
+                    certainty: .review, reviewIf: Self.enclosingView(of: call).map { ["\($0)@labelled"] } ?? [])
+    }
+
+    /// Where the asset's name is read: in the label of the control around the image, or as
+    /// `otherwise` says.
+    static func role(shownIn owner: FunctionCallExprSyntax?, otherwise: String) -> String {
+        owner?.calleeName.map { "as part of the enclosing `\($0)`'s label" } ?? otherwise
+    }
+
+    static func role(combinedBy container: FunctionCallExprSyntax) -> String {
+        "as part of the label the enclosing `\(container.calleeName ?? "view")` combines from its children"
     }
 
     /// `Asset.g1g1SparklesLeft.name`, `Asset.Icons.close.name` → the constant's name.
@@ -536,10 +540,10 @@ struct ImageAssetNameSpokenRule: SourceRule {
                 case .cleared, .returnedBy: continue
                 case .shown(let owner):
                     // Inside the component the image may be a button's label: the name is read there.
-                    role = owner?.calleeName.map { "as part of the enclosing `\($0)`'s label" } ?? "where `\(type)` shows it (as the image's label, or as part of the label of a button it draws)"
+                    role = Self.role(shownIn: owner, otherwise: "where `\(type)` shows it (as the image's label, or as part of the label of a button it draws)")
                 case .combined(let container):
                     if Self.readsAsWords(name) { continue }
-                    role = "as part of the label the enclosing `\(container.calleeName ?? "view")` combines from its children"
+                    role = Self.role(combinedBy: container)
                 }
                 let shown = label == "_" ? "its first argument" : "its `\(label)`"
                 let uncertain = Self.readsAsWords(name) || file.context.appNames.contains(ProjectContext.normalizedAppName(name))
