@@ -314,7 +314,24 @@ struct ControlWithoutNameRule: SourceRule {
     /// alone here. Always a review: the picture may come from another file and carry a label.
     private func checkUIKitImageButtons(_ file: SourceFile, _ sink: inout FindingSink) {
         var reported = Set<String>()
-        for call in file.index.calls(named: "setImage") {
+        let setters = file.index.calls(named: "setImage")
+        guard !setters.isEmpty else { return }
+        // The objects the file names (a title, a label, hidden), found once for every button.
+        var named = Set<String>(), namedAnywhere = false
+        for assignment in file.index.assignments where Self.uiKitNames.contains(assignment.targetProperty ?? "")
+            && assignment.value.first?.is(NilLiteralExprSyntax.self) != true {
+            named.insert(assignment.targetObject)
+        }
+        for title in file.index.calls(named: ["setTitle", "setAttributedTitle"]) {
+            // A title set on an object not spelled here may be any button's.
+            guard let base = title.calledExpression.as(MemberAccessExprSyntax.self)?.base,
+                  let target = ExprSyntax.dottedName(base)?.replacingOccurrences(of: "self.", with: "") else {
+                namedAnywhere = true
+                continue
+            }
+            if title.arguments.first?.expression.is(NilLiteralExprSyntax.self) != true { named.insert(target) }
+        }
+        for call in setters {
             guard let member = call.calledExpression.as(MemberAccessExprSyntax.self), let base = member.base,
                   let object = ExprSyntax.dottedName(base)?.replacingOccurrences(of: "self.", with: ""),
                   !object.contains("."), let image = call.arguments.first?.expression,
@@ -358,15 +375,7 @@ struct ControlWithoutNameRule: SourceRule {
                   declaration.ancestor(VariableDeclSyntax.self)?.attributes.contains(where: {
                       $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "IBOutlet"
                   }) != true else { continue }
-            let named = file.index.assignments.contains { assignment in
-                names.contains(assignment.targetObject) && Self.uiKitNames.contains(assignment.targetProperty ?? "")
-                    && assignment.value.first?.is(NilLiteralExprSyntax.self) != true
-            } || file.index.calls(named: ["setTitle", "setAttributedTitle"]).contains { title in
-                guard let base = title.calledExpression.as(MemberAccessExprSyntax.self)?.base,
-                      let target = ExprSyntax.dottedName(base)?.replacingOccurrences(of: "self.", with: "") else { return true }
-                return names.contains(target) && title.arguments.first?.expression.is(NilLiteralExprSyntax.self) != true
-            }
-            if named { continue }
+            if namedAnywhere || !named.isDisjoint(with: names) { continue }
             // A function's own button that leaves it (returned, passed on) is named by its caller.
             let reachable = (local == nil || property != nil) && property?.ancestor(VariableDeclSyntax.self)?.modifiers
                 .contains(where: { ["private", "fileprivate"].contains($0.name.text) }) != true
