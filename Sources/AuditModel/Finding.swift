@@ -170,15 +170,20 @@ extension Array where Element == Finding {
     /// (identical adjacent lines) by order. Neighbours are used only there: any edit next to a
     /// finding would otherwise change its fingerprint.
     public mutating func assignFingerprints(context: (Finding) -> FingerprintContext = { _ in FingerprintContext() }) {
+        assignFingerprints(scope: { context($0).scope }, neighbours: { context($0).neighbours })
+    }
+
+    /// As `assignFingerprints(context:)`, with the neighbours asked for only where the rule,
+    /// file, code and scope are not enough: most findings never need them.
+    public mutating func assignFingerprints(scope: (Finding) -> String, neighbours: (Finding) -> String) {
         sort { ($0.location, $0.ruleID) < ($1.location, $1.ruleID) }
-        let places = map(context)
-        let keys = indices.map { self[$0].ruleID + "\u{0}" + self[$0].location.file + "\u{0}" + self[$0].snippet + "\u{0}" + places[$0].scope }
+        let keys = indices.map { self[$0].ruleID + "\u{0}" + self[$0].location.file + "\u{0}" + self[$0].snippet + "\u{0}" + scope(self[$0]) }
         var counts: [String: Int] = [:]
         for key in keys { counts[key, default: 0] += 1 }
         var occurrences: [String: Int] = [:]
         for index in indices {
             var key = keys[index]
-            if counts[key, default: 0] > 1 { key += "\u{0}" + places[index].neighbours }
+            if counts[key, default: 0] > 1 { key += "\u{0}" + neighbours(self[index]) }
             let occurrence = occurrences[key, default: 0]
             occurrences[key] = occurrence + 1
             self[index].fingerprint = String(Digest.sha256Hex("v2\u{0}" + key + "\u{0}\(occurrence)").prefix(32))

@@ -10,8 +10,19 @@ public struct ColorCatalog: Sendable {
     public let tolerated: [ColorSetError]
     /// Name -> indices into `sets`, in path order (an app and its widget often share names).
     private let index: [String: [Int]]
+    /// The folders above each set's `.xcassets` (parallel to `sets`), split once: `color(named:near:)`
+    /// compares them for every name several catalogs define.
+    private let catalogFolders: [[Substring]]
 
     public static let empty = ColorCatalog(sets: [], errors: [], tolerated: [], index: [:])
+
+    private init(sets: [ColorSet], errors: [ColorSetError], tolerated: [ColorSetError], index: [String: [Int]]) {
+        self.sets = sets
+        self.errors = errors
+        self.tolerated = tolerated
+        self.index = index
+        self.catalogFolders = sets.map { Self.catalogFolder(of: $0.path) }
+    }
 
     /// Builds the catalog from the files a scanner found under `*.xcassets` (any others are
     /// ignored). Only `<Name>.colorset/Contents.json` and the Contents.json of the folders above a
@@ -96,8 +107,7 @@ public struct ColorCatalog: Sendable {
         let fileFolders = path.split(separator: "/").dropLast()
         var best = first, bestShared = -1
         for position in positions {
-            let catalogFolders = Self.catalogFolder(of: sets[position].path)
-            let shared = zip(fileFolders, catalogFolders).prefix { $0 == $1 }.count
+            let shared = zip(fileFolders, catalogFolders[position]).prefix { $0 == $1 }.count
             if shared > bestShared { (best, bestShared) = (position, shared) }
         }
         return sets[best]

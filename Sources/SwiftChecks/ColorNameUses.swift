@@ -24,7 +24,7 @@ extension SourceFile {
             guard let argument, let name = argument.as(StringLiteralExprSyntax.self).flatMap({ ExprSyntax($0).stringLiteralValue }),
                   !name.isEmpty, !name.hasPrefix("#") else { continue } // `Color("#333333")`: a hex extension
             if let bundle = call.argument("bundle") ?? call.argument("in"),
-               !["nil", ".main", "Bundle.main"].contains(bundle.trimmedDescription) { continue }
+               !["nil", ".main", "Bundle.main"].contains(bundle.sourceText) { continue }
             result.append(ColorNameLiteral(name: name, literal: argument, call: call))
         }
         return result

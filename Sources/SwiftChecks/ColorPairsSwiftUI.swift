@@ -426,7 +426,7 @@ struct SwiftUIColorPairs {
     private func hasTextBeside(_ element: FunctionCallExprSyntax) -> Bool {
         guard let (item, list) = Self.statement(of: element) else { return false }
         let count = backgroundsMemo.textStatements[list.id] ?? {
-            let counted = list.filter(Self.showsText).count
+            let counted = list.reduce(0) { $0 + (Self.showsText($1) ? 1 : 0) }
             backgroundsMemo.textStatements[list.id] = counted
             return counted
         }()

@@ -60,7 +60,7 @@ public enum ColorTokens {
         var declarations: [[String: ColorToken]] = []
         for item in tree.statements {
             guard let extensionDecl = item.item.as(ExtensionDeclSyntax.self) else { continue }
-            let type = extensionDecl.extendedType.trimmedDescription
+            let type = extensionDecl.extendedType.sourceText
             guard colorTypes.contains(type) else { continue }
             let owner = String(type.split(separator: ".").last ?? "")
             let naming: ColorNaming = owner == "UIColor" || owner == "NSColor" ? .platform : .swiftUI

@@ -24,7 +24,7 @@ enum FeatureFlagGate {
         var current = node
         while let parent = current.parent {
             if let branch = parent.as(IfExprSyntax.self), current.id != Syntax(branch.conditions).id, readsFlag(branch.conditions) {
-                return branch.conditions.trimmedDescription
+                return branch.conditions.sourceText
             }
             if parent.is(FunctionDeclSyntax.self) || parent.is(PatternBindingSyntax.self) || parent.is(ClosureExprSyntax.self) {
                 return nil

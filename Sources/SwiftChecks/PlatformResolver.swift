@@ -110,7 +110,7 @@ struct PlatformResolver {
                 if name == "macCatalyst" { continue }
                 guard let platform = Platform(spelling: name) else { continue }
                 guard let tuple = restriction.version,
-                      let version = DeploymentTargets.version(tuple.trimmedDescription) else { return .all }
+                      let version = DeploymentTargets.version(tuple.sourceText) else { return .all }
                 if !deploymentTargets.guarantees(platform, version) { failing.insert(PlatformSet(platform)) }
             default: return .all
             }
@@ -139,7 +139,7 @@ struct PlatformResolver {
     static func requiresCatalyst(_ condition: ExprSyntax) -> Bool {
         condition.requiresConjunct { term in
             guard let call = term.as(FunctionCallExprSyntax.self) else { return false }
-            return call.calleeName == "targetEnvironment" && call.arguments.first?.expression.trimmedDescription == "macCatalyst"
+            return call.calleeName == "targetEnvironment" && call.arguments.first?.expression.sourceText == "macCatalyst"
         }
     }
 
@@ -188,10 +188,10 @@ struct PlatformResolver {
             return evaluate(sequence: Array(sequence.elements))
         }
         if let infix = expression.as(InfixOperatorExprSyntax.self) {
-            return combine(evaluate(infix.leftOperand), infix.operator.trimmedDescription, evaluate(infix.rightOperand))
+            return combine(evaluate(infix.leftOperand), infix.operator.sourceText, evaluate(infix.rightOperand))
         }
         guard let call = expression.as(FunctionCallExprSyntax.self), let name = call.calleeName,
-              let argument = call.arguments.first?.expression.trimmedDescription else { return nil }
+              let argument = call.arguments.first?.expression.sourceText else { return nil }
         switch name {
         case "os":
             return Platform(spelling: argument).map { Condition(set: PlatformSet($0), exact: true) }

@@ -21,7 +21,7 @@ extension SourceFile {
         var child = Syntax(node)
         while let syntax = current {
             if let switchCase = syntax.as(SwitchCaseSyntax.self), case .case(let label) = switchCase.label,
-               label.caseItems.allSatisfy({ isSystemSizedFamily($0.pattern.trimmedDescription) }) { return true }
+               label.caseItems.allSatisfy({ isSystemSizedFamily($0.pattern.sourceText) }) { return true }
             if let branch = syntax.as(IfExprSyntax.self), child.id == Syntax(branch.body).id,
                branch.conditions.contains(where: { isSystemSizedFamilyTest($0.condition) }) { return true }
             if syntax.is(ClosureExprSyntax.self) {
@@ -43,7 +43,7 @@ extension SourceFile {
         guard case .expression(let expression) = condition,
               let elements = expression.as(SequenceExprSyntax.self).map({ Array($0.elements) }), elements.count == 3,
               elements[1].as(BinaryOperatorExprSyntax.self)?.operator.text == "==" else { return false }
-        return elements[0].trimmedDescription.lowercased().contains("family") && isSystemSizedFamily(elements[2].trimmedDescription)
+        return elements[0].sourceText.lowercased().contains("family") && isSystemSizedFamily(elements[2].sourceText)
     }
 
     /// `.accessoryCircular`, `.accessoryRectangular`, `.accessoryInline`, `.accessoryCorner`, and

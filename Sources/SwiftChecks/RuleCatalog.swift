@@ -60,12 +60,13 @@ public enum RuleCatalog {
         ColorSetUnusedRule(),
     ]
 
-    public static var descriptions: [RuleDescription] {
+    /// Built once: a rule's description carries its examples, which are made on each access.
+    public static let descriptions: [RuleDescription] = {
         var seen: Set<String> = []
         return (sourceRules.map(\.description) + documentRules.map(\.description) + catalogRules.map(\.description))
             .filter { seen.insert($0.id).inserted }
-    }
-    public static var allRuleIDs: [String] { descriptions.map(\.id) }
+    }()
+    public static let allRuleIDs: [String] = descriptions.map(\.id)
 
     public static func description(of id: String) -> RuleDescription? {
         descriptions.first { $0.id == id }

@@ -89,11 +89,11 @@ extension SourceFile {
               !function.modifiers.contains(where: { ["override", "public", "open", "dynamic"].contains($0.name.text) }),
               !function.attributes.contains(where: { attribute in
                   guard let attribute = attribute.as(AttributeSyntax.self) else { return true }
-                  return Self.frameworkReadAttributes.contains(attribute.attributeName.trimmedDescription)
-                      || attribute.attributeName.trimmedDescription == "_dynamicReplacement"
+                  return Self.frameworkReadAttributes.contains(attribute.attributeName.sourceText)
+                      || attribute.attributeName.sourceText == "_dynamicReplacement"
               }) else { return nil }
-        let returned = function.signature.returnClause?.type.trimmedDescription ?? ""
-        let builds = function.attributes.contains { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "ViewBuilder" }
+        let returned = function.signature.returnClause?.type.sourceText ?? ""
+        let builds = function.attributes.contains { $0.as(AttributeSyntax.self)?.attributeName.sourceText == "ViewBuilder" }
             || ["some View", "any View", "AnyView", "some SwiftUI.View", "SwiftUI.AnyView"].contains(returned)
         return builds ? name : nil
     }
@@ -130,7 +130,7 @@ extension SourceFile {
                       let name = variable.bindings.first?.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
                       !variable.attributes.contains(where: { attribute in
                           guard let attribute = attribute.as(AttributeSyntax.self) else { return true }
-                          return frameworkReadAttributes.contains(attribute.attributeName.trimmedDescription)
+                          return frameworkReadAttributes.contains(attribute.attributeName.sourceText)
                       }) else { return nil }
                 return (variable, name)
             case .functionDecl, .initializerDecl, .subscriptDecl, .deinitializerDecl, .memberBlock, .sourceFile: return nil
@@ -307,7 +307,7 @@ extension SourceFile {
     static func requiresUse(_ group: some DeclGroupSyntax) -> Bool {
         if !group.attributes.isEmpty { return false }
         if group.modifiers.contains(where: { ["public", "open"].contains($0.name.text) }) { return false }
-        let inherited = group.inheritanceClause?.inheritedTypes.map { $0.type.trimmedDescription } ?? []
+        let inherited = group.inheritanceClause?.inheritedTypes.map { $0.type.sourceText } ?? []
         return !inherited.contains(where: typesTheSystemFinds.contains)
     }
 
@@ -350,7 +350,7 @@ extension SourceFile {
            // Called by the Objective-C runtime (selectors, actions) without a reference in Swift.
            !function.attributes.contains(where: { attribute in
                guard let attribute = attribute.as(AttributeSyntax.self) else { return true }
-               return ["objc", "IBAction", "IBSegueAction", "_dynamicReplacement"].contains(attribute.attributeName.trimmedDescription)
+               return ["objc", "IBAction", "IBSegueAction", "_dynamicReplacement"].contains(attribute.attributeName.sourceText)
            }),
            index.references[name] == nil {
             return true
@@ -409,7 +409,7 @@ extension SourceFile {
     /// The class, or the type an extension extends, that `node` lies in.
     static func classOrExtendedType(around node: some SyntaxProtocol) -> String? {
         Syntax(node).enclosingTypeDecl.flatMap { type in
-            type.as(ClassDeclSyntax.self)?.name.text ?? type.as(ExtensionDeclSyntax.self)?.extendedType.trimmedDescription
+            type.as(ClassDeclSyntax.self)?.name.text ?? type.as(ExtensionDeclSyntax.self)?.extendedType.sourceText
         }
     }
 
@@ -479,7 +479,7 @@ extension SourceFile {
         // document gives the placeholder.
         for (name, calls) in index.callsByName where Self.loadsNib(name) {
             for call in calls {
-                let base = call.calledExpression.as(MemberAccessExprSyntax.self)?.base?.trimmedDescription
+                let base = call.calledExpression.as(MemberAccessExprSyntax.self)?.base?.sourceText
                 guard name != "instantiate" || call.argument("withOwner") != nil,
                       base == nil || base == "self" || name == "loadNibNamed" || name == "instantiate",
                       let type = Self.classOrExtendedType(around: call) else { continue }
@@ -517,7 +517,7 @@ extension SourceFile {
             if let list = node.as(CodeBlockItemListSyntax.self) {
                 for item in list {
                     guard let variable = item.item.as(VariableDeclSyntax.self),
-                          let binding = variable.bindings.first(where: { $0.pattern.trimmedDescription == name }) else { continue }
+                          let binding = variable.bindings.first(where: { $0.pattern.sourceText == name }) else { continue }
                     guard let initializer = binding.initializer?.value, keepsFont(initializer) else { return true }
                     return list.contains { $0.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .identifier("font") } }
                 }
@@ -576,7 +576,7 @@ extension SourceFile {
         var facts = Set<String>()
         for type in index.typeDeclarations {
             guard let decl = type.as(ClassDeclSyntax.self),
-                  let superclass = decl.inheritanceClause?.inheritedTypes.first?.type.trimmedDescription else { continue }
+                  let superclass = decl.inheritanceClause?.inheritedTypes.first?.type.sourceText else { continue }
             facts.insert(decl.name.text + FileResult.inheritsMarker + superclass)
         }
         // `let IS_CATALYST = ProcessInfo.processInfo.isMacCatalystApp`: a flag that code shown
@@ -672,7 +672,7 @@ extension SourceFile {
                 let declared = list.contains { item in
                     guard let variable = item.item.as(VariableDeclSyntax.self) else { return false }
                     return variable.bindings.contains { binding in
-                        binding.pattern.trimmedDescription == name && binding.initializer.map(mentionsFont) == true
+                        binding.pattern.sourceText == name && binding.initializer.map(mentionsFont) == true
                     }
                 }
                 if declared { return true }
@@ -723,7 +723,7 @@ extension SourceFile {
             guard let group = type.asProtocol(DeclGroupSyntax.self) else { continue }
             if group.attributes.contains(where: { attribute in
                 ["main", "UIApplicationMain", "NSApplicationMain"].contains(
-                    attribute.as(AttributeSyntax.self)?.attributeName.trimmedDescription ?? "")
+                    attribute.as(AttributeSyntax.self)?.attributeName.sourceText ?? "")
             }) { return true }
         }
         return !index.calls(named: ["UIApplicationMain", "NSApplicationMain"]).isEmpty

@@ -524,7 +524,8 @@ public struct SourceChecker: Sendable {
             .union(file.styleMethodFacts(FileResult.overridableProperties))
             .union(file.catalystGatedTypeFacts()).union(file.declarationFacts()).union(file.renderingSurfaceFacts())
             .union(file.constructionPlatformFacts()).union(file.typeUseFacts())
-        result.findings.assignFingerprints { lines.fingerprintContext(of: $0.location, in: tree) }
+        result.findings.assignFingerprints(scope: { lines.fingerprintScope(of: $0.location, in: tree) },
+                                           neighbours: { lines.fingerprintNeighbours(of: $0.location) })
         return result
     }
 
@@ -617,11 +618,9 @@ struct LineTable {
     }
 
     /// Where a finding's code sits, for its fingerprint: the declarations around it
-    /// (`SettingsView.body`) and the nearest lines above and below that differ from its own, so
-    /// two identical lines of one file have different fingerprints and fixing one leaves the
-    /// other's identity alone.
-    func fingerprintContext(of location: AuditModel.SourceLocation, in tree: SourceFileSyntax) -> FingerprintContext {
-        guard location.line >= 1, location.line <= starts.count else { return FingerprintContext() }
+    /// (`SettingsView.body`), so two identical lines in different declarations stay apart.
+    func fingerprintScope(of location: AuditModel.SourceLocation, in tree: SourceFileSyntax) -> String {
+        guard location.line >= 1, location.line <= starts.count else { return "" }
         var offset = starts[location.line - 1], scalars = 1
         while offset < bytes.count, bytes[offset] != UInt8(ascii: "\n") {
             if (bytes[offset] & 0xC0) != 0x80 {
@@ -636,6 +635,13 @@ struct LineTable {
             if let name = Self.declarationName(current) { scope.append(name) }
             node = current.parent
         }
+        return scope.reversed().joined(separator: ".")
+    }
+
+    /// The nearest lines above and below that differ from a finding's own: what tells identical
+    /// lines of one declaration apart, so fixing one leaves the other's identity alone.
+    func fingerprintNeighbours(of location: AuditModel.SourceLocation) -> String {
+        guard location.line >= 1, location.line <= starts.count else { return "" }
         let own = Self.normalised(text(ofLine: location.line))
         func neighbour(step: Int) -> String {
             var line = location.line + step, looked = 0
@@ -646,8 +652,7 @@ struct LineTable {
             }
             return ""
         }
-        return FingerprintContext(scope: scope.reversed().joined(separator: "."),
-                                  neighbours: neighbour(step: -1) + "\u{0}" + neighbour(step: 1))
+        return neighbour(step: -1) + "\u{0}" + neighbour(step: 1)
     }
 
     private static func normalised(_ line: String) -> String {
@@ -666,7 +671,7 @@ struct LineTable {
         if let decl = node.as(EnumDeclSyntax.self) { return decl.name.text }
         if let decl = node.as(ActorDeclSyntax.self) { return decl.name.text }
         if let decl = node.as(ProtocolDeclSyntax.self) { return decl.name.text }
-        if let decl = node.as(ExtensionDeclSyntax.self) { return decl.extendedType.trimmedDescription }
+        if let decl = node.as(ExtensionDeclSyntax.self) { return decl.extendedType.sourceText }
         if let decl = node.as(FunctionDeclSyntax.self) { return decl.name.text }
         if node.is(InitializerDeclSyntax.self) { return "init" }
         if node.is(SubscriptDeclSyntax.self) { return "subscript" }

@@ -25,12 +25,12 @@ struct Assignment {
         targetProperty = target.memberName
     }
 
-    var valueText: String { value.map(\.trimmedDescription).joined(separator: " ") }
+    var valueText: String { value.map(\.sourceText).joined(separator: " ") }
 
     /// `self.titleLabel?` → "titleLabel"; `self` → "". Names are built from tokens where the
     /// expression is a dotted name, which is far cheaper than printing it.
     static func objectName(_ base: ExprSyntax) -> String {
-        var text = ExprSyntax.dottedName(base) ?? base.trimmedDescription
+        var text = ExprSyntax.dottedName(base) ?? base.sourceText
         text.removeAll { $0 == "?" || $0 == "!" }
         if text.hasPrefix("self.") { text.removeFirst(5) }
         return text == "self" ? "" : text

@@ -1,9 +1,20 @@
 import SwiftSyntax
 
 extension SyntaxProtocol {
+    /// The node's source without its leading and trailing trivia: `trimmedDescription`'s text,
+    /// read from the tree's bytes. `trimmed` detaches the node and rebuilds it with new trivia,
+    /// tens of thousands of instructions for a name compared once (4% of a scan of a large app).
+    var sourceText: String {
+        let bytes = syntaxTextBytes
+        let start = leadingTriviaLength.utf8Length
+        let end = bytes.count - trailingTriviaLength.utf8Length
+        guard start < end else { return "" }
+        return String(decoding: bytes[start..<end], as: UTF8.self)
+    }
+
     /// The node's source with runs of whitespace collapsed: what fingerprints and messages show.
     var normalizedText: String {
-        trimmedDescription.split(whereSeparator: \.isWhitespace)
+        sourceText.split(whereSeparator: \.isWhitespace)
             .joined(separator: " ")
     }
 
@@ -122,9 +133,9 @@ extension ExprSyntax {
         }
         if let subscripted = expression.as(SubscriptCallExprSyntax.self),
            subscripted.endPosition.utf8Offset - subscripted.position.utf8Offset <= 80 {
-            return subscripted.trimmedDescription
+            return subscripted.sourceText
         }
-        if expression.is(TypeExprSyntax.self) { return expression.trimmedDescription }
+        if expression.is(TypeExprSyntax.self) { return expression.sourceText }
         return nil
     }
 
@@ -230,7 +241,7 @@ extension TypeSyntax {
         if let member = self.as(MemberTypeSyntax.self), member.genericArgumentClause == nil {
             return member.baseType.typeName + "." + member.name.text
         }
-        return trimmedDescription
+        return sourceText
     }
 }
 

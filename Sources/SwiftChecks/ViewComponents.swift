@@ -229,7 +229,7 @@ public enum ViewComponents {
     /// The labels under which a use passes what may be closures (`_` unlabelled, `{trailing}`
     /// for a trailing closure): what a `tapOnlyWhenGiven:` fact is matched against.
     static func closureLabels(of call: FunctionCallExprSyntax) -> [String] {
-        var labels = call.arguments.filter { mayBeClosure($0.expression) }.map { $0.label?.text ?? "_" }
+        var labels = call.arguments.compactMap { mayBeClosure($0.expression) ? $0.label?.text ?? "_" : nil }
         if call.trailingClosure != nil { labels.append(trailingLabel) }
         labels += call.additionalTrailingClosures.map(\.label.text)
         return labels
@@ -391,7 +391,7 @@ extension SourceFile {
             .flatMap { variable in
                 variable.bindings.compactMap { binding -> (String, String?)? in
                     guard binding.accessorBlock == nil, let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { return nil }
-                    return (name, binding.typeAnnotation?.type.trimmedDescription)
+                    return (name, binding.typeAnnotation?.type.sourceText)
                 }
             }
     }
@@ -434,12 +434,12 @@ extension SourceFile {
             // The gesture is conditional on the closure, or every action only calls it.
             let value = tap.modifier.firstUnlabeledArgument
             let conditional = value.flatMap(TernaryParts.init).map { parts in
-                optionalClosures.first { name in parts.conditions.contains { $0.trimmedDescription == name } }
+                optionalClosures.first { name in parts.conditions.contains { $0.sourceText == name } }
             } ?? nil
             let called = tap.actions.flatMap { closures -> String? in
                 let names = closures.map { closure -> String? in
                     guard closure.statements.count == 1, let only = closure.statements.first?.item else { return nil }
-                    let text = only.trimmedDescription
+                    let text = only.sourceText
                     return optionalClosures.first { name in
                         (text.hasPrefix(name + "?(") && text.hasSuffix(")"))
                             || (text.hasPrefix("if let \(name)") && text.contains("\(name)(") && !text.contains("else"))
@@ -461,7 +461,7 @@ extension SourceFile {
     static func bodyExpression(of type: StructDeclSyntax) -> ExprSyntax? {
         for member in type.memberBlock.members {
             guard let variable = member.decl.as(VariableDeclSyntax.self), let binding = variable.bindings.first,
-                  binding.pattern.trimmedDescription == "body", let accessors = binding.accessorBlock?.accessors else { continue }
+                  binding.pattern.sourceText == "body", let accessors = binding.accessorBlock?.accessors else { continue }
             let statements: CodeBlockItemListSyntax?
             switch accessors {
             case .getter(let items): statements = items
@@ -495,7 +495,7 @@ extension SourceFile {
             let name: String?
             if let reference = expression.as(DeclReferenceExprSyntax.self) {
                 name = reference.baseName.text
-            } else if let member = expression.as(MemberAccessExprSyntax.self), member.base?.trimmedDescription == "self" {
+            } else if let member = expression.as(MemberAccessExprSyntax.self), member.base?.sourceText == "self" {
                 name = member.declName.baseName.text
             } else {
                 name = nil

@@ -402,7 +402,7 @@ struct AccessibilityLabelRawIdentifierRule: SourceRule {
                 assignment.targetObject == name && (assignment.targetProperty == "isHidden" && assignment.valueText == "true"
                     || assignment.targetProperty == "alpha" && ["0", "0.0"].contains(assignment.valueText))
             }) {
-                return (name, hiding.node.trimmedDescription)
+                return (name, hiding.node.sourceText)
             }
         }
         return nil
@@ -444,7 +444,7 @@ struct AccessibilityLabelRawIdentifierRule: SourceRule {
         guard let first = functions.first, let function = first,
               functions.allSatisfy({ $0?.name.text == function.name.text }),
               !function.modifiers.contains(where: { $0.name.tokenKind == .keyword(.override) }),
-              !function.attributes.contains(where: { ["objc", "IBAction"].contains($0.as(AttributeSyntax.self)?.attributeName.trimmedDescription ?? "") })
+              !function.attributes.contains(where: { ["objc", "IBAction"].contains($0.as(AttributeSyntax.self)?.attributeName.sourceText ?? "") })
         else { return .some(nil) }
         return .some(function.name.text)
     }
@@ -468,7 +468,7 @@ struct AccessibilityLabelRawIdentifierRule: SourceRule {
     static func controllerRootView(_ object: String, at node: some SyntaxProtocol, in file: SourceFile) -> String? {
         guard object == "view", (file.index.bindings[object] ?? []).isEmpty,
               let type = Syntax(node).enclosingTypeDecl?.as(ClassDeclSyntax.self),
-              let superclass = type.inheritanceClause?.inheritedTypes.first?.type.trimmedDescription,
+              let superclass = type.inheritanceClause?.inheritedTypes.first?.type.sourceText,
               superclass.hasSuffix("Controller") else { return nil }
         return isMadeElement(object, in: file) ? nil : "\(superclass)`'s root `UIView"
     }

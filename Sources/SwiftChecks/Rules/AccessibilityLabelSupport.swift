@@ -67,7 +67,7 @@ struct LabelLiteral {
             } else {
                 interpolated = true
                 text.append(Self.placeholder)
-                display += segment.trimmedDescription
+                display += segment.sourceText
             }
         }
         self.node = expression
@@ -339,7 +339,7 @@ extension SourceFile {
         for declaration in index.typeDeclarations {
             guard let type = declaration.as(StructDeclSyntax.self),
                   let body = type.memberBlock.members.lazy.compactMap({ $0.decl.as(VariableDeclSyntax.self) })
-                    .first(where: { $0.bindings.first?.pattern.trimmedDescription == "body" }) else { continue }
+                    .first(where: { $0.bindings.first?.pattern.sourceText == "body" }) else { continue }
             let calls = SourceFile.callsInSubtree(of: Syntax(body))
             // What an `AsyncImage` shows while it loads (a symbol, a spinner) is part of the picture.
             let loading = calls.filter { $0.calleeName == "AsyncImage" }.map { $0.position.utf8Offset..<$0.endPosition.utf8Offset }

@@ -160,7 +160,7 @@ struct AccessibilityTraitsAssignedRule: SourceRule {
             if !object.isEmpty, Self.isFreshAccessibilityElement(object, file) { continue }
             let target = object.isEmpty ? "the view" : "`\(object)`"
             sink.report(assignment.node, """
-                `\(assignment.target.trimmedDescription) = \(assignment.valueText)` replaces every trait \(target) \
+                `\(assignment.target.sourceText) = \(assignment.valueText)` replaces every trait \(target) \
                 already has (such as `.button`, `.notEnabled` or `.selected` that UIKit manages); insert or remove \
                 the trait instead
                 """, correction: Self.correction(assignment))
@@ -181,14 +181,14 @@ struct AccessibilityTraitsAssignedRule: SourceRule {
         } else {
             return nil
         }
-        let replacement = "\(assignment.target.trimmedDescription).\(method)(\(value.trimmedDescription))"
+        let replacement = "\(assignment.target.sourceText).\(method)(\(value.sourceText))"
         return SourceCorrection("Keep the traits the view has: `\(replacement)`", replacing: assignment.node, with: replacement)
     }
 
     /// `.button` or `UIAccessibilityTraits.button`.
     private static func namesTrait(_ expression: ExprSyntax) -> Bool {
         guard let member = expression.as(MemberAccessExprSyntax.self), member.declName.argumentNames == nil else { return false }
-        return member.base == nil || member.base?.trimmedDescription == "UIAccessibilityTraits"
+        return member.base == nil || member.base?.sourceText == "UIAccessibilityTraits"
     }
 
     /// The value mentions `accessibilityTraits` itself, directly or through a local it was

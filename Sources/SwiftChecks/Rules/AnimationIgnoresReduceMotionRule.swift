@@ -272,7 +272,7 @@ struct AnimationIgnoresReduceMotionRule: SourceRule {
         }
         for assignment in file.index.assignments where assignment.targetProperty == "repeatCount" {
             guard assignment.value.count == 1, Self.repeatsMoreThanOnce(assignment.value[0]) else { continue }
-            candidates.append((Syntax(assignment.node), "`\(assignment.target.trimmedDescription)`",
+            candidates.append((Syntax(assignment.node), "`\(assignment.target.sourceText)`",
                                "a Core Animation that repeats (`repeatCount = \(assignment.valueText)`)", true))
         }
         guard !candidates.isEmpty else { return }
@@ -343,10 +343,10 @@ struct AnimationIgnoresReduceMotionRule: SourceRule {
         case "animate", "animateKeyframes", "transition":
             guard let base = call.calleeBaseText, base.hasSuffix("UIView") else { return nil }
             if let damping = call.argument("usingSpringWithDamping") {
-                return "a spring animation (`usingSpringWithDamping: \(damping.trimmedDescription)`)"
+                return "a spring animation (`usingSpringWithDamping: \(damping.sourceText)`)"
             }
             if let bounce = call.argument("bounce") ?? call.argument("springDuration") {
-                return "a spring animation (`\(bounce.parent?.trimmedDescription ?? "spring")`)"
+                return "a spring animation (`\(bounce.parent?.sourceText ?? "spring")`)"
             }
             guard let options = call.argument("options") else { return transitionMotion(call) }
             let names = ObjectAccessibility.memberNames(in: options)
@@ -356,7 +356,7 @@ struct AnimationIgnoresReduceMotionRule: SourceRule {
             }
             return transitionMotion(call)
         case "UIViewPropertyAnimator":
-            return call.argument("dampingRatio").map { "a spring animation (`dampingRatio: \($0.trimmedDescription)`)" }
+            return call.argument("dampingRatio").map { "a spring animation (`dampingRatio: \($0.sourceText)`)" }
         case "UISpringTimingParameters", "CASpringAnimation":
             return call.calledExpression.is(DeclReferenceExprSyntax.self) ? "a spring animation" : nil
         default:
@@ -369,7 +369,7 @@ struct AnimationIgnoresReduceMotionRule: SourceRule {
     /// screens Apple names, which an easing curve does not make small.
     private func transitionMotion(_ call: FunctionCallExprSyntax) -> String? {
         guard let type = Syntax(call).enclosingTypeDecl?.asProtocol(DeclGroupSyntax.self),
-              type.inheritanceClause?.inheritedTypes.contains(where: { $0.type.trimmedDescription == "UIViewControllerAnimatedTransitioning" }) == true,
+              type.inheritanceClause?.inheritedTypes.contains(where: { $0.type.sourceText == "UIViewControllerAnimatedTransitioning" }) == true,
               let animations = call.trailingClosure.map(Syntax.init) ?? call.argument("animations").map(Syntax.init) else { return nil }
         for token in animations.tokens(viewMode: .sourceAccurate) where Self.movingProperties.contains(token.text) {
             guard token.previousToken(viewMode: .sourceAccurate)?.tokenKind == .period,

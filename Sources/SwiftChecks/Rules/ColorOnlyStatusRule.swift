@@ -260,7 +260,7 @@ struct ColorOnlyStatusRule: SourceRule {
             return false
         }
         guard let member = expression.as(MemberAccessExprSyntax.self) else { return false }
-        if let base = member.base?.trimmedDescription, ["Color", "UIColor", "NSColor", "SwiftUI.Color"].contains(base) {
+        if let base = member.base?.sourceText, ["Color", "UIColor", "NSColor", "SwiftUI.Color"].contains(base) {
             return true
         }
         if let base = member.base { return isColor(base) }

@@ -286,7 +286,7 @@ struct ControlWithoutNameRule: SourceRule {
             if name == "Picker", ImageAssetNameSpokenRule.isMenuItem(control) { continue }
             if Self.isNamedAround(control) { continue }
             // The call's first line: a picker's options do not belong in the message.
-            let firstLine = control.trimmedDescription.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
+            let firstLine = control.sourceText.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
             let excerpt = InputExcerpt.of(firstLine.hasSuffix("{") ? firstLine + " … }" : firstLine, limit: 60)
             switch verdict {
             case .noLabel:
@@ -373,7 +373,7 @@ struct ControlWithoutNameRule: SourceRule {
             // An outlet's button is the document's: its title or label may be set there.
             guard let declaration, Self.declaresButton(declaration),
                   declaration.ancestor(VariableDeclSyntax.self)?.attributes.contains(where: {
-                      $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "IBOutlet"
+                      $0.as(AttributeSyntax.self)?.attributeName.sourceText == "IBOutlet"
                   }) != true else { continue }
             if namedAnywhere || !named.isDisjoint(with: names) { continue }
             // A function's own button that leaves it (returned, passed on) is named by its caller.
@@ -390,7 +390,7 @@ struct ControlWithoutNameRule: SourceRule {
             // helper, a caller's argument), and a picture can carry a label of its own: a
             // person checks that nothing names the button.
             sink.report(call, """
-                `\(shown)` shows only an image (`\(InputExcerpt.of(image.trimmedDescription, limit: 50))`\(redraw)) and is given no \
+                `\(shown)` shows only an image (`\(InputExcerpt.of(image.sourceText, limit: 50))`\(redraw)) and is given no \
                 title or label\(reachable ? " in this file" : ""): VoiceOver says only "button", and Voice Control has no name to call it by
                 """, certainty: .review)
         }
@@ -452,7 +452,7 @@ struct ControlWithoutNameRule: SourceRule {
 
     /// `let view = UIButton()`, `var close: UIButton!`, `let more = UIButton(type: .system)`.
     static func declaresButton(_ binding: PatternBindingSyntax) -> Bool {
-        if let type = binding.typeAnnotation?.type.trimmedDescription.trimmingCharacters(in: ["!", "?"]) {
+        if let type = binding.typeAnnotation?.type.sourceText.trimmingCharacters(in: ["!", "?"]) {
             return type == "UIButton" || type == "NSButton"
         }
         guard let call = binding.initializer?.value.as(FunctionCallExprSyntax.self) else { return false }
@@ -467,7 +467,7 @@ struct ControlWithoutNameRule: SourceRule {
         for call in ViewComponents.uses(in: file, prefix: ViewComponents.namelessPrefix) {
             if AccessibilityLabels.labelsOrHides(ModifierChain(containing: ExprSyntax(call))) || Self.isNamedAround(call) { continue }
             let type = call.calleeName ?? ""
-            let firstLine = call.trimmedDescription.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? type
+            let firstLine = call.sourceText.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? type
             sink.report(call, "`\(InputExcerpt.of(firstLine, limit: 60))` has no accessible name: `\(type)` makes itself one element that ignores its children's text (`.accessibilityElement(children: .ignore)`) and sets no accessibility label, so VoiceOver announces it with no name and Voice Control has none to call it by; give `\(type)` an `.accessibilityLabel` from its title")
         }
     }
@@ -491,7 +491,7 @@ struct ControlWithoutNameRule: SourceRule {
         for call in [picker] + picker.enclosingViewCalls {
             guard let style = ModifierChain(containing: ExprSyntax(call)).modifiers.first(where: { $0.calleeName == "pickerStyle" }),
                   let argument = style.arguments.first?.expression else { continue }
-            let name = argument.memberName ?? argument.as(FunctionCallExprSyntax.self)?.calleeName ?? argument.trimmedDescription
+            let name = argument.memberName ?? argument.as(FunctionCallExprSyntax.self)?.calleeName ?? argument.sourceText
             return optionStyles.contains(name)
         }
         return false

@@ -289,7 +289,7 @@ struct CustomModalMissingIsModalRule: SourceRule {
     private static func isDimColor(_ expression: ExprSyntax) -> Bool {
         guard let member = expression.as(MemberAccessExprSyntax.self),
               ["black", "gray"].contains(member.declName.baseName.text) else { return false }
-        guard let base = member.base?.trimmedDescription else { return true }
+        guard let base = member.base?.sourceText else { return true }
         return base == "Color" || base == "SwiftUI.Color"
     }
 
@@ -350,19 +350,19 @@ struct CustomModalMissingIsModalRule: SourceRule {
             let typeScope = call.enclosingTypeDecl ?? Syntax(file.tree)
 
             var overlay: String?
-            if object.isEmpty, argument.trimmedDescription == "self", let type = call.enclosingTypeDecl,
+            if object.isEmpty, argument.sourceText == "self", let type = call.enclosingTypeDecl,
                Self.isOverlayName(type.declaredTypeName) {
-                if type.trimmedDescription.contains("accessibilityViewIsModal") { continue }
+                if type.sourceText.contains("accessibilityViewIsModal") { continue }
                 overlay = "`\(type.declaredTypeName)`"
             } else if let name = Self.constructedType(argument, file), Self.isOverlayName(name) {
                 // A class from another file may set the flag itself: only judge what we can see.
                 let decls = file.index.typeDeclarations.filter { $0.declaredTypeName == name }
                 guard !decls.isEmpty,
-                      !decls.contains(where: { $0.trimmedDescription.contains("accessibilityViewIsModal") }) else { continue }
+                      !decls.contains(where: { $0.sourceText.contains("accessibilityViewIsModal") }) else { continue }
                 overlay = "`\(name)`"
             } else if !object.isEmpty, Self.isDimmed(object, in: typeScope, file) {
                 overlay = "the dimming view `\(object)`"
-            } else if object.isEmpty, argument.trimmedDescription == "self", Self.isDimmed("", in: typeScope, file) {
+            } else if object.isEmpty, argument.sourceText == "self", Self.isDimmed("", in: typeScope, file) {
                 overlay = "this dimming view"
             }
             guard let overlay else { continue }

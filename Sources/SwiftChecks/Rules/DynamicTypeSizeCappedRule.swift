@@ -156,7 +156,7 @@ struct DynamicTypeSizeCappedRule: SourceRule {
             }
             let anchor = call.calledExpression.as(MemberAccessExprSyntax.self).map { Syntax($0.declName) } ?? Syntax(call)
             sink.report(call, at: anchor,
-                        "`.dynamicTypeSize(\(argument.trimmedDescription))` stops text growing at `\(upper)`, before the accessibility sizes AX1 to AX5")
+                        "`.dynamicTypeSize(\(argument.sourceText))` stops text growing at `\(upper)`, before the accessibility sizes AX1 to AX5")
         }
         for assignment in file.index.assignments where assignment.targetProperty == "maximumContentSizeCategory" {
             guard let value = assignment.value.first?.memberName, Self.standardSizes.contains(value) else { continue }
@@ -177,7 +177,7 @@ struct DynamicTypeSizeCappedRule: SourceRule {
                 return elements[2].memberName
             }
         }
-        if let infix = expression.as(InfixOperatorExprSyntax.self), infix.operator.trimmedDescription == "..." {
+        if let infix = expression.as(InfixOperatorExprSyntax.self), infix.operator.sourceText == "..." {
             return infix.rightOperand.memberName
         }
         return nil
@@ -280,7 +280,7 @@ final class CappedContentScanner: SyntaxVisitor {
                 return content.contains { $0.isLetter || $0.isNumber }
             }
         }
-        let spelled = argument.trimmedDescription
+        let spelled = argument.sourceText
         if spelled.lowercased().contains("emoji") { return false }
         // `ForEach(baseReactionEmojis) { reaction in Text(reaction.rawValue) }`.
         let head = String(spelled.prefix { $0.isLetter || $0.isNumber || $0 == "_" })
@@ -288,8 +288,8 @@ final class CappedContentScanner: SyntaxVisitor {
         while let node = current {
             if let closure = node.as(ClosureExprSyntax.self), let call = closure.parent?.as(FunctionCallExprSyntax.self)
                 ?? closure.parent?.parent?.parent?.as(FunctionCallExprSyntax.self), call.calleeName == "ForEach",
-               closure.signature?.parameterClause?.trimmedDescription.contains(head) == true {
-                return !(call.arguments.first?.expression.trimmedDescription.lowercased().contains("emoji") ?? false)
+               closure.signature?.parameterClause?.sourceText.contains(head) == true {
+                return !(call.arguments.first?.expression.sourceText.lowercased().contains("emoji") ?? false)
             }
             current = node.parent
         }

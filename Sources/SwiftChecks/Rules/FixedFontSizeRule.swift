@@ -567,7 +567,7 @@ struct FixedFontSizeRule: SourceRule {
                 }
                 continue
             }
-            let value = size.numberValue.map { "\($0.points) pt" } ?? "`\(size.trimmedDescription)`"
+            let value = size.numberValue.map { "\($0.points) pt" } ?? "`\(size.sourceText)`"
             // Sure only where a literal size is put on a `Text` directly. A font stored or assigned
             // elsewhere was often rescaled later on real apps (trait-change handlers, sizes from
             // `UIFontMetrics` passed in, 1 pt faces resized before drawing): a person must look.
@@ -677,7 +677,7 @@ struct FixedFontSizeRule: SourceRule {
         let candidates = file.reference.iosTextStyles(ofDefaultSize: points).compactMap { file.reference.iosTextStyles[$0] }
         guard !candidates.isEmpty else { return nil }
         let labels = call.argumentLabels
-        let base = call.calledExpression.as(MemberAccessExprSyntax.self)?.base.map { $0.trimmedDescription + "." } ?? "."
+        let base = call.calledExpression.as(MemberAccessExprSyntax.self)?.base.map { $0.sourceText + "." } ?? "."
         // A weight or design is kept as written only when it names a case (`.bold`, `Font.Weight.bold`):
         // a variable may be an optional, which the text-style forms do not take.
         guard let weight = CaseArgument(call, "weight"), let design = CaseArgument(call, "design") else { return nil }
@@ -722,7 +722,7 @@ struct FixedFontSizeRule: SourceRule {
         init?(_ call: FunctionCallExprSyntax, _ label: String) {
             guard let expression = call.argument(label) else { return }
             guard let member = expression.as(MemberAccessExprSyntax.self), member.declName.argumentNames == nil else { return nil }
-            text = expression.trimmedDescription
+            text = expression.sourceText
             name = member.declName.baseName.text
         }
     }

@@ -90,7 +90,7 @@ enum FontCorrections {
             guard let piece = next.leadingTrivia.first(where: \.isNewline) else { return nil }
             if case .carriageReturnLineFeeds = piece { lineBreak = "\r\n" }
         }
-        let receiver = assignment.target.as(MemberAccessExprSyntax.self)?.base.map { $0.trimmedDescription + "." } ?? ""
+        let receiver = assignment.target.as(MemberAccessExprSyntax.self)?.base.map { $0.sourceText + "." } ?? ""
         return SourceCorrection.Edit(range: last.endPosition.utf8Offset..<last.endPosition.utf8Offset,
                                      replacement: lineBreak + indentation + receiver + flag + " = true")
     }

@@ -279,7 +279,7 @@ struct FontNotAdjustingToContentSizeRule: SourceRule {
             let insertion = matching.isEmpty && FontCorrections.setsTextViewFont(assignment, file)
                 ? FontCorrections.flagInsertion(after: assignment) : nil
             sink.report(assignment.node, """
-                `\(assignment.target.trimmedDescription)` gets \(source) but `\(flagText)` \(state) in \(scope.name): \
+                `\(assignment.target.sourceText)` gets \(source) but `\(flagText)` \(state) in \(scope.name): \
                 the text starts at the person's text size and then won't follow changes made in Settings or Control Center
                 """, correction: insertion.map { SourceCorrection("Set `\(flagText) = true` after the font", [$0]) })
         }

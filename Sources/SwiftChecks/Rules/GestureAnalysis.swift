@@ -160,7 +160,7 @@ struct GestureValue {
                 if let count, count <= 1 {
                     components.append(Component(display: "`\(name)`", isSingleTap: true))
                 } else {
-                    let shown = countArgument?.trimmedDescription ?? "?"
+                    let shown = countArgument?.sourceText ?? "?"
                     components.append(Component(display: "`\(name)(count: \(shown))`", isSingleTap: false))
                 }
             } else if Self.composites.contains(name) {
@@ -216,8 +216,8 @@ enum TapAction {
         for assignment in file.index.assignments where assignment.value.count == 1 && inside(assignment.node) {
             guard let negation = assignment.value[0].as(PrefixOperatorExprSyntax.self),
                   negation.operator.text == "!",
-                  negation.expression.trimmedDescription == assignment.target.trimmedDescription else { continue }
-            return assignment.target.trimmedDescription
+                  negation.expression.sourceText == assignment.target.sourceText else { continue }
+            return assignment.target.sourceText
         }
         return nil
     }
@@ -236,8 +236,8 @@ enum TapAction {
             if let sequence = statement.item.as(SequenceExprSyntax.self) {
                 let elements = Array(sequence.elements)
                 guard elements.count == 3, elements[1].is(AssignmentExprSyntax.self) else { return false }
-                let value = elements[2].trimmedDescription
-                return elements[0].trimmedDescription.lowercased().contains("focus") && (value == "false" || value == "nil")
+                let value = elements[2].sourceText
+                return elements[0].sourceText.lowercased().contains("focus") && (value == "false" || value == "nil")
             }
             // The statement's identifiers, read from its tokens: printing every tap closure to
             // search its text cost more than the rest of the rule.
@@ -422,7 +422,7 @@ extension Syntax {
         if let decl = self.as(StructDeclSyntax.self) { return decl.name.text }
         if let decl = self.as(EnumDeclSyntax.self) { return decl.name.text }
         if let decl = self.as(ActorDeclSyntax.self) { return decl.name.text }
-        if let decl = self.as(ExtensionDeclSyntax.self) { return decl.extendedType.trimmedDescription }
+        if let decl = self.as(ExtensionDeclSyntax.self) { return decl.extendedType.sourceText }
         return "this type"
     }
 }

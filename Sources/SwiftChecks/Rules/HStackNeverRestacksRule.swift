@@ -89,7 +89,8 @@ struct HStackNeverRestacksRule: SourceRule {
     func check(_ file: SourceFile, _ sink: inout FindingSink) {
         for stack in file.index.calls(named: "HStack") where stack.calledExpression.is(DeclReferenceExprSyntax.self) {
             guard let closure = stack.trailingClosure else { continue }
-            let texts = closure.statements.filter { item in
+            // An array, not `statements.filter`, which builds a new syntax collection.
+            let texts = Array(closure.statements).filter { item in
                 guard let expression = item.item.as(ExprSyntax.self),
                       let root = ModifierChain(containing: expression).root.as(FunctionCallExprSyntax.self),
                       let name = root.calleeName else { return false }

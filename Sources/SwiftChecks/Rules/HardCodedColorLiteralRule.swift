@@ -247,10 +247,10 @@ struct HardCodedColorLiteralRule: SourceRule {
                mentionsAppearance(ternary.conditionText) {
                 return true
             }
-            if let ifExpression = ancestor.as(IfExprSyntax.self), mentionsAppearance(ifExpression.conditions.trimmedDescription) {
+            if let ifExpression = ancestor.as(IfExprSyntax.self), mentionsAppearance(ifExpression.conditions.sourceText) {
                 return true
             }
-            if let switchExpression = ancestor.as(SwitchExprSyntax.self), mentionsAppearance(switchExpression.subject.trimmedDescription) {
+            if let switchExpression = ancestor.as(SwitchExprSyntax.self), mentionsAppearance(switchExpression.subject.sourceText) {
                 return true
             }
             current = ancestor.parent

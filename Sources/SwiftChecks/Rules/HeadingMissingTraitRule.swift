@@ -165,7 +165,7 @@ struct HeadingMissingTraitRule: SourceRule {
             }) { continue }
             let how = titled ? "in `.\(style ?? "title")`, styled as a title"
                 : capitals ? "in capitals, styled as a section label" : "in bold at the top of the view's body, styled as its title"
-            sink.report(text, "`\(InputExcerpt.of(text.trimmedDescription, limit: 50))` opens its stack \(how), but has no header trait: VoiceOver reads it as plain text and the rotor cannot jump to it; if it heads what follows, add `.accessibilityAddTraits(.isHeader)`")
+            sink.report(text, "`\(InputExcerpt.of(text.sourceText, limit: 50))` opens its stack \(how), but has no header trait: VoiceOver reads it as plain text and the rotor cannot jump to it; if it heads what follows, add `.accessibilityAddTraits(.isHeader)`")
         }
     }
 
@@ -178,7 +178,7 @@ struct HeadingMissingTraitRule: SourceRule {
                 if call.calleeName == "system", let first = call.arguments.first, first.label == nil { return first.expression.memberName }
                 guard let base = call.calledExpression.as(MemberAccessExprSyntax.self)?.base else { return nil }
                 current = base
-            } else if let member = current.as(MemberAccessExprSyntax.self), let base = member.base, base.trimmedDescription != "Font" {
+            } else if let member = current.as(MemberAccessExprSyntax.self), let base = member.base, base.sourceText != "Font" {
                 current = base
             } else {
                 return current.memberName

@@ -502,7 +502,7 @@ struct ImageAssetNameSpokenRule: SourceRule {
         case .combined(let container): role = Self.role(combinedBy: container)
         }
         let shown = names.map { "`\($0)`" }.joined(separator: " or ")
-        sink.report(call, "`Image(\(InputExcerpt.of(argument.trimmedDescription, limit: 60)))` has no accessibility label and is not hidden: VoiceOver reads the asset's name (SwiftGen's \(shown)) \(role); label it in words, or hide it if it is decorative",
+        sink.report(call, "`Image(\(InputExcerpt.of(argument.sourceText, limit: 60)))` has no accessibility label and is not hidden: VoiceOver reads the asset's name (SwiftGen's \(shown)) \(role); label it in words, or hide it if it is decorative",
                     certainty: .review, reviewIf: Self.enclosingView(of: call).map { ["\($0)@labelled"] } ?? [])
     }
 
@@ -758,7 +758,7 @@ struct ImageAssetNameSpokenRule: SourceRule {
             }
             if let binding = node.as(PatternBindingSyntax.self) {
                 guard binding.accessorBlock != nil, isImageType(binding.typeAnnotation?.type) else { return nil }
-                return binding.pattern.trimmedDescription
+                return binding.pattern.sourceText
             }
             if let subscriptDecl = node.as(SubscriptDeclSyntax.self) {
                 return isImageType(subscriptDecl.returnClause.type) ? "subscript" : nil
@@ -780,6 +780,6 @@ struct ImageAssetNameSpokenRule: SourceRule {
     private static func isImageType(_ type: TypeSyntax?) -> Bool {
         guard var type else { return false }
         if let optional = type.as(OptionalTypeSyntax.self) { type = optional.wrappedType }
-        return ["Image", "SwiftUI.Image"].contains(type.trimmedDescription)
+        return ["Image", "SwiftUI.Image"].contains(type.sourceText)
     }
 }

@@ -223,10 +223,10 @@ struct ImageWithoutLabelRule: SourceRule {
                     ["accessibilityLabel", "accessibilityHidden", "accessibility", "accessibilityElement", "accessibilityRepresentation"]
                         .contains(token.text) && token.previousToken(viewMode: .sourceAccurate)?.tokenKind == .period
                 }) else { continue }
-                shown = "`AsyncImage(\(InputExcerpt.of(argument.trimmedDescription, limit: 40)))`"
+                shown = "`AsyncImage(\(InputExcerpt.of(argument.sourceText, limit: 40)))`"
             } else {
                 guard call.arguments.count == 1, let label = argument.label?.text, label == "uiImage" || label == "nsImage" else { continue }
-                shown = "`Image(\(label): \(InputExcerpt.of(argument.expression.trimmedDescription, limit: 40)))`"
+                shown = "`Image(\(label): \(InputExcerpt.of(argument.expression.sourceText, limit: 40)))`"
                 // `UIImage(named:)`, `NSImage(named:)`, `UIImage(systemName:)`: the object may carry a name.
                 byName = argument.expression.tokens(viewMode: .sourceAccurate).contains { token in
                     (token.tokenKind == .identifier("named") || token.tokenKind == .identifier("systemName"))

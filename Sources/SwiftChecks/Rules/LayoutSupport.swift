@@ -182,8 +182,8 @@ struct SwiftUIHitRegion {
     static func isInvisible(_ modifier: FunctionCallExprSyntax) -> Bool {
         switch modifier.calleeName {
         case "opacity": return modifier.arguments.first?.expression.numberValue == 0
-        case "accessibilityHidden": return modifier.arguments.first?.expression.trimmedDescription == "true"
-        case "accessibility": return modifier.argument("hidden")?.trimmedDescription == "true"
+        case "accessibilityHidden": return modifier.arguments.first?.expression.sourceText == "true"
+        case "accessibility": return modifier.argument("hidden")?.sourceText == "true"
         default: return false
         }
     }
@@ -208,7 +208,7 @@ struct SwiftUIHitRegion {
             if let style = modifiers.first(where: { $0.calleeName == "buttonStyle" }) {
                 guard let argument = style.arguments.first?.expression else { return .none }
                 let name = argument.memberName ?? argument.as(FunctionCallExprSyntax.self)?.calleeName
-                    ?? argument.as(DeclReferenceExprSyntax.self)?.baseName.text ?? argument.trimmedDescription
+                    ?? argument.as(DeclReferenceExprSyntax.self)?.baseName.text ?? argument.sourceText
                 if paddedStyles.contains(name) || name.hasPrefix("Bordered") || name.hasPrefix("Glass") { return .system }
                 return unpaddedStyles.contains(name) ? .none : .customStyle(name)
             }
@@ -644,7 +644,7 @@ struct GlyphSizedControl {
             let symbol: String
             if isText {
                 guard let first = image.arguments.first, first.label == nil else { continue }
-                symbol = first.expression.stringLiteralValue ?? first.expression.trimmedDescription
+                symbol = first.expression.stringLiteralValue ?? first.expression.sourceText
             } else {
                 guard image.arguments.count == 1, let argument = image.arguments.first, argument.label?.text == "systemName",
                       let name = argument.expression.as(StringLiteralExprSyntax.self).flatMap({ ExprSyntax($0).stringLiteralValue }) else { continue }
@@ -745,7 +745,7 @@ struct GlyphSizedControl {
     /// literal `.system(size:)`; nil for anything else (a custom font, a variable).
     static func points(of font: ExprSyntax, _ file: SourceFile) -> (text: String, points: Double, fixed: Bool)? {
         let sizes = file.reference.iosTextStyleSizes["Large (default)"] ?? [:]
-        let text = "`\(InputExcerpt.of(font.trimmedDescription))`"
+        let text = "`\(InputExcerpt.of(font.sourceText))`"
         if let call = font.as(FunctionCallExprSyntax.self), call.calleeName == "system", let size = call.argument("size")?.numberValue {
             return (text, size, true)
         }

@@ -251,7 +251,7 @@ struct LineLimitTruncatesRule: SourceRule {
         for group in groups.values.sorted(by: { $0.name < $1.name }) {
             let assignments = group.assignments
             let value = { (assignment: Assignment) -> String? in
-                assignment.value.count == 1 ? assignment.value[0].trimmedDescription : nil
+                assignment.value.count == 1 ? assignment.value[0].sourceText : nil
             }
             // Follows the text size: tracks it, or starts at it (a text-style or scaled font).
             let scales = assignments.first { $0.targetProperty == "adjustsFontForContentSizeCategory" && value($0) == "true" }
@@ -299,7 +299,7 @@ struct LineLimitTruncatesRule: SourceRule {
     static func labelType(_ name: String, in scope: Syntax?, _ file: SourceFile) -> String? {
         for node in file.index.declarations(name, in: scope) {
             guard let binding = node.as(PatternBindingSyntax.self) else { continue }
-            if let type = binding.typeAnnotation?.type.trimmedDescription.trimmingCharacters(in: ["!", "?"]) {
+            if let type = binding.typeAnnotation?.type.sourceText.trimmingCharacters(in: ["!", "?"]) {
                 return type.hasSuffix("Label") ? type : nil
             }
             if let call = binding.initializer?.value.as(FunctionCallExprSyntax.self), let callee = call.calleeName {
@@ -343,7 +343,7 @@ struct LineLimitTruncatesRule: SourceRule {
     static func isOutlet(_ name: String, in scope: Syntax?, _ file: SourceFile) -> Bool {
         file.index.declarations(name, in: scope).contains { node in
             node.ancestor(VariableDeclSyntax.self)?.attributes.contains {
-                $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "IBOutlet"
+                $0.as(AttributeSyntax.self)?.attributeName.sourceText == "IBOutlet"
             } == true
         }
     }

@@ -157,8 +157,8 @@ struct MessageNotAnnouncedRule: SourceRule {
     static func messageProperties(of type: StructDeclSyntax) -> [String] {
         type.memberBlock.members.compactMap { member -> [String]? in
             guard let variable = member.decl.as(VariableDeclSyntax.self),
-                  variable.attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "State" }) else { return nil }
-            return variable.bindings.filter(holdsMessage).compactMap { $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text }
+                  variable.attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.sourceText == "State" }) else { return nil }
+            return variable.bindings.compactMap { holdsMessage($0) ? $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text : nil }
                 .filter { name in messageWords.contains { name.lowercased().contains($0) } }
         }.flatMap { $0 }
     }
@@ -169,7 +169,7 @@ struct MessageNotAnnouncedRule: SourceRule {
         let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text.lowercased() ?? ""
         // A loading flag or a draft is the screen's own state, not a message.
         if ["loading", "draft", "placeholder", "input", "filter"].contains(where: name.contains) { return false }
-        let type = binding.typeAnnotation?.type.trimmedDescription
+        let type = binding.typeAnnotation?.type.sourceText
         let value = binding.initializer?.value
         let isFlag = type == "Bool" || (type == nil && value?.is(BooleanLiteralExprSyntax.self) == true)
         // A flag says a message shows only when its name says which: "showCopied", "errorVisible".
@@ -234,7 +234,7 @@ struct MessageNotAnnouncedRule: SourceRule {
 
     /// `if name.isEmpty`: a placeholder shown while nothing is there, from the start.
     static func isPlaceholderCondition(_ statement: IfExprSyntax, _ name: String) -> Bool {
-        let text = statement.conditions.trimmedDescription
+        let text = statement.conditions.sourceText
         return text == "\(name).isEmpty" || text == "self.\(name).isEmpty"
     }
 

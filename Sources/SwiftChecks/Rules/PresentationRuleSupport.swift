@@ -53,7 +53,7 @@ extension FunctionCallExprSyntax {
         if let member = calledExpression.as(MemberAccessExprSyntax.self) {
             let name = member.declName.baseName.text
             if name == "init" {
-                guard let base = member.base?.trimmedDescription else { return nil }
+                guard let base = member.base?.sourceText else { return nil }
                 return base.split(separator: ".").last.map(String.init)
             }
             return name.first?.isUppercase == true && member.base != nil ? name : nil
@@ -88,7 +88,7 @@ struct TernaryParts {
     /// Every value the expression can take.
     let branches: [ExprSyntax]
 
-    var conditionText: String { conditions.map(\.trimmedDescription).joined(separator: " ") }
+    var conditionText: String { conditions.map(\.sourceText).joined(separator: " ") }
 
     init?(_ expression: ExprSyntax) {
         self.init(elements: [expression])

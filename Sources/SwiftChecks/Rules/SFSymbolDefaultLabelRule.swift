@@ -160,7 +160,7 @@ struct SFSymbolDefaultLabelRule: SourceRule {
                 continue
             }
             if AccessibilityLabels.isInPreview(call) { continue }
-            let symbolText = symbol.stringLiteralValue.map { "\"\($0)\"" } ?? "`\(symbol.trimmedDescription)`"
+            let symbolText = symbol.stringLiteralValue.map { "\"\($0)\"" } ?? "`\(symbol.sourceText)`"
             sink.report(call, "`\(name)` shows only the SF Symbol \(symbolText) and has no label of its own: VoiceOver reads the symbol's default label; check that it describes what this \(name == "Menu" ? "menu" : "control") does, or add `.accessibilityLabel`")
         }
     }

@@ -305,7 +305,7 @@ struct TapGestureMissingTraitRule: SourceRule {
             let facts = [ViewComponents.tapOnlyPrefix + type]
                 + ViewComponents.closureLabels(of: call).map { ViewComponents.tapOnlyWhenGivenPrefix + type + "." + $0 }
             if facts.contains(where: file.context.componentFacts.contains) {
-                sink.report(call, "`\(type)` is made tappable by a tap gesture in its own body, but neither `\(type)` nor this use gives it a button or link trait, so VoiceOver reads this `\(InputExcerpt.of(call.trimmedDescription.split(separator: "\n").first.map(String.init) ?? type, limit: 50))` as plain content; make `\(type)` a `Button` (or add `.accessibilityAddTraits(.isButton)` in it)")
+                sink.report(call, "`\(type)` is made tappable by a tap gesture in its own body, but neither `\(type)` nor this use gives it a button or link trait, so VoiceOver reads this `\(InputExcerpt.of(call.sourceText.split(separator: "\n").first.map(String.init) ?? type, limit: 50))` as plain content; make `\(type)` a `Button` (or add `.accessibilityAddTraits(.isButton)` in it)")
             }
         }
     }
@@ -349,7 +349,7 @@ struct TapGestureMissingTraitRule: SourceRule {
     /// `Color.black.opacity(0.4).ignoresSafeArea()`: a colour covering the screen behind an overlay.
     static func isBackdrop(_ chain: ModifierChain) -> Bool {
         let root = chain.root.as(MemberAccessExprSyntax.self)
-        let isColor = root?.base?.trimmedDescription == "Color" || (root?.base == nil && root != nil)
+        let isColor = root?.base?.sourceText == "Color" || (root?.base == nil && root != nil)
         return isColor && (chain.has("ignoresSafeArea") || chain.has("edgesIgnoringSafeArea"))
     }
 
