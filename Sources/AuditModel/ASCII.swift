@@ -20,6 +20,32 @@ public enum ASCII {
         return text.utf8.allSatisfy { isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "_") }
     }
 
+    /// `text` with its runs of whitespace made one space and none at either end, cut after
+    /// `limit` characters: what `split(whereSeparator: \.isWhitespace).joined(separator: " ")`
+    /// gives, read as bytes. Nil when the text is not all ASCII (Unicode spaces and grapheme
+    /// clusters are then the caller's), so the two ways always agree.
+    public static func collapsingWhitespace(_ text: some Collection<UInt8>, limit: Int = .max) -> String? {
+        var out: [UInt8] = []
+        out.reserveCapacity(Swift.min(text.count, limit))
+        var pendingSpace = false
+        for byte in text {
+            guard byte < 0x80 else { return nil }
+            // Unicode's White_Space among ASCII: tab, line feed, vertical tab, form feed, carriage return, space.
+            if byte == 0x20 || (0x09...0x0D).contains(byte) {
+                pendingSpace = !out.isEmpty
+                continue
+            }
+            if out.count == limit { continue }
+            if pendingSpace {
+                out.append(0x20)
+                pendingSpace = false
+                if out.count == limit { continue }
+            }
+            out.append(byte)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// A full git commit id: 40 hexadecimal digits, either case.
     public static func isCommitSHA(_ text: String) -> Bool { text.utf8.count == 40 && text.utf8.allSatisfy(isHexDigit) }
 

@@ -104,6 +104,8 @@ public struct DocumentFile: Sendable {
 /// unreadable file becomes a note naming the file and the reason; nothing else is affected.
 public struct DocumentChecker: Sendable {
     public let rules: [any DocumentRule]
+    /// Each rule's description, made once: the Interface Builder ones indent their examples on every access.
+    let descriptions: [RuleDescription]
     public let config: AuditConfig
     let reference: ReferenceData
     let limits: InterfaceBuilderLimits
@@ -111,6 +113,7 @@ public struct DocumentChecker: Sendable {
     public init(rules: [any DocumentRule] = RuleCatalog.documentRules, config: AuditConfig = AuditConfig(),
                 reference: ReferenceData = .shared, limits: InterfaceBuilderLimits = InterfaceBuilderLimits()) {
         self.rules = rules.filter { config.isEnabled($0.description.id) }
+        self.descriptions = self.rules.map(\.description)
         self.config = config
         self.reference = reference
         self.limits = limits
@@ -155,8 +158,7 @@ public struct DocumentChecker: Sendable {
         let ownerClass = document.xibOwnerClass
         result.referencedNames = document.customClasses.subtracting(ownerClass.map { [$0] } ?? [])
         result.referencedNames.formUnion(document.referencedSceneIdentifiers.map { FileResult.sceneRequirementPrefix + $0 })
-        for rule in rules {
-            let description = rule.description
+        for (rule, description) in zip(rules, descriptions) {
             var sink = DocumentFindingSink()
             rule.check(file, &sink)
             for item in sink.items {

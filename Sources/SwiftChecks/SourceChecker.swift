@@ -408,6 +408,8 @@ public struct FileResult: Codable, Sendable, Hashable {
 /// Parses one Swift file once, builds its index once, and runs every enabled rule over it.
 public struct SourceChecker: Sendable {
     public let rules: [any SourceRule]
+    /// Each rule's description, made once: some build their examples on every access.
+    let descriptions: [RuleDescription]
     public let config: AuditConfig
     let reference: ReferenceData
     let shapeLimits: SourceShape.Limits
@@ -416,6 +418,7 @@ public struct SourceChecker: Sendable {
                 reference: ReferenceData = .shared, shapeLimits: SourceShape.Limits = SourceShape.Limits()) {
         self.shapeLimits = shapeLimits
         self.rules = rules.filter { config.isEnabled($0.description.id) }
+        self.descriptions = self.rules.map(\.description)
         self.config = config
         self.reference = reference
     }
@@ -457,8 +460,7 @@ public struct SourceChecker: Sendable {
         if !components.local.isEmpty {
             file.context.componentFacts.formUnion(ViewComponents.useFacts(components.local.union(components.shared)))
         }
-        for rule in rules {
-            let description = rule.description
+        for (rule, description) in zip(rules, descriptions) {
             var sink = FindingSink()
             rule.check(file, &sink)
             for item in sink.items {
@@ -590,6 +592,7 @@ struct LineTable {
         }
         let end = min(node.endPositionBeforeTrailingTrivia.utf8Offset, start + 1000, bytes.count)
         guard start < end else { return "" }
+        if let ascii = ASCII.collapsingWhitespace(bytes[start..<end], limit: 240) { return ascii }
         let text = String(decoding: bytes[start..<end], as: UTF8.self)
         // `isWhitespace` also covers "\r\n", one Character in Swift: CRLF and LF checkouts
         // of the same code get the same snippet and fingerprint.
@@ -656,7 +659,7 @@ struct LineTable {
     }
 
     private static func normalised(_ line: String) -> String {
-        line.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        ASCII.collapsingWhitespace(line.utf8) ?? line.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
     private static func declarationName(_ node: Syntax) -> String? {

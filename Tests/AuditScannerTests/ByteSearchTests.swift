@@ -35,6 +35,24 @@ import Testing
         #expect(ASCII.contains("a.b.c".split(separator: ".")[1], "b") && !ASCII.contains("Ab", "abc"))
     }
 
+    /// Snippets and fingerprint lines collapse whitespace byte by byte; they must be the
+    /// Character-wise collapse they replaced, or every stored fingerprint would move.
+    @Test func whitespaceIsCollapsedAsCharactersWouldBe() {
+        func reference(_ text: String, _ limit: Int) -> String {
+            String(text.split(whereSeparator: \.isWhitespace).joined(separator: " ").prefix(limit))
+        }
+        let pieces = ["a", "Text(\"x\")", " ", "  ", "\t", "\n", "\r\n", "\u{0B}", "\u{0C}", ".font(.body)", "{", "}", "_", "\u{1F}"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let text = (0..<Int.random(in: 0...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let limit = Int.random(in: 0...20, using: &generator)
+            #expect(ASCII.collapsingWhitespace(text.utf8, limit: limit) == reference(text, limit), "\(text.debugDescription) \(limit)")
+        }
+        #expect(ASCII.collapsingWhitespace("  a \n\t b  ".utf8) == "a b")
+        #expect(ASCII.collapsingWhitespace("a\u{00A0}b".utf8) == nil, "a Unicode space is left to the Character-wise collapse")
+        #expect(ASCII.collapsingWhitespace("".utf8) == "")
+    }
+
     @Test func matchesAreFoundFromWhereTheSearchResumes() {
         let text = Array("abcabcab".utf8), needle = Array("abc".utf8)
         text.withUnsafeBufferPointer { text in
