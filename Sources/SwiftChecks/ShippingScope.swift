@@ -581,10 +581,16 @@ extension SourceFile {
         }
         // `let IS_CATALYST = ProcessInfo.processInfo.isMacCatalystApp`: a flag that code shown
         // only on the Mac tests (see `catalystGate`).
-        for (name, declarations) in index.declarations where declarations.contains(where: { declaration in
-            declaration.is(PatternBindingSyntax.self) && declaration.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .identifier("isMacCatalystApp") }
-        }) {
-            facts.insert(name + FileResult.catalystFlagMarker)
+        // The index knows where the name is written: only the bindings around those places are
+        // flags (reading every binding's tokens costs a walk of each `body`).
+        if let places = index.references["isMacCatalystApp"] {
+            for (name, declarations) in index.declarations where declarations.contains(where: { declaration in
+                guard declaration.is(PatternBindingSyntax.self) else { return false }
+                let range = declaration.position.utf8Offset..<declaration.endPosition.utf8Offset
+                return places.contains(where: range.contains)
+            }) {
+                facts.insert(name + FileResult.catalystFlagMarker)
+            }
         }
         // `required init?(coder:) { fatalError(…) }`: the class cannot come out of a storyboard
         // or nib, so a document that holds it is not what the app shows.
