@@ -18,6 +18,7 @@ public enum RuleCatalog {
         SFSymbolDefaultLabelRule(),
         TapGestureMissingTraitRule(),
         CustomToggleMissingTraitRule(),
+        ControlBlockedNotDisabledRule(),
         GestureWithoutAlternativeRule(),
         AnimationIgnoresReduceMotionRule(),
         AccessibilityTraitsAssignedRule(),

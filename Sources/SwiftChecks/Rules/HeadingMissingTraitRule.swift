@@ -28,10 +28,11 @@ struct HeadingMissingTraitRule: SourceRule {
         limitations: """
             Only SwiftUI `Text` that opens a `VStack`, `LazyVStack`, `Section` content, \
             `ScrollView` or `Form` (or opens an icon-and-title row that does) is judged, and only \
-            in a title text style or in capitals (a section label), or in bold (not in a caption, \
+            in a title text style, a fixed size as large as `title3` in semibold or heavier, or in \
+            capitals (a section label), or in bold (not in a caption, \
             footnote or a size under 14 pt) where it opens the stack that is a view's whole \
-            `body` (through `Group`s): a sheet's or a screen's title; other bold text, fixed sizes \
-            and UIKit labels are not. Text inside a control's label, a toolbar, a \
+            `body` (through `Group`s): a sheet's or a screen's title; other bold text, smaller or \
+            lighter fixed sizes and UIKit labels are not. Text inside a control's label, a toolbar, a \
             section header or an alert is left alone, as is text in a view whose callers add \
             the trait (not followed across files).
             """,
@@ -58,6 +59,20 @@ struct HeadingMissingTraitRule: SourceRule {
                     }
                 }
                 """),
+            // A title drawn in a fixed size as large as `title3`, in semibold.
+            RuleExample("""
+                import SwiftUI
+                struct WizardIntro: View {
+                    let title: String
+                    var body: some View { content }
+                    var content: some View {
+                        VStack(alignment: .leading, spacing: 8) {
+                            ↓Text(title).font(.system(size: 20, weight: .semibold))
+                            Text("Three steps to set up the helper").font(.system(size: 13))
+                        }
+                    }
+                }
+                """),
             // Bold text opening the stack that is a view's whole body: the sheet's title.
             RuleExample("""
                 import SwiftUI
@@ -76,6 +91,19 @@ struct HeadingMissingTraitRule: SourceRule {
                 """),
         ],
         nonTriggering: [
+            // On a TV a 24 pt semibold label is smaller than body text: a field's caption, not a title.
+            RuleExample("""
+                import SwiftUI
+                struct ServerForm: View {
+                    @State private var url = ""
+                    var body: some View {
+                        VStack(alignment: .leading) {
+                            Text("Server URL").font(.system(size: 24, weight: .semibold))
+                            TextField("https://", text: $url)
+                        }
+                    }
+                }
+                """, platforms: PlatformSet(.tvOS)),
             // Bold in a small font is a label's emphasis; bold text further down the body, or in
             // a stack that is not the body, is not its title.
             RuleExample("""
@@ -126,6 +154,15 @@ struct HeadingMissingTraitRule: SourceRule {
                             Text("Your recovery phrase is stored on this device only.").font(.title3)
                             Text("Words")
                         }
+                        // Large but regular, or heavy but smaller than a title: a value and a label.
+                        VStack {
+                            Text("42").font(.system(size: 34))
+                            Text("Steps")
+                        }
+                        VStack {
+                            Text("Total").font(.system(size: 17, weight: .semibold))
+                            Text("12 items")
+                        }
                         Form {
                             Section { Text("x") } header: { VStack { Text("Sync").font(.title3) } }
                         }
@@ -148,10 +185,12 @@ struct HeadingMissingTraitRule: SourceRule {
             guard chain.root.as(FunctionCallExprSyntax.self)?.id == text.id else { continue }
             let style = chain.modifiers.last(where: { $0.calleeName == "font" })?.arguments.first.flatMap { Self.textStyle(of: $0.expression) }
             let titled = style.map(Self.titleStyles.contains) ?? false
+            // A fixed size written as large as a title style, in a heavy weight: a title drawn by hand.
+            let sized = !titled && Self.isTitleSized(chain, file, at: text)
             let capitals = Self.isCapitalisedLabel(text, chain)
             // Bold text that opens a view's whole body is its title (a sheet's or a screen's).
-            let boldTitle = !titled && !capitals && Self.isBold(chain) && !Self.isSmall(chain) && Self.opensBody(chain.outermost)
-            guard titled || capitals || boldTitle, !Self.isNotATitle(text),
+            let boldTitle = !titled && !sized && !capitals && Self.isBold(chain) && !Self.isSmall(chain) && Self.opensBody(chain.outermost)
+            guard titled || sized || capitals || boldTitle, !Self.isNotATitle(text),
                   !chain.modifiers.contains(where: { ["accessibilityAddTraits", "accessibilityHeading", "accessibilityHidden", "hidden"].contains($0.calleeName ?? "") }),
                   !chain.addedTraits.contains("isHeader"),
                   boldTitle || Self.opensStack(chain.outermost), !AccessibilityLabels.isInPreview(text) else { continue }
@@ -164,6 +203,7 @@ struct HeadingMissingTraitRule: SourceRule {
                     .map { ($0.position.utf8Offset..<$0.endPosition.utf8Offset).contains(text.position.utf8Offset) } ?? false
             }) { continue }
             let how = titled ? "in `.\(style ?? "title")`, styled as a title"
+                : sized ? "in a heavy font as large as a title style, styled as a title"
                 : capitals ? "in capitals, styled as a section label" : "in bold at the top of the view's body, styled as its title"
             sink.report(text, "`\(InputExcerpt.of(text.sourceText, limit: 50))` opens its stack \(how), but has no header trait: VoiceOver reads it as plain text and the rotor cannot jump to it; if it heads what follows, add `.accessibilityAddTraits(.isHeader)`")
         }
@@ -241,6 +281,26 @@ struct HeadingMissingTraitRule: SourceRule {
             }
         }
         return false
+    }
+
+    /// `.font(.system(size: 20, weight: .semibold))`: a fixed size at least that of the
+    /// `title3` style on every platform the code builds for (20 pt on iOS, 15 pt on the Mac, from
+    /// Apple's tables), in semibold or heavier; code built only for a TV, a watch or visionOS is not judged.
+    static func isTitleSized(_ chain: ModifierChain, _ file: SourceFile, at text: FunctionCallExprSyntax) -> Bool {
+        guard let font = chain.modifiers.last(where: { $0.calleeName == "font" })?.arguments.first?.expression.as(FunctionCallExprSyntax.self),
+              font.calleeName == "system", let size = font.argument("size")?.numberValue,
+              let weight = font.argument("weight")?.memberName, ["semibold", "bold", "heavy", "black"].contains(weight) else { return false }
+        let platforms = file.platforms(at: Syntax(text))
+        // Apple's tables give iOS's and the Mac's sizes; a TV's or a watch's titles are of
+        // another scale (tvOS body text is larger than an iPhone's title3): code only they
+        // build is not judged.
+        guard !platforms.isDisjoint(with: PlatformSet([.iOS, .macOS])) else { return false }
+        var threshold = 0.0
+        if platforms.contains(.macOS) { threshold = max(threshold, file.reference.macosTextStyleSizes["title3"] ?? .infinity) }
+        if platforms.contains(.iOS) {
+            threshold = max(threshold, file.reference.iosTextStyleSizes["Large (default)"]?["title3"] ?? .infinity)
+        }
+        return threshold > 0 && size >= threshold
     }
 
     /// A small font (`.caption`, `.footnote`, a size under 14 pt): bold in it is a label's
