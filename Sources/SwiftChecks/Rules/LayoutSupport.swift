@@ -494,10 +494,18 @@ enum InterfaceBuilderExample {
         """
     }
 
+    /// Every line moved right by 16 spaces, byte by byte: the examples are built whenever the
+    /// rule catalog is (on every scan, warm ones too), and a split by Characters cost a tenth
+    /// of a warm re-scan's own work.
     private static func indent(_ text: String) -> String {
-        text.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { String(repeating: " ", count: 16) + $0 }
-            .joined(separator: "\n")
+        let margin = [UInt8](repeating: UInt8(ascii: " "), count: 16)
+        var out = margin
+        out.reserveCapacity(text.utf8.count * 2)
+        for byte in text.utf8 {
+            out.append(byte)
+            if byte == UInt8(ascii: "\n") { out += margin }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }
 
