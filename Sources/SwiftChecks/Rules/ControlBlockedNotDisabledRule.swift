@@ -37,7 +37,8 @@ struct ControlBlockedNotDisabledRule: SourceRule {
             `Control`), or a name ending in `Button`, `Switch`, `Slider` or `Stepper` the file \
             does not declare otherwise, and only where this file turns its touches back on or \
             sets them from a condition: a control made inert once, for good (an avatar button \
-            inside a cell that handles the tap), is left alone, as is one whose `isEnabled`, \
+            inside a cell that handles the tap), is left alone, as is one turned back on only when an animation completes (a pause \
+            while a step fades in), or one whose `isEnabled`, \
             `isHidden = true`, accessibility element or traits the same function also sets. \
             A control subclass blocking itself (`isUserInteractionEnabled = false` in a \
             `UIButton` subclass) counts. SwiftUI's `.allowsHitTesting(false)` is not judged.
@@ -104,6 +105,25 @@ struct ControlBlockedNotDisabledRule: SourceRule {
                     }
                 }
                 """),
+            // A pause while a step fades in: touches come back when the animation ends.
+            RuleExample("""
+                import UIKit
+                final class OnboardingViewController: UIViewController {
+                    let continueButton = UIButton()
+                    func show(_ step: UIView) {
+                        continueButton.isUserInteractionEnabled = false
+                        UIView.animate(withDuration: 0.3, animations: { step.alpha = 1 }, completion: { _ in
+                            self.continueButton.isUserInteractionEnabled = true
+                        })
+                    }
+                    let skipButton = UIButton()
+                    func showAtOnce(_ step: UIView) {
+                        skipButton.isUserInteractionEnabled = false
+                        step.alpha = 1
+                        if step.isHidden { step.isHidden = false } else { skipButton.isUserInteractionEnabled = true }
+                    }
+                }
+                """),
             // Not a control: a view or image view whose gesture is switched off, and a name
             // ending in Button that the file declares as a plain view.
             RuleExample("""
@@ -138,8 +158,14 @@ struct ControlBlockedNotDisabledRule: SourceRule {
         for assignment in blocking {
             guard let value = assignment.value.first, assignment.value.count == 1, value.booleanValue != true else { continue }
             // Off once and never on again is a decision about the view, not a state it passes through.
+            // Touches turned back on only when an animation ends are a pause while it plays,
+            // not a state the control is in.
+            // So are touches turned back on further down the same code path.
             let toggled = value.booleanValue == nil
-                || byObject[Self.key(assignment)]?.contains { $0.value.first?.booleanValue != false } == true
+                || byObject[Self.key(assignment)]?.contains { other in
+                    other.value.first?.booleanValue != false && !Self.isInAnimationCompletion(other)
+                        && !Self.followsOnTheSamePath(other, after: assignment)
+                } == true
             guard toggled, Self.isControl(assignment, file) else { continue }
             if Self.otherwiseStated(assignment, file) { continue }
             let object = assignment.targetObject.isEmpty ? "self" : assignment.targetObject
@@ -149,6 +175,46 @@ struct ControlBlockedNotDisabledRule: SourceRule {
                 unavailable for now, set `isEnabled` instead
                 """)
         }
+    }
+
+    /// Inside a closure handed to `completion:` (`UIView.animate(…, completion: { _ in … })`,
+    /// an app's `fadeIn(completion:)`), or trailing a call named for an animation.
+    static func isInAnimationCompletion(_ assignment: Assignment) -> Bool {
+        var node = Syntax(assignment.node).parent
+        while let current = node {
+            if let closure = current.as(ClosureExprSyntax.self) {
+                if let argument = closure.parent?.as(LabeledExprSyntax.self), argument.label?.text == "completion" { return true }
+                if let call = closure.parent?.as(FunctionCallExprSyntax.self), call.trailingClosure?.id == closure.id,
+                   let name = call.calleeName?.lowercased(), name.contains("animat") || name.contains("transition") {
+                    return true
+                }
+            }
+            if [.functionDecl, .initializerDecl, .accessorDecl].contains(current.kind) { return false }
+            node = current.parent
+        }
+        return false
+    }
+
+    /// `later` comes after `first` in the same function, not in another branch of an `if` or
+    /// `switch` that holds both: the function turns touches off and on again in one run.
+    static func followsOnTheSamePath(_ later: Assignment, after first: Assignment) -> Bool {
+        // A closure may run later (a `Task`, a network callback): it is a code path of its own.
+        func body(around node: Syntax) -> Syntax? {
+            var current = node.parent
+            while let candidate = current, ![.closureExpr, .functionDecl, .initializerDecl, .accessorDecl].contains(candidate.kind) {
+                current = candidate.parent
+            }
+            return current
+        }
+        guard later.node.position > first.node.position, let function = body(around: Syntax(first.node)),
+              body(around: Syntax(later.node))?.id == function.id else { return false }
+        var ancestors = Set<SyntaxIdentifier>()
+        var node = Syntax(first.node).parent
+        while let current = node { ancestors.insert(current.id); node = current.parent }
+        node = Syntax(later.node).parent
+        while let current = node, !ancestors.contains(current.id) { node = current.parent }
+        guard let common = node else { return false }
+        return common.kind != .ifExpr && common.kind != .switchExpr
     }
 
     /// `isUserInteractionEnabled = …` written on `self` without `self.`.

@@ -129,6 +129,9 @@ struct HeadingMissingTraitRule: SourceRule {
             RuleExample("""
                 import SwiftUI
                 struct Settings: View {
+                    let months = 12
+                    let total: Int? = 30
+                    func showPromo() {}
                     var body: some View {
                         VStack {
                             Text("Account").font(.title2).accessibilityAddTraits(.isHeader)
@@ -163,6 +166,22 @@ struct HeadingMissingTraitRule: SourceRule {
                             Text("Total").font(.system(size: 17, weight: .semibold))
                             Text("12 items")
                         }
+                        // A number over its caption, and a card that is one tap target.
+                        VStack {
+                            HStack { Image("calendar"); Text("\\(months)").font(.system(size: 22, weight: .bold)) }
+                            Text("Months subscribed")
+                        }
+                        VStack {
+                            Text(Strings.gemCap(total ?? 0, 50)).font(.system(size: 20, weight: .bold))
+                            Text("Gems you can buy this month")
+                        }
+                        HStack {
+                            VStack {
+                                Text("Gift one, get one").font(.system(size: 22, weight: .bold))
+                                Text("Until Friday")
+                            }
+                        }
+                        .onTapGesture { showPromo() }
                         Form {
                             Section { Text("x") } header: { VStack { Text("Sync").font(.title3) } }
                         }
@@ -196,6 +215,9 @@ struct HeadingMissingTraitRule: SourceRule {
                   boldTitle || Self.opensStack(chain.outermost), !AccessibilityLabels.isInPreview(text) else { continue }
             let containers = text.enclosingViewCalls
             if containers.contains(where: { Self.excluded.contains($0.calleeName ?? "") }) { continue }
+            // A card that is one tap target: its title heads nothing beyond the card.
+            if containers.contains(where: { ModifierChain(containing: ExprSyntax($0)).has("onTapGesture") }) { continue }
+            if Self.isValue(text) { continue }
             // A `Section`'s `header:` content is marked as its heading by the system.
             if containers.contains(where: { container in
                 container.calleeName == "Section" && (container.argument("header").map { Syntax($0) }
@@ -235,6 +257,29 @@ struct HeadingMissingTraitRule: SourceRule {
         guard let literal else { return false }
         let trimmed = literal.trimmingCharacters(in: .whitespaces)
         return trimmed.isEmpty || trimmed.split(separator: " ").count >= 8 || trimmed.hasSuffix(".")
+    }
+
+    /// A number shown large (`Text("\(count)")`, `"\(used) / \(cap)"`, a localised format fed
+    /// with numbers such as `L10n.gemCap(total ?? 0, 50)`): a value with its caption, not a title.
+    static func isValue(_ text: FunctionCallExprSyntax) -> Bool {
+        guard let argument = text.arguments.first, argument.label == nil else { return false }
+        if let literal = argument.expression.as(StringLiteralExprSyntax.self) {
+            let segments = literal.segments
+            let plain = segments.compactMap { $0.as(StringSegmentSyntax.self)?.content.text }.joined()
+            return segments.contains { $0.is(ExpressionSegmentSyntax.self) } && !plain.contains(where: \.isLetter)
+        }
+        if let call = argument.expression.as(FunctionCallExprSyntax.self), !call.arguments.isEmpty {
+            return call.arguments.contains { element in
+                let expression = element.expression
+                if expression.is(IntegerLiteralExprSyntax.self) || expression.is(FloatLiteralExprSyntax.self) { return true }
+                // `count ?? 0`: unfolded, its last element is the number.
+                if let sequence = expression.as(SequenceExprSyntax.self), let last = sequence.elements.last {
+                    return last.is(IntegerLiteralExprSyntax.self)
+                }
+                return false
+            }
+        }
+        return false
     }
 
     /// A section label in capitals: `.textCase(.uppercase)`, `Text(title.uppercased())`, or a
