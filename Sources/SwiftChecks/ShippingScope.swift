@@ -583,6 +583,8 @@ extension SourceFile {
         // only on the Mac tests (see `catalystGate`).
         // The index knows where the name is written: only the bindings around those places are
         // flags (reading every binding's tokens costs a walk of each `body`).
+        // A flag named for it (`static var isMacCatalystApp: Bool { … }`) is one whatever it reads.
+        if index.declarations["isMacCatalystApp"] != nil { facts.insert("isMacCatalystApp" + FileResult.catalystFlagMarker) }
         if let places = index.references["isMacCatalystApp"] {
             for (name, declarations) in index.declarations where declarations.contains(where: { declaration in
                 guard declaration.is(PatternBindingSyntax.self) else { return false }

@@ -70,6 +70,38 @@ struct ControlBlockedNotDisabledRule: SourceRule {
                     }
                 }
                 """),
+            // Off while a request runs, on again in its callback; off in one case of a switch
+            // and on in another; off on a path that returns early; from a compound condition.
+            RuleExample("""
+                import UIKit
+                final class LoginViewController: UIViewController {
+                    let signInButton = UIButton()
+                    let sendButton = UIButton()
+                    let nextButton = UIButton()
+                    let submitButton = UIButton()
+                    var email = "", password = ""
+                    func signIn(_ api: API) {
+                        ↓signInButton.isUserInteractionEnabled = false
+                        api.signIn(email: email, completion: { _ in self.signInButton.isUserInteractionEnabled = true })
+                    }
+                    func render(_ state: State) {
+                        switch state {
+                        case .loading: ↓sendButton.isUserInteractionEnabled = false
+                        case .ready: sendButton.isUserInteractionEnabled = true
+                        }
+                    }
+                    func update(isLoading: Bool) {
+                        guard !isLoading else {
+                            ↓nextButton.isUserInteractionEnabled = false
+                            return
+                        }
+                        nextButton.isUserInteractionEnabled = true
+                    }
+                    func validate() {
+                        ↓submitButton.isUserInteractionEnabled = !email.isEmpty && !password.isEmpty
+                    }
+                }
+                """),
             // A control subclass blocking itself while it shows a spinner.
             RuleExample("""
                 import UIKit
@@ -116,6 +148,13 @@ struct ControlBlockedNotDisabledRule: SourceRule {
                             self.continueButton.isUserInteractionEnabled = true
                         })
                     }
+                    let doneButton = UIButton()
+                    func reveal(_ step: UIView) {
+                        doneButton.isUserInteractionEnabled = false
+                        UIView.animate(withDuration: 0.3) { step.alpha = 1 } completion: { _ in
+                            self.doneButton.isUserInteractionEnabled = true
+                        }
+                    }
                     let skipButton = UIButton()
                     func showAtOnce(_ step: UIView) {
                         skipButton.isUserInteractionEnabled = false
@@ -153,39 +192,81 @@ struct ControlBlockedNotDisabledRule: SourceRule {
     func check(_ file: SourceFile, _ sink: inout FindingSink) {
         let blocking = file.index.assignments.filter { $0.targetProperty == "isUserInteractionEnabled" || Self.isBareTarget($0) }
         guard !blocking.isEmpty else { return }
-        var byObject: [String: [Assignment]] = [:]
-        for assignment in blocking { byObject[Self.key(assignment), default: []].append(assignment) }
-        for assignment in blocking {
-            guard let value = assignment.value.first, assignment.value.count == 1, value.booleanValue != true else { continue }
-            // Off once and never on again is a decision about the view, not a state it passes through.
-            // Touches turned back on only when an animation ends are a pause while it plays,
-            // not a state the control is in.
-            // So are touches turned back on further down the same code path.
-            let toggled = value.booleanValue == nil
-                || byObject[Self.key(assignment)]?.contains { other in
-                    other.value.first?.booleanValue != false && !Self.isInAnimationCompletion(other)
-                        && !Self.followsOnTheSamePath(other, after: assignment)
-                } == true
+        // Re-enabling assignments per object, each with whether it runs when an animation ends:
+        // worked out once, not per pair.
+        var enabling: [String: [(assignment: Assignment, inCompletion: Bool)]] = [:]
+        for assignment in blocking where !Self.isLiterally(false, assignment) {
+            enabling[Self.key(assignment), default: []].append((assignment, Self.isInAnimationCompletion(assignment)))
+        }
+        let stated = Self.statedObjects(file)
+        for assignment in blocking where !Self.isLiterally(true, assignment) {
+            // Off once and never on again is a decision about the view, not a state it passes
+            // through; touches turned back on only when an animation ends, or further down the
+            // same code path, are a pause, not a state the control is in. (A file that re-enables
+            // one object in hundreds of places is judged on the first 64 of them.)
+            let toggled = !Self.isLiterally(false, assignment) || {
+                let pathEnds = Self.pathEnds(after: assignment)
+                return (enabling[Self.key(assignment)] ?? []).prefix(64).contains { other in
+                    !other.inCompletion && (pathEnds || !Self.followsOnTheSamePath(other.assignment, after: assignment))
+                }
+            }()
             guard toggled, Self.isControl(assignment, file) else { continue }
-            if Self.otherwiseStated(assignment, file) { continue }
+            if let scope = Self.body(around: Syntax(assignment.node)), stated.contains(Self.scopedKey(scope, assignment.targetObject)) { continue }
             let object = assignment.targetObject.isEmpty ? "self" : assignment.targetObject
             sink.report(assignment.node, """
-                `\(object).isUserInteractionEnabled = \(value.sourceText)` stops touches but leaves the control enabled: \
+                `\(object).isUserInteractionEnabled = \(assignment.valueText)` stops touches but leaves the control enabled: \
                 VoiceOver still reads it as active (never "dimmed") and Voice Control still offers it; if it is \
                 unavailable for now, set `isEnabled` instead
                 """)
         }
     }
 
-    /// Inside a closure handed to `completion:` (`UIView.animate(…, completion: { _ in … })`,
-    /// an app's `fadeIn(completion:)`), or trailing a call named for an animation.
+    private static func isLiterally(_ flag: Bool, _ assignment: Assignment) -> Bool {
+        assignment.value.count == 1 && assignment.value[0].booleanValue == flag
+    }
+
+    /// The function, initializer, accessor or closure a statement runs in: a closure may run
+    /// later (a `Task`, a network callback), so it is a code path of its own.
+    static func body(around node: Syntax) -> Syntax? {
+        var current = node.parent
+        while let candidate = current, ![.closureExpr, .functionDecl, .initializerDecl, .accessorDecl].contains(candidate.kind) {
+            current = candidate.parent
+        }
+        return current
+    }
+
+    private static func scopedKey(_ scope: Syntax, _ object: String) -> String { "\(scope.position.utf8Offset)|" + object }
+
+    /// Objects whose enabled state, visibility or accessibility the same body also sets
+    /// (`isHidden` to anything but a literal `false`), keyed by body and object.
+    private static func statedObjects(_ file: SourceFile) -> Set<String> {
+        var keys = Set<String>()
+        for other in file.index.assignments {
+            let property = other.targetProperty ?? other.target.as(DeclReferenceExprSyntax.self)?.baseName.text
+            guard let property, statedBy.contains(property), !(property == "isHidden" && isLiterally(false, other)),
+                  let scope = body(around: Syntax(other.node)) else { continue }
+            keys.insert(scopedKey(scope, other.targetObject))
+        }
+        return keys
+    }
+
+    /// Inside a closure handed to `completion:` of a call named for an animation
+    /// (`UIView.animate(…, completion: { _ in … })`, `UIView.animate(…) { … } completion: { … }`,
+    /// an app's `fadeAnimation(…, completion:)`), or trailing such a call. A network call's
+    /// completion is not one: there the control waits on something that takes a while.
     static func isInAnimationCompletion(_ assignment: Assignment) -> Bool {
+        func isAnimation(_ call: FunctionCallExprSyntax?) -> Bool {
+            guard let name = call?.calleeName?.lowercased() else { return false }
+            return name.contains("animat") || name.contains("transition") || name.contains("fade")
+        }
         var node = Syntax(assignment.node).parent
         while let current = node {
             if let closure = current.as(ClosureExprSyntax.self) {
-                if let argument = closure.parent?.as(LabeledExprSyntax.self), argument.label?.text == "completion" { return true }
-                if let call = closure.parent?.as(FunctionCallExprSyntax.self), call.trailingClosure?.id == closure.id,
-                   let name = call.calleeName?.lowercased(), name.contains("animat") || name.contains("transition") {
+                if let argument = closure.parent?.as(LabeledExprSyntax.self), argument.label?.text == "completion",
+                   isAnimation(argument.parent?.parent?.as(FunctionCallExprSyntax.self)) { return true }
+                if let element = closure.parent?.as(MultipleTrailingClosureElementSyntax.self), element.label.text == "completion",
+                   isAnimation(element.parent?.parent?.as(FunctionCallExprSyntax.self)) { return true }
+                if let call = closure.parent?.as(FunctionCallExprSyntax.self), call.trailingClosure?.id == closure.id, isAnimation(call) {
                     return true
                 }
             }
@@ -195,17 +276,22 @@ struct ControlBlockedNotDisabledRule: SourceRule {
         return false
     }
 
+    /// `guard ready else { b.isUserInteractionEnabled = false; return }`: the block that turns
+    /// touches off leaves the function (`return`, `throw`) after it, so what follows is another path.
+    static func pathEnds(after first: Assignment) -> Bool {
+        var item = Syntax(first.node)
+        while let parent = item.parent, !parent.is(CodeBlockItemSyntax.self) {
+            if [.closureExpr, .functionDecl, .initializerDecl, .accessorDecl].contains(parent.kind) { return false }
+            item = parent
+        }
+        guard let statement = item.parent?.as(CodeBlockItemSyntax.self), let list = statement.parent?.as(CodeBlockItemListSyntax.self)
+        else { return false }
+        return list.contains { $0.position > statement.position && ($0.item.is(ReturnStmtSyntax.self) || $0.item.is(ThrowStmtSyntax.self)) }
+    }
+
     /// `later` comes after `first` in the same function, not in another branch of an `if` or
     /// `switch` that holds both: the function turns touches off and on again in one run.
     static func followsOnTheSamePath(_ later: Assignment, after first: Assignment) -> Bool {
-        // A closure may run later (a `Task`, a network callback): it is a code path of its own.
-        func body(around node: Syntax) -> Syntax? {
-            var current = node.parent
-            while let candidate = current, ![.closureExpr, .functionDecl, .initializerDecl, .accessorDecl].contains(candidate.kind) {
-                current = candidate.parent
-            }
-            return current
-        }
         guard later.node.position > first.node.position, let function = body(around: Syntax(first.node)),
               body(around: Syntax(later.node))?.id == function.id else { return false }
         var ancestors = Set<SyntaxIdentifier>()
@@ -214,7 +300,7 @@ struct ControlBlockedNotDisabledRule: SourceRule {
         node = Syntax(later.node).parent
         while let current = node, !ancestors.contains(current.id) { node = current.parent }
         guard let common = node else { return false }
-        return common.kind != .ifExpr && common.kind != .switchExpr
+        return ![.ifExpr, .switchExpr, .switchCaseList].contains(common.kind)
     }
 
     /// `isUserInteractionEnabled = …` written on `self` without `self.`.
@@ -260,21 +346,5 @@ struct ControlBlockedNotDisabledRule: SourceRule {
             return isControlType(superclass, file, depth: depth + 1)
         }
         return !type.hasPrefix("UI") && !type.hasPrefix("NS") && (type.hasSuffix("Button") || type.hasSuffix("Control"))
-    }
-
-    /// The same function (or closure) also sets the control's enabled state, hides it, or
-    /// sets what assistive technologies are told about it.
-    private static func otherwiseStated(_ assignment: Assignment, _ file: SourceFile) -> Bool {
-        var scope: Syntax? = Syntax(assignment.node).parent
-        while let current = scope, ![.closureExpr, .functionDecl, .initializerDecl, .accessorDecl].contains(current.kind) {
-            scope = current.parent
-        }
-        guard let scope else { return false }
-        let range = scope.position.utf8Offset..<scope.endPosition.utf8Offset
-        return file.index.assignments.contains { other in
-            guard range.contains(other.node.position.utf8Offset), other.targetObject == assignment.targetObject else { return false }
-            if let property = other.targetProperty { return statedBy.contains(property) }
-            return other.target.as(DeclReferenceExprSyntax.self).map { statedBy.contains($0.baseName.text) } ?? false
-        }
     }
 }

@@ -73,6 +73,25 @@ struct HeadingMissingTraitRule: SourceRule {
                     }
                 }
                 """),
+            // A name built from parts is a title too, and a tap that dismisses the keyboard on
+            // the whole screen does not make the screen a card.
+            RuleExample("""
+                import SwiftUI
+                struct ProfileHeader: View {
+                    let first: String, last: String
+                    @State private var bio = ""
+                    var body: some View {
+                        ScrollView {
+                            VStack(alignment: .leading) {
+                                ↓Text("\\(first) \\(last)").font(.system(size: 22, weight: .bold))
+                                TextField("Bio", text: $bio)
+                            }
+                        }
+                        .onTapGesture { hideKeyboard() }
+                    }
+                    func hideKeyboard() {}
+                }
+                """),
             // Bold text opening the stack that is a view's whole body: the sheet's title.
             RuleExample("""
                 import SwiftUI
@@ -129,7 +148,7 @@ struct HeadingMissingTraitRule: SourceRule {
             RuleExample("""
                 import SwiftUI
                 struct Settings: View {
-                    let months = 12
+                    let monthCount = 12
                     let total: Int? = 30
                     func showPromo() {}
                     var body: some View {
@@ -168,7 +187,7 @@ struct HeadingMissingTraitRule: SourceRule {
                         }
                         // A number over its caption, and a card that is one tap target.
                         VStack {
-                            HStack { Image("calendar"); Text("\\(months)").font(.system(size: 22, weight: .bold)) }
+                            HStack { Image("calendar"); Text("\\(monthCount)").font(.system(size: 22, weight: .bold)) }
                             Text("Months subscribed")
                         }
                         VStack {
@@ -215,8 +234,12 @@ struct HeadingMissingTraitRule: SourceRule {
                   boldTitle || Self.opensStack(chain.outermost), !AccessibilityLabels.isInPreview(text) else { continue }
             let containers = text.enclosingViewCalls
             if containers.contains(where: { Self.excluded.contains($0.calleeName ?? "") }) { continue }
-            // A card that is one tap target: its title heads nothing beyond the card.
-            if containers.contains(where: { ModifierChain(containing: ExprSyntax($0)).has("onTapGesture") }) { continue }
+            // A card that is one tap target (one of the two stacks nearest the title): its title
+            // heads nothing beyond the card. A tap on a whole screen's scroll view (to dismiss
+            // the keyboard) does not make its titles a card's.
+            if containers.prefix(2).contains(where: { container in
+                ["VStack", "HStack", "ZStack"].contains(container.calleeName ?? "") && ModifierChain(containing: ExprSyntax(container)).has("onTapGesture")
+            }) { continue }
             if Self.isValue(text) { continue }
             // A `Section`'s `header:` content is marked as its heading by the system.
             if containers.contains(where: { container in
@@ -259,25 +282,32 @@ struct HeadingMissingTraitRule: SourceRule {
         return trimmed.isEmpty || trimmed.split(separator: " ").count >= 8 || trimmed.hasSuffix(".")
     }
 
-    /// A number shown large (`Text("\(count)")`, `"\(used) / \(cap)"`, a localised format fed
-    /// with numbers such as `L10n.gemCap(total ?? 0, 50)`): a value with its caption, not a title.
+    /// A number shown large (`Text("\(count ?? 0)")`, `"\(used) / \(gemCapTotal)"`, a localised
+    /// format of the app's strings fed with numbers such as `L10n.gemCap(total ?? 0, 50)`): a
+    /// value with its caption, not a title. Interpolated names (`"\(first) \(last)"`) are not.
     static func isValue(_ text: FunctionCallExprSyntax) -> Bool {
         guard let argument = text.arguments.first, argument.label == nil else { return false }
+        func isNumber(_ expression: ExprSyntax) -> Bool {
+            if expression.is(IntegerLiteralExprSyntax.self) || expression.is(FloatLiteralExprSyntax.self) { return true }
+            // `count ?? 0`: unfolded, a `??` and a number last.
+            if let sequence = expression.as(SequenceExprSyntax.self), let last = sequence.elements.last, last.is(IntegerLiteralExprSyntax.self),
+               sequence.elements.contains(where: { $0.as(BinaryOperatorExprSyntax.self)?.operator.text == "??" }) { return true }
+            // A name that says it counts: `count`, `gemCapTotal`, `numberOfItems`.
+            let name = (expression.memberName ?? expression.as(DeclReferenceExprSyntax.self)?.baseName.text ?? "").lowercased()
+            return ["count", "total", "number", "amount"].contains { name.contains($0) }
+        }
         if let literal = argument.expression.as(StringLiteralExprSyntax.self) {
             let segments = literal.segments
             let plain = segments.compactMap { $0.as(StringSegmentSyntax.self)?.content.text }.joined()
-            return segments.contains { $0.is(ExpressionSegmentSyntax.self) } && !plain.contains(where: \.isLetter)
+            let values = segments.compactMap { $0.as(ExpressionSegmentSyntax.self) }
+            return !values.isEmpty && !plain.contains(where: \.isLetter)
+                && values.allSatisfy { $0.expressions.first.map { isNumber($0.expression) } ?? false }
         }
-        if let call = argument.expression.as(FunctionCallExprSyntax.self), !call.arguments.isEmpty {
-            return call.arguments.contains { element in
-                let expression = element.expression
-                if expression.is(IntegerLiteralExprSyntax.self) || expression.is(FloatLiteralExprSyntax.self) { return true }
-                // `count ?? 0`: unfolded, its last element is the number.
-                if let sequence = expression.as(SequenceExprSyntax.self), let last = sequence.elements.last {
-                    return last.is(IntegerLiteralExprSyntax.self)
-                }
-                return false
-            }
+        // A generated strings accessor (`L10n.…`, `Strings.…`) given a number.
+        if let call = argument.expression.as(FunctionCallExprSyntax.self),
+           let base = call.calledExpression.as(MemberAccessExprSyntax.self)?.base?.as(DeclReferenceExprSyntax.self),
+           base.baseName.text.first?.isUppercase == true {
+            return call.arguments.contains { isNumber($0.expression) }
         }
         return false
     }
