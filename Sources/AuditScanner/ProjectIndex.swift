@@ -221,6 +221,9 @@ struct ProjectIndex: Sendable {
         colorTokens = ColorTokens.merge(tokenFiles.map(\.tokens))
         xcodeTargets.sort { ($0.root.count, $0.root) > ($1.root.count, $1.root) }
         projectFilesReadable = projectsListFiles
+        targetsDecideEveryFile = everyProjectRead && projectFilesReadable && !xcodeTargets.isEmpty
+            && !xcodeTargets.contains(where: { $0.targets.targets.contains { !$0.synchronizedFolders.isEmpty } })
+        xcodeTargetsListSwift = xcodeTargets.contains { $0.targets.lists([".swift"]) }
         if sawProject, projectsListFiles {
             swiftFilesInXcodeProjects = projectSwiftFiles
             projectRoots = listingProjectRoots
@@ -476,7 +479,7 @@ struct ProjectIndex: Sendable {
             return targetsDecideEveryFile || swiftFilesInXcodeProjects?.contains(name) != true
         }
         guard let listed = swiftFilesInXcodeProjects else { return false }
-        if targetsDecideEveryFile, xcodeTargets.contains(where: { $0.targets.lists([".swift"]) }) {
+        if targetsDecideEveryFile, xcodeTargetsListSwift {
             if targetPlatformsByFile[path] != nil { return false }
         } else if listed.contains(name) {
             return false
@@ -525,11 +528,11 @@ struct ProjectIndex: Sendable {
     }
 
     /// Every Xcode project parsed, and none adds a folder's files wholesale (a synchronised
-    /// folder), so the targets' lists are the whole story.
-    private var targetsDecideEveryFile: Bool {
-        everyProjectRead && projectFilesReadable && !xcodeTargets.isEmpty
-            && !xcodeTargets.contains(where: { $0.targets.targets.contains { !$0.synchronizedFolders.isEmpty } })
-    }
+    /// folder), so the targets' lists are the whole story. Settled once the projects are read:
+    /// every Swift file's target test asks it.
+    private var targetsDecideEveryFile = false
+    /// Some project's targets list a Swift file by name or path (asked per file as well).
+    private var xcodeTargetsListSwift = false
 
     /// Whether `path` lies under one of `roots` (folders holding a `.xcodeproj`) with no
     /// Package.swift on the way: SwiftPM, not the project, decides what a package's folder holds.
