@@ -283,27 +283,36 @@ public struct FileResult: Codable, Sendable, Hashable {
     /// Mac-only files build appears only on the Mac. Types the repository does not declare, and
     /// types no checked file names, are left out.
     public static func builtPlatforms(_ results: [FileResult]) -> [String: PlatformSet] {
-        guard results.contains(where: { $0.assignedMembers.contains { ASCII.contains($0, builtForMarker) } }) else { return [:] }
-        var platforms: [String: PlatformSet] = [:]
-        // Only the repository's own types: a framework class (`UITableViewHeaderFooterView`)
-        // one file builds under `#if os(tvOS)` is not thereby a tvOS class.
+        // One pass over every file's facts (a warm re-scan reads them all): only entries with
+        // an `@` can be a marker.
         var declared = Set<String>()
-        for result in results {
-            for entry in result.assignedMembers where ASCII.hasSuffix(entry, declaresMarker) { declared.insert(String(entry.dropLast(declaresMarker.count))) }
-        }
+        var perFile: [(platforms: PlatformSet, built: [String: PlatformSet])] = []
+        perFile.reserveCapacity(results.count)
+        var anyBuilt = false
         for result in results {
             var filePlatforms = PlatformSet.all
             var built: [String: PlatformSet] = [:]
-            for entry in result.assignedMembers {
-                if entry.utf8.starts(with: platformsMarker.utf8), let raw = UInt8(entry.dropFirst(platformsMarker.count)) {
+            for entry in result.assignedMembers where entry.utf8.contains(UInt8(ascii: "@")) {
+                if ASCII.hasSuffix(entry, declaresMarker) {
+                    declared.insert(String(entry.dropLast(declaresMarker.count)))
+                } else if entry.utf8.starts(with: platformsMarker.utf8), let raw = UInt8(entry.dropFirst(platformsMarker.count)) {
                     filePlatforms = PlatformSet(rawValue: raw)
-                } else if ASCII.contains(entry, builtForMarker), let range = entry.range(of: builtForMarker),
-                          let raw = UInt8(entry[range.upperBound...]) {
-                    built[String(entry[..<range.lowerBound])] = PlatformSet(rawValue: raw)
+                } else if ASCII.contains(entry, builtForMarker) {
+                    anyBuilt = true
+                    if let range = entry.range(of: builtForMarker), let raw = UInt8(entry[range.upperBound...]) {
+                        built[String(entry[..<range.lowerBound])] = PlatformSet(rawValue: raw)
+                    }
                 }
             }
+            perFile.append((filePlatforms, built))
+        }
+        guard anyBuilt else { return [:] }
+        // Only the repository's own types: a framework class (`UITableViewHeaderFooterView`)
+        // one file builds under `#if os(tvOS)` is not thereby a tvOS class.
+        var platforms: [String: PlatformSet] = [:]
+        for (result, facts) in zip(results, perFile) {
             for name in result.referencedNames where name.first?.isUppercase == true && declared.contains(name) {
-                platforms[name, default: PlatformSet()].formUnion(built[name] ?? filePlatforms)
+                platforms[name, default: PlatformSet()].formUnion(facts.built[name] ?? facts.platforms)
             }
         }
         return platforms
