@@ -223,7 +223,7 @@ struct ProjectIndex: Sendable {
         projectFilesReadable = projectsListFiles
         targetsDecideEveryFile = everyProjectRead && projectFilesReadable && !xcodeTargets.isEmpty
             && !xcodeTargets.contains(where: { $0.targets.targets.contains { !$0.synchronizedFolders.isEmpty } })
-        xcodeTargetsListSwift = xcodeTargets.contains { $0.targets.lists([".swift"]) }
+        xcodeTargetsListSwift = targetsDecideEveryFile && xcodeTargets.contains { $0.targets.lists([".swift"]) }
         if sawProject, projectsListFiles {
             swiftFilesInXcodeProjects = projectSwiftFiles
             projectRoots = listingProjectRoots
@@ -531,7 +531,8 @@ struct ProjectIndex: Sendable {
     /// folder), so the targets' lists are the whole story. Settled once the projects are read:
     /// every Swift file's target test asks it.
     private var targetsDecideEveryFile = false
-    /// Some project's targets list a Swift file by name or path (asked per file as well).
+    /// Where the targets decide every file: some project's targets list a Swift file by name
+    /// or path (asked per file as well).
     private var xcodeTargetsListSwift = false
 
     /// Whether `path` lies under one of `roots` (folders holding a `.xcodeproj`) with no

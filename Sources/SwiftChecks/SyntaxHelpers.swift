@@ -69,6 +69,16 @@ extension SyntaxProtocol {
     }
 }
 
+extension PatternBindingSyntax {
+    /// The type a binding is written with: its annotation without `!` or `?` (`var close:
+    /// UIButton!`), else the callee its initializer calls (`= UIButton(type: .system)`); nil
+    /// when neither says.
+    var writtenTypeName: String? {
+        if let type = typeAnnotation?.type.sourceText.trimmingCharacters(in: ["!", "?"]) { return type }
+        return initializer?.value.as(FunctionCallExprSyntax.self)?.calleeName
+    }
+}
+
 extension FunctionCallExprSyntax {
     /// `Foo(…)` → "Foo"; `a.b.foo(…)` and `.foo(…)` → "foo".
     var calleeName: String? {

@@ -324,14 +324,10 @@ struct ControlBlockedNotDisabledRule: SourceRule {
         }
         let name = String(object.split(separator: ".").last ?? "")
         for node in file.index.declarations(name, in: nil) {
-            guard let binding = node.as(PatternBindingSyntax.self) else { continue }
-            if let type = binding.typeAnnotation?.type.sourceText.trimmingCharacters(in: ["!", "?"]) {
-                return isControlType(type, file, depth: 0)
-            }
-            if let call = binding.initializer?.value.as(FunctionCallExprSyntax.self), let callee = call.calleeName,
-               callee.first?.isUppercase == true {
-                return isControlType(callee, file, depth: 0)
-            }
+            // A lowercase callee (`makeButton()`) says nothing of the type.
+            guard let binding = node.as(PatternBindingSyntax.self), let type = binding.writtenTypeName,
+                  binding.typeAnnotation != nil || type.first?.isUppercase == true else { continue }
+            return isControlType(type, file, depth: 0)
         }
         return controlNameSuffixes.contains { name.hasSuffix($0) }
     }

@@ -452,11 +452,7 @@ struct ControlWithoutNameRule: SourceRule {
 
     /// `let view = UIButton()`, `var close: UIButton!`, `let more = UIButton(type: .system)`.
     static func declaresButton(_ binding: PatternBindingSyntax) -> Bool {
-        if let type = binding.typeAnnotation?.type.sourceText.trimmingCharacters(in: ["!", "?"]) {
-            return type == "UIButton" || type == "NSButton"
-        }
-        guard let call = binding.initializer?.value.as(FunctionCallExprSyntax.self) else { return false }
-        return ["UIButton", "NSButton"].contains(call.calleeName ?? "")
+        ["UIButton", "NSButton"].contains(binding.writtenTypeName ?? "")
     }
 
     /// `ActionableButton(text: "Continue")` where the app's `ActionableButton` makes itself one

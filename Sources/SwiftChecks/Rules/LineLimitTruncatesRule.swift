@@ -298,13 +298,8 @@ struct LineLimitTruncatesRule: SourceRule {
     /// type whose name ends in `Label`.
     static func labelType(_ name: String, in scope: Syntax?, _ file: SourceFile) -> String? {
         for node in file.index.declarations(name, in: scope) {
-            guard let binding = node.as(PatternBindingSyntax.self) else { continue }
-            if let type = binding.typeAnnotation?.type.sourceText.trimmingCharacters(in: ["!", "?"]) {
-                return type.hasSuffix("Label") ? type : nil
-            }
-            if let call = binding.initializer?.value.as(FunctionCallExprSyntax.self), let callee = call.calleeName {
-                return callee.hasSuffix("Label") ? callee : nil
-            }
+            guard let type = node.as(PatternBindingSyntax.self)?.writtenTypeName else { continue }
+            return type.hasSuffix("Label") ? type : nil
         }
         return nil
     }
