@@ -5,6 +5,8 @@ public struct Glob: Sendable, Hashable {
     public let pattern: String
     private let parts: [[UInt8]]
     private let anchored: Bool
+    /// Whether each part is a plain name, compared as bytes (most patterns are).
+    private let literal: [Bool]
 
     private static let globstar = Array("**".utf8)
 
@@ -21,6 +23,7 @@ public struct Glob: Sendable, Hashable {
             split.append(part)
         }
         parts = split
+        literal = split.map { !$0.contains(UInt8(ascii: "*")) && !$0.contains(UInt8(ascii: "?")) }
     }
 
     public func matches(_ path: String) -> Bool {
@@ -41,6 +44,7 @@ public struct Glob: Sendable, Hashable {
     private func matches(components: [ArraySlice<UInt8>]) -> Bool {
         if !anchored, parts.count == 1 {
             // `Pods` matches a folder named Pods anywhere, and everything under it.
+            if literal[0] { return components.contains { Self.equal(parts[0], $0) } }
             return components.contains { Self.match(parts[0], $0) }
         }
         var failed = Set<Int>()
@@ -63,11 +67,22 @@ public struct Glob: Sendable, Hashable {
                 next += 1
             }
         } else {
-            result = component < components.count && Self.match(parts[part], components[component])
+            result = component < components.count
+                && (literal[part] ? Self.equal(parts[part], components[component]) : Self.match(parts[part], components[component]))
                 && match(part + 1, component + 1, components, &failed)
         }
         if !result { failed.insert(key) }
         return result
+    }
+
+    private static func equal(_ name: [UInt8], _ text: ArraySlice<UInt8>) -> Bool {
+        guard name.count == text.count else { return false }
+        var offset = text.startIndex
+        for byte in name {
+            if byte != text[offset] { return false }
+            offset += 1
+        }
+        return true
     }
 
     /// `*` and `?` within one component.

@@ -62,6 +62,8 @@ struct ProjectIndex: Sendable {
     private var accentColorIsSetByFile: [String: Bool] = [:]
     /// The path of that set, where it is.
     private var accentColorSetByFile: [String: String] = [:]
+    /// `digest(for:)` of each Swift and Interface Builder file of the input.
+    private var contextDigestByPath: [String: String] = [:]
     /// Every Xcode project in scope was read: only then can a file be in none of their targets.
     private var everyProjectRead = true
     /// No project file was too large, unreadable, damaged or synchronised (see `init`).
@@ -343,6 +345,23 @@ struct ProjectIndex: Sendable {
             .map { $0.key + "=" + $0.value.value.digestInput + "@" + $0.value.owners.sorted().joined(separator: "|") }.joined(separator: "\n")
         if !colorNamespaces.isEmpty { tokensInput += "\n--\n" + colorNamespaces.digestInput }
         tokensDigest = tokensInput.isEmpty ? "" : Digest.sha256Hex(tokensInput)
+        // Every cache key hashes its file's context: hashed here once per distinct context,
+        // each key then hashes a few short digests (the text ran to kilobytes).
+        var digestsByText: [String: String] = [:]
+        for file in input.files where Self.hasContextDigest(file.path) {
+            let text = contextText(for: file.path)
+            if let known = digestsByText[text] {
+                contextDigestByPath[file.path] = known
+            } else {
+                let digest = Digest.sha256Hex(text)
+                digestsByText[text] = digest
+                contextDigestByPath[file.path] = digest
+            }
+        }
+    }
+
+    private static func hasContextDigest(_ path: String) -> Bool {
+        ASCII.hasSuffix(path, ".swift") || ASCII.hasSuffix(path, ".storyboard") || ASCII.hasSuffix(path, ".xib")
     }
 
     /// A manifest's platforms and target folders, from the cache when this build parsed the
@@ -799,8 +818,12 @@ struct ProjectIndex: Sendable {
         configs.config(for: path).platforms == nil ? deploymentTargetsByFile[path] ?? .unknown : .unknown
     }
 
-    /// Cheap digest of the context for cache keys (the key set is hashed once).
+    /// The digest of the context a file is checked in, for cache keys.
     func digest(for path: String) -> String {
+        contextDigestByPath[path] ?? Digest.sha256Hex(contextText(for: path))
+    }
+
+    private func contextText(for path: String) -> String {
         "\(platforms(for: path)?.rawValue ?? 255)-\(deploymentTargets(for: path).digest)-\(compilationConditionsByFile[path]?.digest ?? "")-\(accentColorIsSetByFile[path].map { $0 ? "a" + (accentColorSetByFile[path] ?? "") : "n" } ?? "")-" + sharedDigest
     }
 

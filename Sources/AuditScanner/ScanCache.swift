@@ -179,13 +179,13 @@ struct ScanCache: Sendable {
                         fix: rule.fix, citation: rule.citation, platforms: PlatformSet(rawValue: platforms),
                         fingerprint: fields[9], snippet: fields[11], sourceLine: fields[12]))
                     if !fields[13].isEmpty {
-                        result.findings[result.findings.count - 1].requiredUse = fields[13].split(separator: "\u{1}").map(String.init)
+                        result.findings[result.findings.count - 1].requiredUse = subfields(fields[13])
                     }
                     if !fields[14].isEmpty {
-                        result.findings[result.findings.count - 1].overriddenBy = fields[14].split(separator: "\u{1}").map(String.init)
+                        result.findings[result.findings.count - 1].overriddenBy = subfields(fields[14])
                     }
                     if !fields[15].isEmpty {
-                        result.findings[result.findings.count - 1].reviewIf = fields[15].split(separator: "\u{1}").map(String.init)
+                        result.findings[result.findings.count - 1].reviewIf = subfields(fields[15])
                     }
                 case "C":
                     // The correction of the finding on the line before.
@@ -258,6 +258,11 @@ struct ScanCache: Sendable {
             }
             fields.append(unescape(line[start..<line.endIndex]))
             return fields
+        }
+
+        /// A field's `\u{1}`-separated parts, split as bytes (`String.split` walks characters).
+        static func subfields(_ field: String) -> [String] {
+            field.utf8.split(separator: 1).map { String(decoding: $0, as: UTF8.self) }
         }
 
         static func escape(_ text: String) -> String {
