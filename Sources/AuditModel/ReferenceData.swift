@@ -40,12 +40,20 @@ public struct ReferenceData: Sendable {
 
     /// The one shared copy, loaded on first use.
     public static let shared: ReferenceData = {
-        do { return try ReferenceData.load() } catch {
-            // The tables ship inside the binary's resource bundle; without them no rule can
-            // give a number, so this is an installation fault, not an input error.
-            fatalError("\(error)")
+        switch loaded {
+        case .success(let data): return data
+        // The tables ship inside the binary's resource bundle; without them no rule can
+        // give a number, so this is an installation fault, not an input error.
+        case .failure(let error): fatalError("\(error)")
         }
     }()
+
+    /// Read once: `check()` at start-up and `shared` are the same load.
+    private static let loaded = Result { try ReferenceData.load() }
+
+    /// Throws what is wrong with the bundled tables, so a broken installation is an error
+    /// message rather than a stop in the middle of a scan.
+    public static func check() throws { _ = try loaded.get() }
 
     public static func load() throws -> ReferenceData {
         let textSizes = try object(named: "text-sizes")

@@ -1,4 +1,5 @@
 import AuditModel
+import Foundation
 
 /// A needle searched for in bytes: in contiguous bytes with glibc's memmem (two-way matching,
 /// vectorised), elsewhere with Knuth–Morris–Pratt. Both read each byte of the haystack a bounded
@@ -67,5 +68,16 @@ struct BytePattern {
 
     static func isXMLSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+}
+
+enum ByteSearch {
+    /// The index of the first `byte` in `bytes`, or its end index: glibc's memchr, for the
+    /// passes over every byte of a file or cache entry.
+    static func next(_ byte: UInt8, in bytes: ArraySlice<UInt8>) -> Int {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, let found = memchr(base, Int32(byte), buffer.count) else { return bytes.endIndex }
+            return bytes.startIndex + UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+        }
     }
 }

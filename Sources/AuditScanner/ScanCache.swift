@@ -158,12 +158,12 @@ struct ScanCache: Sendable {
         /// bytes: Foundation's string searching made decoding slower than parsing.
         static func decode(_ bytes: [UInt8]) -> FileResult? {
             var lines: [ArraySlice<UInt8>] = []
-            var start = bytes.startIndex
-            for index in bytes.indices where bytes[index] == UInt8(ascii: "\n") {
-                if index > start { lines.append(bytes[start..<index]) }
-                start = index + 1
+            var start = 0
+            while start < bytes.count {
+                let end = ByteSearch.next(UInt8(ascii: "\n"), in: bytes[start...])
+                if end > start { lines.append(bytes[start..<end]) }
+                start = end + 1
             }
-            if start < bytes.endIndex { lines.append(bytes[start...]) }
             guard let first = lines.first, first.elementsEqual(header.utf8) else { return nil }
             var result = FileResult()
             for line in lines.dropFirst() {
@@ -245,19 +245,15 @@ struct ScanCache: Sendable {
 
         /// The fields of one line (without its line break).
         static func fields(of line: ArraySlice<UInt8>) -> [String] {
-            // A plain scan for tabs: the generic `split` was a tenth of a warm re-scan.
+            // memchr for tabs: the generic `split` was a tenth of a warm re-scan.
             var fields: [String] = []
             var start = line.startIndex
-            var index = start
-            while index < line.endIndex {
-                if line[index] == UInt8(ascii: "\t") {
-                    fields.append(unescape(line[start..<index]))
-                    start = index + 1
-                }
-                index += 1
+            while true {
+                let end = ByteSearch.next(UInt8(ascii: "\t"), in: line[start...])
+                fields.append(unescape(line[start..<end]))
+                if end == line.endIndex { return fields }
+                start = end + 1
             }
-            fields.append(unescape(line[start..<line.endIndex]))
-            return fields
         }
 
         /// A field's `\u{1}`-separated parts, split as bytes (`String.split` walks characters).
@@ -281,7 +277,9 @@ struct ScanCache: Sendable {
         }
 
         static func unescape(_ field: ArraySlice<UInt8>) -> String {
-            guard field.contains(UInt8(ascii: "\\")) else { return String(decoding: field, as: UTF8.self) }
+            guard ByteSearch.next(UInt8(ascii: "\\"), in: field) < field.endIndex else {
+                return String(decoding: field, as: UTF8.self)
+            }
             var out: [UInt8] = []
             out.reserveCapacity(field.count)
             var escaped = false

@@ -52,11 +52,19 @@ public struct ColorReference: Sendable {
     let systemColors: SystemColorTable
 
     /// The one shared copy, loaded on first use. A missing or malformed bundled table stops the
-    /// program with the reason: no colour rule can give a number without it. Call `load()` at
+    /// program with the reason: no colour rule can give a number without it. Call `check()` at
     /// start-up to report it as an error instead.
     public static let shared: ColorReference = {
-        do { return try ColorReference.load() } catch { fatalError("\(error)") }
+        switch loaded {
+        case .success(let reference): return reference
+        case .failure(let error): fatalError("\(error)")
+        }
     }()
+
+    /// Read once: `check()` and `shared` are the same load.
+    private static let loaded = Result { () throws(ColorReferenceError) in try ColorReference.load() }
+
+    public static func check() throws(ColorReferenceError) { _ = try loaded.get() }
 
     public static func load() throws(ColorReferenceError) -> ColorReference {
         let contrast = try table("contrast")

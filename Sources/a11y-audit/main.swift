@@ -234,8 +234,8 @@ func main() -> ExitCode {
     do {
         // The bundled reference tables are checked before any rule needs them, so a broken
         // installation is an error message, not a crash in the middle of a scan.
-        _ = try ReferenceData.load()
-        _ = try ColorReference.load()
+        try ReferenceData.check()
+        try ColorReference.check()
         switch command {
         case "scan":
             return try runScan(arguments)
