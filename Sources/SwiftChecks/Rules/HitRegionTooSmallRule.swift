@@ -39,8 +39,8 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
         fix: """
             Grow the tappable area, not necessarily the drawing: in SwiftUI add padding or an outer \
             `.frame(minWidth: 44, minHeight: 44)` with `.contentShape(Rectangle())`; in Interface \
-            Builder raise the width and height constraints (or the frame) to the platform's size and \
-            keep the image small with content insets. Use `@ScaledMetric` for sizes that should grow \
+            Builder or UIKit code raise the width and height constraints (or the frame) to the \
+            platform's size and keep the image small with content insets. Use `@ScaledMetric` for sizes that should grow \
             with text.
             """,
         limitations: """
@@ -214,6 +214,60 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
             ]),
         ],
         nonTriggering: [
+            // UIKit buttons whose size the file does not settle: a constraint kept to be
+            // changed, given a priority, only a minimum, related to another view, remade later,
+            // a bar's custom view, a button that widens what can be hit, one with no action, and
+            // one as large as the hit region.
+            RuleExample("""
+                import UIKit
+                import SnapKit
+                final class WideHitButton: UIButton {
+                    override func point(inside point: CGPoint, with event: UIEvent?) -> Bool {
+                        bounds.insetBy(dx: -10, dy: -10).contains(point)
+                    }
+                }
+                final class Toolbar: UIView {
+                    private let stored = UIButton(type: .system)
+                    private let prioritised = UIButton(type: .system)
+                    private let atLeast = UIButton(type: .system)
+                    private let related = UIButton(type: .system)
+                    private let remade = UIButton(type: .system)
+                    private let barred = UIButton(type: .system)
+                    private let widened = WideHitButton(type: .custom)
+                    private let badge = UIButton(type: .custom)
+                    private let large = UIButton(type: .system)
+                    private var storedWidth: NSLayoutConstraint?
+                    override init(frame: CGRect) {
+                        super.init(frame: frame)
+                        stored.addTarget(self, action: #selector(tap), for: .touchUpInside)
+                        prioritised.addTarget(self, action: #selector(tap), for: .touchUpInside)
+                        atLeast.addTarget(self, action: #selector(tap), for: .touchUpInside)
+                        related.addTarget(self, action: #selector(tap), for: .touchUpInside)
+                        remade.addTarget(self, action: #selector(tap), for: .touchUpInside)
+                        barred.addTarget(self, action: #selector(tap), for: .touchUpInside)
+                        widened.addTarget(self, action: #selector(tap), for: .touchUpInside)
+                        large.addTarget(self, action: #selector(tap), for: .touchUpInside)
+                        storedWidth = stored.widthAnchor.constraint(equalToConstant: 20)
+                        storedWidth?.isActive = true
+                        prioritised.snp.makeConstraints { make in make.size.equalTo(24).priority(.high) }
+                        NSLayoutConstraint.activate([
+                            atLeast.heightAnchor.constraint(greaterThanOrEqualToConstant: 30),
+                            related.widthAnchor.constraint(equalTo: heightAnchor),
+                            widened.widthAnchor.constraint(equalToConstant: 24),
+                            badge.widthAnchor.constraint(equalToConstant: 16),
+                            large.widthAnchor.constraint(equalToConstant: 44),
+                            large.heightAnchor.constraint(equalToConstant: 48),
+                            barred.widthAnchor.constraint(equalToConstant: 28),
+                        ])
+                        remade.snp.makeConstraints { make in make.size.equalTo(24) }
+                        let item = UIBarButtonItem(customView: barred)
+                        _ = item
+                    }
+                    func expand() { remade.snp.remakeConstraints { make in make.size.equalTo(48) } }
+                    required init?(coder: NSCoder) { fatalError() }
+                    @objc func tap() {}
+                }
+                """, platforms: PlatformSet(.iOS)),
             // The group's own frame makes it large enough; a group of two views is not one control's size.
             RuleExample("""
                 import SwiftUI
@@ -535,6 +589,40 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
             ]),
         ],
         needsReview: [
+            // A UIKit button made in code, sized by constant constraints it is given in the
+            // same file: anchors made active, or SnapKit's sides (review: a view around it may
+            // take the touches near it).
+            RuleExample("""
+                import UIKit
+                import SnapKit
+                final class PlayerBar: UIView {
+                    private let closeButton = UIButton(type: .system)
+                    let skipButton: UIButton = {
+                        let button = UIButton(type: .custom)
+                        button.setImage(UIImage(systemName: "forward.fill"), for: .normal)
+                        button.addTarget(nil, action: #selector(PlayerBar.skip), for: .touchUpInside)
+                        return button
+                    }()
+                    private let infoButton = UIButton(type: .infoLight)
+                    override init(frame: CGRect) {
+                        super.init(frame: frame)
+                        closeButton.addTarget(self, action: #selector(close), for: .touchUpInside)
+                        infoButton.addTarget(self, action: #selector(close), for: .touchUpInside)
+                        NSLayoutConstraint.activate([
+                            ↓closeButton.widthAnchor.constraint(equalToConstant: 24),
+                            closeButton.heightAnchor.constraint(equalTo: closeButton.widthAnchor),
+                        ])
+                        skipButton.snp.makeConstraints { make in
+                            make.top.equalToSuperview()
+                            ↓make.width.height.equalTo(30)
+                        }
+                        ↓infoButton.heightAnchor.constraint(equalToConstant: 22).isActive = true
+                    }
+                    required init?(coder: NSCoder) { fatalError() }
+                    @objc func close() {}
+                    @objc func skip() {}
+                }
+                """, platforms: PlatformSet(.iOS)),
             // A tappable text drawn as a chip (a colour behind its line) with a small font and
             // a little padding; a symbol at `.caption` (SwiftUI's name for caption1).
             RuleExample("""
@@ -1060,6 +1148,7 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
 
     func check(_ file: SourceFile, _ sink: inout FindingSink) {
         checkGlyphSized(file, &sink)
+        checkUIKitConstraints(file, &sink)
         for region in SwiftUIHitRegion.measure(file) {
             var missed: [(Platform, Double)] = []
             let platforms = file.platformsForSizes(at: region.frame)
@@ -1111,6 +1200,30 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
             sink.report(region.frame, at: member.period,
                         "\(region.control) can be hit in \(size), below \(ControlSizeThreshold.thresholds(missed)); \(why)",
                         platforms: PlatformSet(missed.map(\.0)), certainty: unsure ? .review : nil)
+        }
+    }
+
+    /// UIKit buttons made in code and sized by constant constraints in the same file. Always a
+    /// review: a view around the button (perhaps in another file) may take the touches near it,
+    /// and code elsewhere may replace the constraints.
+    private func checkUIKitConstraints(_ file: SourceFile, _ sink: inout FindingSink) {
+        for region in UIKitHitRegion.measure(file) {
+            var missed: [(Platform, Double)] = []
+            for platform in file.platformsForSizes(at: region.constraint).platforms {
+                guard let threshold = ControlSizeThreshold.required(platform, file.reference),
+                      ControlSizeThreshold.misses(width: region.width, height: region.height, threshold) else { continue }
+                missed.append((platform, threshold))
+            }
+            guard !missed.isEmpty else { continue }
+            let why = missed.allSatisfy({ ControlSizeThreshold.isNearMissOfWideControl(width: region.width, height: region.height, $0.1) })
+                ? ControlSizeThreshold.wideNearMissReason
+                : missed.allSatisfy({ $0.0 == .visionOS }) ? ControlSizeThreshold.visionOSSpacingReason
+                : "its constraints make the button itself the area people can hit, and people with limited dexterity will miss it; "
+                    + "check in the running app that no larger view around it takes the same tap"
+            sink.report(region.constraint,
+                        "`\(region.button)` is constrained to \(ControlSizeThreshold.size(width: region.width, height: region.height)), "
+                            + "below \(ControlSizeThreshold.thresholds(missed)); \(why)",
+                        platforms: PlatformSet(missed.map(\.0)), certainty: .review, requiredUse: region.requiredUse)
         }
     }
 
