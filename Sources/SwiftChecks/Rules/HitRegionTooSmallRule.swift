@@ -45,6 +45,11 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
             """,
         limitations: """
             Sizes given by variables are not known and not flagged (a `@ScaledMetric` size scales); \
+            a UIKit button made in code is measured only by constant size constraints of its own \
+            file that are made active as written (a constraint kept in a variable, given a priority, \
+            related to another view or remade later is not read; frames set in code are not \
+            measured), and only where it is a `UIButton` or a subclass of this file, and it is a \
+            review (a view around it may take the touches near it); \
             a default `.padding()` has no published amount, so a chain with one is not measured. \
             In storyboards and xibs, a Swift `point(inside:with:)` or `hitTest(_:with:)` override in \
             the control's class, an enclosing view's or an overlapping view's hands the finding to a \
