@@ -31,8 +31,12 @@ struct HeadingMissingTraitRule: SourceRule {
             in a title text style, a fixed size as large as `title3` in semibold or heavier, or in \
             capitals (a section label), or in bold (not in a caption, \
             footnote or a size under 14 pt) where it opens the stack that is a view's whole \
-            `body` (through `Group`s): a sheet's or a screen's title; other bold text, smaller or \
-            lighter fixed sizes and UIKit labels are not. Text inside a control's label, a toolbar, a \
+            `body` (through `Group`s): a sheet's or a screen's title; other bold text and smaller or \
+            lighter fixed sizes are not. A UIKit `UILabel` is judged by the font its file assigns \
+            (a title text style, or a semibold or heavier fixed size as large as `title3`), outside \
+            cells and views that are one accessibility element, unless its name says it shows a \
+            value or the file sets its traits, hides it or makes it a bar's title view; where it \
+            sits on screen is not known. Text inside a control's label, a toolbar, a \
             section header or an alert is left alone, as is text in a view whose callers add \
             the trait (not followed across files).
             """,
@@ -108,8 +112,63 @@ struct HeadingMissingTraitRule: SourceRule {
                     }
                 }
                 """),
+            // UIKit: a label in a title text style, or a heavy fixed size as large as title3,
+            // outside a cell, with no header trait in its file.
+            RuleExample("""
+                import UIKit
+                final class WelcomeViewController: UIViewController {
+                    private let titleLabel: UILabel = {
+                        let label = UILabel()
+                        ↓label.font = .preferredFont(forTextStyle: .title1)
+                        label.text = "Welcome to Trails"
+                        return label
+                    }()
+                    private let sectionLabel = UILabel()
+                    override func viewDidLoad() {
+                        super.viewDidLoad()
+                        ↓sectionLabel.font = UIFontMetrics(forTextStyle: .title2).scaledFont(for: .systemFont(ofSize: 22, weight: .bold))
+                        sectionLabel.text = "Nearby"
+                        view.addSubview(titleLabel)
+                        view.addSubview(sectionLabel)
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
         ],
         nonTriggering: [
+            // UIKit labels that are not a section's heading or already carry the trait: a
+            // cell's title, a value shown large, a bar's title view, a label marked as a header,
+            // text in a view that is one accessibility element, body-sized or light text.
+            RuleExample("""
+                import UIKit
+                final class TrailCell: UITableViewCell {
+                    let nameLabel = UILabel()
+                    func configure() { nameLabel.font = .preferredFont(forTextStyle: .title2) }
+                }
+                final class SummaryViewController: UIViewController {
+                    let distanceValueLabel = UILabel()
+                    let titleLabel = UILabel()
+                    let headerLabel = UILabel()
+                    let bodyLabel = UILabel()
+                    let lightLabel = UILabel()
+                    override func viewDidLoad() {
+                        super.viewDidLoad()
+                        distanceValueLabel.font = .systemFont(ofSize: 34, weight: .bold)
+                        titleLabel.font = .preferredFont(forTextStyle: .headline)
+                        navigationItem.titleView = titleLabel
+                        headerLabel.font = .preferredFont(forTextStyle: .title1)
+                        headerLabel.accessibilityTraits.insert(.header)
+                        bodyLabel.font = .preferredFont(forTextStyle: .body)
+                        lightLabel.font = .systemFont(ofSize: 24, weight: .light)
+                    }
+                }
+                final class BadgeView: UIView {
+                    let caption = UILabel()
+                    func setUp() {
+                        isAccessibilityElement = true
+                        caption.font = .preferredFont(forTextStyle: .title3)
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
             // On a TV a 24 pt semibold label is smaller than body text: a field's caption, not a title.
             RuleExample("""
                 import SwiftUI
@@ -218,6 +277,12 @@ struct HeadingMissingTraitRule: SourceRule {
                                         "navigationBarItems", "tabItem", "DisclosureGroup"]
 
     func check(_ file: SourceFile, _ sink: inout FindingSink) {
+        for label in UIKitTitleLabel.find(file) {
+            sink.report(label.fontAssignment.node,
+                        "`\(label.name)` is a UIKit label drawn in \(label.style), styled as a title, but nothing in this file gives it the header trait: "
+                            + "VoiceOver reads it as plain text and the rotor cannot jump to it; if it heads the screen or a section, "
+                            + "add `.header` to its `accessibilityTraits`")
+        }
         for text in file.index.calls(named: "Text") where text.calledExpression.is(DeclReferenceExprSyntax.self) {
             let chain = ModifierChain(containing: ExprSyntax(text))
             guard chain.root.as(FunctionCallExprSyntax.self)?.id == text.id else { continue }
