@@ -261,19 +261,23 @@ struct ScanCache: Sendable {
             field.utf8.split(separator: 1).map { String(decoding: $0, as: UTF8.self) }
         }
 
+        /// Byte by byte: `"\r\n"` is one Character, which matches neither `"\r"` nor `"\n"`, and
+        /// a field holding one would break its entry into lines.
         static func escape(_ text: String) -> String {
-            guard text.contains(where: { $0 == "\\" || $0 == "\t" || $0 == "\n" || $0 == "\r" }) else { return text }
-            var out = ""
-            for character in text {
-                switch character {
-                case "\\": out += "\\\\"
-                case "\t": out += "\\t"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                default: out.append(character)
+            let special: (UInt8) -> Bool = { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }
+            guard text.utf8.contains(where: special) else { return text }
+            var out: [UInt8] = []
+            out.reserveCapacity(text.utf8.count + 8)
+            for byte in text.utf8 {
+                switch byte {
+                case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+                case UInt8(ascii: "\t"): out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+                case UInt8(ascii: "\n"): out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+                case UInt8(ascii: "\r"): out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+                default: out.append(byte)
                 }
             }
-            return out
+            return String(decoding: out, as: UTF8.self)
         }
 
         static func unescape(_ field: ArraySlice<UInt8>) -> String {

@@ -2,10 +2,28 @@ import AuditModel
 import Foundation
 import Testing
 @testable import AuditScanner
+import SwiftChecks
 
 /// The byte-level path tests and searches a warm re-scan runs over every file of a checkout:
 /// they must answer exactly what the `String` versions they replaced answered.
 @Suite struct ByteSearchTests {
+    /// A cache entry's fields hold any text: a CRLF line, tabs, backslashes, a lone `\r`, and
+    /// text that is not ASCII come back as they went in, and each finding stays one line.
+    @Test func cacheEntryFieldsKeepLineBreaksTabsAndBackslashes() throws {
+        let texts = ["first\r\nsecond", "a\tb", "back\\slash\\n", "lone\rreturn", "café ☕️\r\n", "", "\r\n\r\n", "plain"]
+        let findings = texts.enumerated().map { index, text in
+            Finding(ruleID: "fixed-font-size", kind: .requirement, severity: .warning, certainty: .violation,
+                    location: SourceLocation(file: "App/\(text).swift", line: index + 1, column: 1), message: text,
+                    fix: "", citation: Citation("HIG", "x"), platforms: PlatformSet(.iOS), fingerprint: "f\(index)",
+                    snippet: text, sourceLine: text)
+        }
+        let encoded = ScanCache.Entry.encode(FileResult(findings: findings))
+        #expect(encoded.utf8.filter { $0 == UInt8(ascii: "\n") }.count == 1 + findings.count)
+        let decoded = try #require(ScanCache.Entry.decode(Array(encoded.utf8)))
+        #expect(decoded.findings.map(\.message) == texts)
+        #expect(decoded.findings.map(\.snippet) == texts && decoded.findings.map(\.location.file) == findings.map(\.location.file))
+    }
+
     @Test func fileRelevanceIsDecidedByTheNameAlone() {
         let relevant = ["A.swift", "App/View.swift", ".swift", "App/en.lproj/Localizable.strings", "Localizable.xcstrings",
                         "App.xcodeproj/project.pbxproj", ".a11y-audit.json", "App/Assets.xcassets/Red.colorset/Contents.json",

@@ -36,7 +36,9 @@ struct HeadingMissingTraitRule: SourceRule {
             (a title text style, or a semibold or heavier fixed size as large as `title3`), outside \
             cells and views that are one accessibility element, unless its name says it shows a \
             value or the file sets its traits, hides it or makes it a bar's title view; where it \
-            sits on screen is not known. Text inside a control's label, a toolbar, a \
+            sits on screen is not known. The one label of a section header view (a \
+            `UITableViewHeaderFooterView` subclass, or a class named `…SectionHeader…`, \
+            `…HeaderCell`, `…HeaderViewCell`) is judged whatever its font. Text inside a control's label, a toolbar, a \
             section header or an alert is left alone, as is text in a view whose callers add \
             the trait (not followed across files).
             """,
@@ -133,6 +135,23 @@ struct HeadingMissingTraitRule: SourceRule {
                     }
                 }
                 """, platforms: PlatformSet(.iOS)),
+            // A section header view's one label heads its section, in any font.
+            RuleExample("""
+                import UIKit
+                final class TrailsSectionHeaderView: UITableViewHeaderFooterView {
+                    let titleLabel = UILabel()
+                    override init(reuseIdentifier: String?) {
+                        super.init(reuseIdentifier: reuseIdentifier)
+                        ↓titleLabel.font = .preferredFont(forTextStyle: .subheadline)
+                        contentView.addSubview(titleLabel)
+                    }
+                    required init?(coder: NSCoder) { fatalError() }
+                }
+                final class GroupHeaderViewCell: UITableViewCell {
+                    private let nameLabel = UILabel()
+                    func configure() { ↓nameLabel.font = .preferredFont(forTextStyle: .footnote) }
+                }
+                """, platforms: PlatformSet(.iOS)),
         ],
         nonTriggering: [
             // UIKit labels that are not a section's heading or already carry the trait: a
@@ -143,6 +162,17 @@ struct HeadingMissingTraitRule: SourceRule {
                 final class TrailCell: UITableViewCell {
                     let nameLabel = UILabel()
                     func configure() { nameLabel.font = .preferredFont(forTextStyle: .title2) }
+                }
+                final class TrailsFooterView: UITableViewHeaderFooterView {
+                    let noteLabel = UILabel()
+                    func configure() { noteLabel.font = .preferredFont(forTextStyle: .footnote) }
+                }
+                final class HeaderWithTwoLabels: UITableViewHeaderFooterView {
+                    let titleLabel = UILabel(), countLabel = UILabel()
+                    func configure() {
+                        titleLabel.font = .preferredFont(forTextStyle: .subheadline)
+                        countLabel.font = .preferredFont(forTextStyle: .caption1)
+                    }
                 }
                 final class SummaryViewController: UIViewController {
                     let distanceValueLabel = UILabel()

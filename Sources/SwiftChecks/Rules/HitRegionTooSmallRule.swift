@@ -47,9 +47,11 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
             Sizes given by variables are not known and not flagged (a `@ScaledMetric` size scales); \
             a UIKit button made in code is measured only by constant size constraints of its own \
             file that are made active as written (a constraint kept in a variable, given a priority, \
-            related to another view or remade later is not read; frames set in code are not \
-            measured), and only where it is a `UIButton` or a subclass of this file, and it is a \
-            review (a view around it may take the touches near it); \
+            related to another view, remade, removed or deactivated later is not read; frames set \
+            in code and `NSLayoutConstraint(item:…)` are not measured), and only where it is a \
+            `UIButton` or a subclass of this file that no class or extension here widens with \
+            `point(inside:with:)` or `hitTest(_:with:)` (an outlet is the storyboard's to size), \
+            and it is a review (a view around it may take the touches near it); \
             a default `.padding()` has no published amount, so a chain with one is not measured. \
             In storyboards and xibs, a Swift `point(inside:with:)` or `hitTest(_:with:)` override in \
             the control's class, an enclosing view's or an overlapping view's hands the finding to a \
@@ -219,6 +221,52 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
             ]),
         ],
         nonTriggering: [
+            // Views a UIKit size constraint names that are not such a button: a same-named
+            // image view of another type, a loop's views, a subclass declared elsewhere under a
+            // `UIButton` annotation, a button an extension widens, an outlet the storyboard
+            // sizes; and buttons whose constraints the file removes or deactivates.
+            RuleExample("""
+                import UIKit
+                import SnapKit
+                final class ShareSheet: UIView {
+                    let icon = UIButton(type: .system)
+                    func wire() { icon.addTarget(self, action: #selector(tap), for: .touchUpInside) }
+                    @objc func tap() {}
+                }
+                final class BadgeRow: UIView {
+                    let icon = UIImageView()
+                    let close: UIButton = ExpandedHitAreaButton(type: .custom)
+                    @IBOutlet var done: UIButton!
+                    let removed = UIButton(type: .system)
+                    let deactivated = UIButton(type: .system)
+                    let widened = WidenedButton(type: .system)
+                    func layout(_ items: [UIView]) {
+                        icon.widthAnchor.constraint(equalToConstant: 16).isActive = true
+                        for button in items { button.widthAnchor.constraint(equalToConstant: 8).isActive = true }
+                        close.addTarget(self, action: #selector(tap), for: .touchUpInside)
+                        done.addTarget(self, action: #selector(tap), for: .touchUpInside)
+                        removed.addTarget(self, action: #selector(tap), for: .touchUpInside)
+                        deactivated.addTarget(self, action: #selector(tap), for: .touchUpInside)
+                        widened.addTarget(self, action: #selector(tap), for: .touchUpInside)
+                        close.widthAnchor.constraint(equalToConstant: 24).isActive = true
+                        done.heightAnchor.constraint(equalToConstant: 24).isActive = true
+                        widened.heightAnchor.constraint(equalToConstant: 24).isActive = true
+                        removed.snp.makeConstraints { make in make.size.equalTo(24) }
+                        NSLayoutConstraint.activate([deactivated.heightAnchor.constraint(equalToConstant: 24)])
+                    }
+                    func expand() {
+                        removed.snp.removeConstraints()
+                        NSLayoutConstraint.deactivate(deactivated.constraints)
+                    }
+                    @objc func tap() {}
+                }
+                final class WidenedButton: UIButton {}
+                extension WidenedButton {
+                    override func point(inside point: CGPoint, with event: UIEvent?) -> Bool {
+                        bounds.insetBy(dx: -12, dy: -12).contains(point)
+                    }
+                }
+                """, platforms: PlatformSet(.iOS)),
             // UIKit buttons whose size the file does not settle: a constraint kept to be
             // changed, given a priority, only a minimum, related to another view, remade later,
             // a bar's custom view, a button that widens what can be hit, one with no action, and
@@ -1226,9 +1274,19 @@ struct HitRegionTooSmallRule: SourceRule, DocumentRule {
                 : "its constraints make the button itself the area people can hit, and people with limited dexterity will miss it; "
                     + "check in the running app that no larger view around it takes the same tap"
             sink.report(region.constraint,
-                        "`\(region.button)` is constrained to \(ControlSizeThreshold.size(width: region.width, height: region.height)), "
+                        "`\(region.button)` is constrained to \(Self.uikitSize(region)), "
                             + "below \(ControlSizeThreshold.thresholds(missed)); \(why)",
                         platforms: PlatformSet(missed.map(\.0)), certainty: .review, requiredUse: region.requiredUse)
+        }
+    }
+
+    /// A side the file does not settle may be pinned in a way it does not read: not "set by the layout".
+    private static func uikitSize(_ region: UIKitHitRegion) -> String {
+        switch (region.width, region.height) {
+        case (let width?, let height?): "\(width.points)x\(height.points) pt"
+        case (let width?, nil): "an area \(width.points) pt wide (its height is not settled in this file)"
+        case (nil, let height?): "an area \(height.points) pt high (its width is not settled in this file)"
+        case (nil, nil): "a size this file does not settle"
         }
     }
 

@@ -36,11 +36,13 @@ struct UIKitHitRegion {
         let anchors = file.index.calls(named: "constraint")
         let snapKit = file.index.calls(named: "makeConstraints")
         guard !anchors.isEmpty || !snapKit.isEmpty else { return [] }
-        var sides: [String: [Side: SideFacts]] = [:]
-        var order: [String] = []
-        func record(_ object: String, _ side: Side, _ update: (inout SideFacts) -> Void) {
-            if sides[object] == nil { order.append(object) }
-            update(&sides[object, default: [:]][side, default: SideFacts()])
+        var sides: [Subject: [Side: SideFacts]] = [:]
+        var order: [Subject] = []
+        var context = Context(file)
+        func record(_ written: String, at node: some SyntaxProtocol, _ side: Side, _ update: (inout SideFacts) -> Void) {
+            let subject = context.subject(written, at: Syntax(node))
+            if sides[subject] == nil { order.append(subject) }
+            update(&sides[subject, default: [:]][side, default: SideFacts()])
         }
         for call in anchors {
             guard let anchor = call.calledExpression.as(MemberAccessExprSyntax.self)?.base?.as(MemberAccessExprSyntax.self),
@@ -49,7 +51,7 @@ struct UIKitHitRegion {
             guard !object.isEmpty else { continue }
             if let constant = call.argument("equalToConstant")?.numberValue, call.arguments.count == 1 {
                 let settled = isActivatedAsWritten(call)
-                record(object, side) { facts in
+                record(object, at: call, side) { facts in
                     if settled {
                         facts.constants.insert(constant)
                         if facts.sites[constant] == nil { facts.sites[constant] = call }
@@ -63,9 +65,9 @@ struct UIKitHitRegion {
             } else if let other = call.argument("equalTo")?.as(MemberAccessExprSyntax.self), call.arguments.count == 1,
                       let otherSide = Self.side(of: other.declName.baseName.text), otherSide != side,
                       let otherBase = other.base, Assignment.objectName(otherBase) == object, isActivatedAsWritten(call) {
-                record(object, side) { $0.sameAsOther = true }
+                record(object, at: call, side) { $0.sameAsOther = true }
             } else {
-                record(object, side) { $0.unsettled = true }
+                record(object, at: call, side) { $0.unsettled = true }
             }
         }
         for call in snapKit {
@@ -75,13 +77,14 @@ struct UIKitHitRegion {
             guard !object.isEmpty else { continue }
             for statement in closure.statements {
                 guard let equal = statement.item.as(FunctionCallExprSyntax.self) else {
-                    // `make.width.equalTo(24).priority(…)` and anything else unread: not settled.
-                    for side in snapKitSides(statement.item) { record(object, side) { $0.unsettled = true } }
+                    // `stored = make.width.equalTo(24).constraint`: kept to be changed.
+                    let value = statement.item.as(SequenceExprSyntax.self)?.elements.last.map(Syntax.init) ?? Syntax(statement.item)
+                    for side in snapKitSides(value) { record(object, at: call, side) { $0.unsettled = true } }
                     continue
                 }
                 let named = snapKitSides(ExprSyntax(equal.calledExpression))
                 guard !named.isEmpty else {
-                    for side in snapKitSides(statement.item) { record(object, side) { $0.unsettled = true } }
+                    for side in snapKitSides(statement.item) { record(object, at: call, side) { $0.unsettled = true } }
                     continue
                 }
                 let isEqual = equal.calleeName == "equalTo" && equal.arguments.count == 1
@@ -89,7 +92,7 @@ struct UIKitHitRegion {
                 let size = argument.flatMap(sizeLiteral)
                 for side in named {
                     let constant = isEqual ? (argument?.numberValue ?? size.map { side == .width ? $0.width : $0.height }) : nil
-                    record(object, side) { facts in
+                    record(object, at: call, side) { facts in
                         guard let constant else { facts.unsettled = true; return }
                         facts.constants.insert(constant)
                         if facts.sites[constant] == nil { facts.sites[constant] = equal }
@@ -97,21 +100,33 @@ struct UIKitHitRegion {
                 }
             }
         }
-        // Constraints remade or updated later: nothing is settled.
+        // Constraints remade, updated, removed or deactivated later, or reached through the
+        // view's `constraints`: nothing is settled. Names are compared bare: a same-named view
+        // of another type that is changed only costs a finding.
         var changed = Set<String>()
-        for call in file.index.calls(named: ["remakeConstraints", "updateConstraints"]) {
-            if let base = call.calledExpression.as(MemberAccessExprSyntax.self)?.base?.as(MemberAccessExprSyntax.self)?.base {
-                changed.insert(Assignment.objectName(base))
+        for call in file.index.calls(named: ["remakeConstraints", "updateConstraints", "removeConstraints"]) {
+            guard let member = call.calledExpression.as(MemberAccessExprSyntax.self)?.base else { continue }
+            let base = member.as(MemberAccessExprSyntax.self).flatMap { $0.declName.baseName.text == "snp" ? $0.base : nil } ?? member
+            changed.insert(lastName(Assignment.objectName(base)))
+        }
+        for call in file.index.calls(named: "deactivate") {
+            for token in call.arguments.tokens(viewMode: .sourceAccurate) {
+                if case .identifier = token.tokenKind { changed.insert(token.text) }
             }
         }
-        let targets = file.targetsGivenInCode()
+        for offset in file.index.references["constraints"] ?? [] {
+            guard let token = file.tree.token(at: AbsolutePosition(utf8Offset: offset)),
+                  let member = token.parent?.parent?.as(MemberAccessExprSyntax.self), let base = member.base else { continue }
+            changed.insert(lastName(Assignment.objectName(base)))
+        }
         // A bar lays out its custom views and may widen their touch area.
         for call in file.index.calls(named: "UIBarButtonItem") {
-            if let view = call.argument("customView") { changed.insert(Assignment.objectName(view)) }
+            if let view = call.argument("customView") { changed.insert(lastName(Assignment.objectName(view))) }
         }
+        let targets = file.targetsGivenInCode()
         var regions: [UIKitHitRegion] = []
-        for object in order where !changed.contains(object) {
-            guard let facts = sides[object] else { continue }
+        for subject in order where !changed.contains(subject.name) && !changed.contains(subject.written) {
+            guard let facts = sides[subject], let type = subject.type, context.isButtonType(type) else { continue }
             var width = facts[.width]?.value, height = facts[.height]?.value
             if width == nil, facts[.width]?.sameAsOther == true, facts[.width]?.unsettled == false, facts[.width]?.constants.isEmpty == true { width = height }
             if height == nil, facts[.height]?.sameAsOther == true, facts[.height]?.unsettled == false, facts[.height]?.constants.isEmpty == true { height = width }
@@ -122,11 +137,10 @@ struct UIKitHitRegion {
             let sites = [facts[.width]?.value.flatMap { facts[.width]?.sites[$0] }, facts[.height]?.value.flatMap { facts[.height]?.sites[$0] }]
             guard let site = zip([width, height], sites).compactMap({ size, site in size.flatMap { value in site.map { (value, $0) } } })
                 .min(by: { $0.0 < $1.0 })?.1 ?? sites.compactMap({ $0 }).first else { continue }
-            guard let name = buttonName(object, file, at: site) else { continue }
-            let own = String(object.split(separator: ".").last ?? "")
-            let operated = [name, own].contains { targets.contains($0 + "@target") || isGivenActionWhereMade($0, file, targets: targets) }
-            regions.append(UIKitHitRegion(button: name == own ? object : name, constraint: site, width: width, height: height,
-                                          requiredUse: operated ? [] : [name + "@target"]))
+            if let owner = subject.ownerType, context.widensHitTesting(owner) { continue }
+            let operated = [subject.name, subject.written].contains { targets.contains($0 + "@target") } || subject.madeWithAction
+            regions.append(UIKitHitRegion(button: subject.name, constraint: site, width: width, height: height,
+                                          requiredUse: operated ? [] : [subject.name + "@target"]))
         }
         return regions
     }
@@ -188,68 +202,144 @@ struct UIKitHitRegion {
     // hit (`point(inside:with:)`, `hitTest(_:with:)`), declared with that type in the file. An
     // app class declared elsewhere may widen it, so it is not measured; nor is a button in a
     // type that decides its own hit-testing.
-    /// The button's name: the property a closure initializer builds it for (`let followButton:
-    /// UIButton = { let button = UIButton(…); …; return button }()` is `followButton`), else
-    /// its own. Nil when it is not such a button.
-    private static func buttonName(_ object: String, _ file: SourceFile, at node: FunctionCallExprSyntax) -> String? {
-        let name = String(object.split(separator: ".").last ?? "")
-        guard !name.isEmpty else { return nil }
-        if let owner = Syntax(node).enclosingTypeDecl, overridesHitTesting(owner) { return nil }
-        // A local of the function or property initializer the constraint is in comes first.
-        let owner = Syntax(node).enclosingCodeBlockOwner
-        let local = object == name ? owner.map { file.index.declarations(name, in: $0) } ?? [] : []
-        for declaration in local + file.index.declarations(name, in: nil) {
-            guard let binding = declaration.as(PatternBindingSyntax.self) else { continue }
-            let type = binding.writtenTypeName ?? closureInitializerType(binding)
-            guard let type else { continue }
-            guard isButtonType(type, file, depth: 0) else { return nil }
-            if let property = owner?.as(PatternBindingSyntax.self), property.id != binding.id, local.contains(declaration),
-               let identifier = property.pattern.as(IdentifierPatternSyntax.self) {
-                return identifier.identifier.text
+    private static func lastName(_ object: String) -> String { String(object.split(separator: ".").last ?? "") }
+
+    /// The view a constraint names: the property a closure initializer builds (`let followButton:
+    /// UIButton = { let button = UIButton(…); …; return button }()` is `followButton`), a local of
+    /// the function the constraint is in, or a stored property of the type around it.
+    struct Subject: Hashable {
+        /// As the code wrote it: `button`, `header.closeButton`.
+        let written: String
+        /// The property or local it is.
+        let name: String
+        /// Its type where the file declares it (annotation, else the initializer's), nil if unknown.
+        let type: String?
+        /// The type the constraint is written in.
+        let ownerType: String?
+        let madeWithAction: Bool
+    }
+
+    /// Lookups shared by every constraint of the file, each computed once.
+    struct Context {
+        let file: SourceFile
+        private var classes: [String: ClassDeclSyntax] = [:]
+        private var widening: Set<String> = []
+        private var shadowing: [SyntaxIdentifier: Set<String>] = [:]
+
+        init(_ file: SourceFile) {
+            self.file = file
+            for declaration in file.index.typeDeclarations {
+                if let declared = declaration.as(ClassDeclSyntax.self), classes[declared.name.text] == nil { classes[declared.name.text] = declared }
             }
-            return name
+            // `point(inside:with:)` or `hitTest(_:with:)` overridden in a class or an extension.
+            for name in ["point", "hitTest"] {
+                for declaration in file.index.declarations[name] ?? [] {
+                    guard let function = declaration.as(FunctionDeclSyntax.self), function.modifiers.contains(where: { $0.name.text == "override" }),
+                          name == "hitTest" || function.signature.parameterClause.parameters.first?.firstName.text == "inside",
+                          let type = SourceFile.classOrExtendedType(around: function) else { continue }
+                    widening.insert(type)
+                }
+            }
         }
-        return nil
-    }
 
-    /// `lazy var close = { let button = UIButton(type: .system) … return button }()`.
-    private static func closureInitializerType(_ binding: PatternBindingSyntax) -> String? {
-        guard let call = binding.initializer?.value.as(FunctionCallExprSyntax.self), call.arguments.isEmpty,
-              let closure = call.calledExpression.as(ClosureExprSyntax.self),
-              let first = closure.statements.first?.item.as(VariableDeclSyntax.self)?.bindings.first else { return nil }
-        return first.writtenTypeName
-    }
+        func widensHitTesting(_ type: String) -> Bool { widening.contains(type) }
 
-    private static func isButtonType(_ type: String, _ file: SourceFile, depth: Int) -> Bool {
-        if type == "UIButton" { return true }
-        guard depth < 8, let declaration = file.index.typeDeclarations.first(where: { $0.declaredTypeName == type })?.as(ClassDeclSyntax.self),
-              !overridesHitTesting(Syntax(declaration)),
-              let superclass = declaration.inheritanceClause?.inheritedTypes.first?.type.typeName else { return false }
-        return isButtonType(superclass, file, depth: depth + 1)
-    }
+        /// A `UIButton` (no extension of it widens its hit area), or a class of this file that
+        /// inherits one and does not widen it. An app class declared elsewhere may, so it is
+        /// not measured.
+        func isButtonType(_ type: String) -> Bool {
+            var current = type
+            for _ in 0..<8 {
+                if widening.contains(current) { return false }
+                if current == "UIButton" { return true }
+                guard let declaration = classes[current],
+                      let superclass = declaration.inheritanceClause?.inheritedTypes.first?.type.typeName else { return false }
+                current = superclass
+            }
+            return false
+        }
 
-    private static func overridesHitTesting(_ type: Syntax) -> Bool {
-        let members = type.as(ClassDeclSyntax.self)?.memberBlock.members ?? type.as(StructDeclSyntax.self)?.memberBlock.members
-        return members?.contains { member in
-            guard let function = member.decl.as(FunctionDeclSyntax.self),
-                  function.modifiers.contains(where: { $0.name.text == "override" }) else { return false }
-            return function.name.text == "hitTest"
-                || (function.name.text == "point" && function.signature.parameterClause.parameters.first?.firstName.text == "inside")
-        } ?? false
-    }
+        mutating func subject(_ written: String, at node: Syntax) -> Subject {
+            let name = lastName(written)
+            let ownerType = node.enclosingTypeDecl
+            let ownerName = SourceFile.classOrExtendedType(around: node) ?? ownerType?.declaredTypeName
+            let owner = node.enclosingCodeBlockOwner
+            func make(_ binding: PatternBindingSyntax, as name: String) -> Subject {
+                Subject(written: written, name: name, type: Self.type(of: binding), ownerType: ownerName, madeWithAction: Self.isMadeWithAction(binding, file))
+            }
+            if written == name, let owner {
+                // A closure parameter or loop variable of that name is some other view.
+                if shadows(name, in: owner) { return Subject(written: written, name: name, type: nil, ownerType: ownerName, madeWithAction: false) }
+                for declaration in file.index.declarations(name, in: owner) {
+                    guard let binding = declaration.as(PatternBindingSyntax.self) else { continue }
+                    if let property = owner.as(PatternBindingSyntax.self), property.id != binding.id,
+                       let identifier = property.pattern.as(IdentifierPatternSyntax.self) {
+                        // The property's own declaration says what it is and how it is made.
+                        var subject = make(binding, as: identifier.identifier.text)
+                        if subject.type == nil { subject = make(property, as: identifier.identifier.text) }
+                        return Subject(written: written, name: subject.name, type: subject.type, ownerType: ownerName,
+                                       madeWithAction: subject.madeWithAction || Self.isMadeWithAction(property, file))
+                    }
+                    if binding.id != owner.id { return make(binding, as: name) }
+                }
+            }
+            // A stored property: of the type the constraint is in, else the only one so named.
+            let members = file.index.declarations(name, in: nil).compactMap { $0.as(PatternBindingSyntax.self) }.filter(Self.isStoredProperty)
+            let inType = ownerType.map { type in members.filter { Syntax($0).enclosingTypeDecl?.id == type.id || SourceFile.classOrExtendedType(around: $0) == ownerName } } ?? []
+            if let binding = inType.first ?? (members.count == 1 ? members.first : nil) { return make(binding, as: name) }
+            return Subject(written: written, name: name, type: nil, ownerType: ownerName, madeWithAction: false)
+        }
 
-    /// `UIButton(type: .system, primaryAction: …)` or `UIButton(primaryAction:)`: the action
-    /// comes with the button.
-    /// The closure that makes it gives its local an action (`let button = UIButton(); button.addTarget(…)`).
-    private static func isGivenActionWhereMade(_ name: String, _ file: SourceFile, targets: Set<String>) -> Bool {
-        file.index.declarations(name, in: nil).contains { declaration in
-            guard let binding = declaration.as(PatternBindingSyntax.self),
-                  let call = binding.initializer?.value.as(FunctionCallExprSyntax.self) else { return false }
+        private mutating func shadows(_ name: String, in owner: Syntax) -> Bool {
+            if let known = shadowing[owner.id] { return known.contains(name) }
+            var names = Set<String>()
+            for token in owner.tokens(viewMode: .sourceAccurate) {
+                guard case .identifier = token.tokenKind, let parent = token.parent else { continue }
+                if parent.is(ClosureShorthandParameterSyntax.self) || parent.is(ClosureParameterSyntax.self) || parent.is(FunctionParameterSyntax.self) {
+                    names.insert(token.text)
+                } else if parent.is(IdentifierPatternSyntax.self), parent.parent?.is(ForStmtSyntax.self) == true {
+                    names.insert(token.text)
+                }
+            }
+            shadowing[owner.id] = names
+            return names.contains(name)
+        }
+
+        /// The type an initializer makes where it names one (`= ExpandedHitButton(type: .custom)`
+        /// under a `UIButton` annotation is that subclass), else the annotation; nil for an
+        /// outlet, whose size the storyboard holds.
+        static func type(of binding: PatternBindingSyntax) -> String? {
+            if let variable = binding.parent?.parent?.as(VariableDeclSyntax.self),
+               variable.attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.sourceText == "IBOutlet" }) { return nil }
+            if let call = binding.initializer?.value.as(FunctionCallExprSyntax.self) {
+                if let callee = call.calleeName, callee.first?.isUppercase == true, call.calledExpression.is(DeclReferenceExprSyntax.self) { return callee }
+                // `lazy var close = { let button = UIButton(type: .system) … return button }()`.
+                if call.arguments.isEmpty, let closure = call.calledExpression.as(ClosureExprSyntax.self),
+                   let first = closure.statements.first?.item.as(VariableDeclSyntax.self)?.bindings.first {
+                    return binding.typeAnnotation.map { _ in type(of: first) ?? binding.writtenTypeName } ?? type(of: first)
+                }
+                if call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "systemButton" { return "UIButton" }
+            }
+            return binding.typeAnnotation?.type.sourceText.trimmingCharacters(in: ["!", "?"])
+        }
+
+        private static func isStoredProperty(_ binding: PatternBindingSyntax) -> Bool {
+            binding.parent?.parent?.as(VariableDeclSyntax.self)?.parent?.is(MemberBlockItemSyntax.self) == true
+        }
+
+        /// `UIButton(primaryAction:)`, or a closure initializer whose local is given an action.
+        private static func isMadeWithAction(_ binding: PatternBindingSyntax, _ file: SourceFile) -> Bool {
+            guard let call = binding.initializer?.value.as(FunctionCallExprSyntax.self) else { return false }
             if call.argument("primaryAction") != nil { return true }
             guard call.arguments.isEmpty, let closure = call.calledExpression.as(ClosureExprSyntax.self),
                   let local = closure.statements.first?.item.as(VariableDeclSyntax.self)?.bindings.first?.pattern.as(IdentifierPatternSyntax.self)
             else { return false }
-            return targets.contains(local.identifier.text + "@target")
+            let name = local.identifier.text
+            return closure.statements.contains { statement in
+                guard let call = statement.item.as(FunctionCallExprSyntax.self), ["addTarget", "addAction"].contains(call.calleeName ?? ""),
+                      let base = call.calledExpression.as(MemberAccessExprSyntax.self)?.base else { return false }
+                return Assignment.objectName(base) == name
+            }
         }
     }
 }

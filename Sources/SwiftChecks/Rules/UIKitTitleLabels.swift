@@ -29,14 +29,26 @@ struct UIKitTitleLabel {
             // `navigationItem.titleView = titleLabel`: the bar's title.
             if property == "titleView", let value = assignment.value.first { handled.insert(Assignment.objectName(value)) }
         }
-        for call in file.index.calls(named: "insert") {
-            if let base = call.calledExpression.as(MemberAccessExprSyntax.self)?.base, base.memberName == "accessibilityTraits",
-               let owner = base.as(MemberAccessExprSyntax.self)?.base {
-                handled.insert(String(Assignment.objectName(owner).split(separator: ".").last ?? ""))
-            }
+        // `label.accessibilityTraits.insert(.header)`, `.formUnion(…)`, `|= .header`: any use of
+        // the label's traits is the file deciding them.
+        for offset in file.index.references["accessibilityTraits"] ?? [] {
+            guard let token = file.tree.token(at: AbsolutePosition(utf8Offset: offset)),
+                  let member = token.parent?.parent?.as(MemberAccessExprSyntax.self), let owner = member.base else { continue }
+            handled.insert(String(Assignment.objectName(owner).split(separator: ".").last ?? ""))
         }
         var seen = Set<String>()
         var labels: [UIKitTitleLabel] = []
+        // A section header view's one label heads its section, whatever its font.
+        for type in file.index.typeDeclarations where isSectionHeaderView(type) {
+            let range = type.position.utf8Offset..<type.endPosition.utf8Offset
+            let own = fonts.filter { range.contains($0.node.position.utf8Offset) }
+            guard let assignment = own.first, file.platforms(at: Syntax(assignment.node)).contains(.iOS) else { continue }
+            let names = Set(own.compactMap { labelName(String($0.targetObject.split(separator: ".").last ?? ""), file, at: $0) })
+            guard names.count == 1, let name = names.first, !handled.contains(name), !isValueName(name),
+                  !isCellOrSingleElement(type, file, cellsToo: false) else { continue }
+            seen.insert(name)
+            labels.append(UIKitTitleLabel(name: name, fontAssignment: assignment, style: "the one label of the section header view `\(type.declaredTypeName ?? "")`"))
+        }
         for assignment in fonts {
             guard let value = assignment.value.first, assignment.value.count == 1,
                   let style = titleStyle(of: value, title3: title3),
@@ -108,6 +120,19 @@ struct UIKitTitleLabel {
         return nil
     }
 
+    /// A `UITableViewHeaderFooterView` subclass or a class named as a section's header
+    /// (`TableHeaderViewCell`, `SectionHeaderView`); not a footer, nor a screen's or a list's
+    /// own header (`tableHeaderView`'s content is no section heading).
+    static func isSectionHeaderView(_ type: Syntax) -> Bool {
+        guard let declaration = type.as(ClassDeclSyntax.self) else { return false }
+        let name = declaration.name.text
+        let superclass = declaration.inheritanceClause?.inheritedTypes.first?.type.typeName ?? ""
+        guard !name.contains("Footer") else { return false }
+        if superclass == "UITableViewHeaderFooterView" { return true }
+        guard ["UITableViewCell", "UICollectionReusableView", "UICollectionViewCell", "UIView"].contains(superclass) else { return false }
+        return name.contains("SectionHeader") || name.hasSuffix("HeaderViewCell") || name.hasSuffix("HeaderCell")
+    }
+
     static func isValueName(_ name: String) -> Bool {
         let lowered = name.lowercased()
         return valueWords.contains { lowered.contains($0) }
@@ -115,10 +140,10 @@ struct UIKitTitleLabel {
 
     /// A table or collection cell (its labels title a row), or a view that makes itself one
     /// accessibility element (its labels are read as part of it).
-    private static func isCellOrSingleElement(_ type: Syntax, _ file: SourceFile) -> Bool {
+    private static func isCellOrSingleElement(_ type: Syntax, _ file: SourceFile, cellsToo: Bool = true) -> Bool {
         let name = type.declaredTypeName ?? ""
         let superclass = type.as(ClassDeclSyntax.self)?.inheritanceClause?.inheritedTypes.first?.type.typeName ?? ""
-        if name.hasSuffix("Cell") || superclass.hasSuffix("Cell") { return true }
+        if cellsToo, name.hasSuffix("Cell") || superclass.hasSuffix("Cell") { return true }
         let range = type.position.utf8Offset..<type.endPosition.utf8Offset
         return file.index.assignments.contains { assignment in
             assignment.targetObject.isEmpty && range.contains(assignment.node.position.utf8Offset)
