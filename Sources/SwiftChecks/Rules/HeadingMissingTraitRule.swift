@@ -167,6 +167,14 @@ struct HeadingMissingTraitRule: SourceRule {
                     let noteLabel = UILabel()
                     func configure() { noteLabel.font = .preferredFont(forTextStyle: .footnote) }
                 }
+                final class RecentSectionHeader: UICollectionReusableView {
+                    let titleLabel: UILabel = {
+                        let label = UILabel()
+                        label.font = .preferredFont(forTextStyle: .headline)
+                        label.accessibilityTraits.insert(.header)
+                        return label
+                    }()
+                }
                 final class HeaderWithTwoLabels: UITableViewHeaderFooterView {
                     let titleLabel = UILabel(), countLabel = UILabel()
                     func configure() {

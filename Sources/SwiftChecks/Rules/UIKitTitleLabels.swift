@@ -43,8 +43,9 @@ struct UIKitTitleLabel {
             let range = type.position.utf8Offset..<type.endPosition.utf8Offset
             let own = fonts.filter { range.contains($0.node.position.utf8Offset) }
             guard let assignment = own.first, file.platforms(at: Syntax(assignment.node)).contains(.iOS) else { continue }
+            let written = Set(own.map { String($0.targetObject.split(separator: ".").last ?? "") })
             let names = Set(own.compactMap { labelName(String($0.targetObject.split(separator: ".").last ?? ""), file, at: $0) })
-            guard names.count == 1, let name = names.first, !handled.contains(name), !isValueName(name),
+            guard names.count == 1, let name = names.first, !handled.contains(name), handled.isDisjoint(with: written), !isValueName(name),
                   !isCellOrSingleElement(type, file, cellsToo: false) else { continue }
             seen.insert(name)
             labels.append(UIKitTitleLabel(name: name, fontAssignment: assignment, style: "the one label of the section header view `\(type.declaredTypeName ?? "")`"))
