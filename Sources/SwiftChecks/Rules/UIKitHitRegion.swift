@@ -217,6 +217,8 @@ struct UIKitHitRegion {
         /// The type the constraint is written in.
         let ownerType: String?
         let madeWithAction: Bool
+        /// Where it is declared: same-named locals of two functions are two buttons.
+        var declaredAt: Int? = nil
     }
 
     /// Lookups shared by every constraint of the file, each computed once.
@@ -265,7 +267,8 @@ struct UIKitHitRegion {
             let ownerName = SourceFile.classOrExtendedType(around: node) ?? ownerType?.declaredTypeName
             let owner = node.enclosingCodeBlockOwner
             func make(_ binding: PatternBindingSyntax, as name: String) -> Subject {
-                Subject(written: written, name: name, type: Self.type(of: binding), ownerType: ownerName, madeWithAction: Self.isMadeWithAction(binding, file))
+                Subject(written: written, name: name, type: Self.type(of: binding), ownerType: ownerName, madeWithAction: Self.isMadeWithAction(binding, file),
+                        declaredAt: binding.position.utf8Offset)
             }
             if written == name, let owner {
                 // A closure parameter or loop variable of that name is some other view.
@@ -278,7 +281,8 @@ struct UIKitHitRegion {
                         var subject = make(binding, as: identifier.identifier.text)
                         if subject.type == nil { subject = make(property, as: identifier.identifier.text) }
                         return Subject(written: written, name: subject.name, type: subject.type, ownerType: ownerName,
-                                       madeWithAction: subject.madeWithAction || Self.isMadeWithAction(property, file))
+                                       madeWithAction: subject.madeWithAction || Self.isMadeWithAction(property, file),
+                                       declaredAt: property.position.utf8Offset)
                     }
                     if binding.id != owner.id { return make(binding, as: name) }
                 }
