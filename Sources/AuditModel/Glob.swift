@@ -88,7 +88,7 @@ public struct Glob: Sendable, Hashable {
     /// `*` and `?` within one component.
     static func match(_ pattern: [UInt8], _ text: ArraySlice<UInt8>) -> Bool {
         if !pattern.contains(UInt8(ascii: "*")) && !pattern.contains(UInt8(ascii: "?")) {
-            return pattern.elementsEqual(text)
+            return equal(pattern, text)
         }
         var p = 0, t = text.startIndex, star = -1, mark = text.startIndex
         while t < text.endIndex {

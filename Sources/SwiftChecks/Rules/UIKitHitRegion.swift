@@ -30,6 +30,13 @@ struct UIKitHitRegion {
         var sites: [Double: FunctionCallExprSyntax] = [:]
 
         var value: Double? { unsettled || constants.count != 1 ? nil : constants.first }
+        /// The constraint that gave `value`.
+        var site: FunctionCallExprSyntax? { value.flatMap { sites[$0] } }
+
+        /// `value`, or the other side's where this side is only tied to it.
+        func resolved(other: Double?) -> Double? {
+            sameAsOther ? (constants.isEmpty && !unsettled ? other : nil) : value
+        }
     }
 
     static func measure(_ file: SourceFile) -> [UIKitHitRegion] {
@@ -127,16 +134,14 @@ struct UIKitHitRegion {
         var regions: [UIKitHitRegion] = []
         for subject in order where !changed.contains(subject.name) && !changed.contains(subject.written) {
             guard let facts = sides[subject], let type = subject.type, context.isButtonType(type) else { continue }
-            var width = facts[.width]?.value, height = facts[.height]?.value
-            if width == nil, facts[.width]?.sameAsOther == true, facts[.width]?.unsettled == false, facts[.width]?.constants.isEmpty == true { width = height }
-            if height == nil, facts[.height]?.sameAsOther == true, facts[.height]?.unsettled == false, facts[.height]?.constants.isEmpty == true { height = width }
-            // A side that is both a constant and a relation is not settled.
-            if facts[.width]?.sameAsOther == true, !(facts[.width]?.constants.isEmpty ?? true) { width = nil }
-            if facts[.height]?.sameAsOther == true, !(facts[.height]?.constants.isEmpty ?? true) { height = nil }
-            guard width != nil || height != nil else { continue }
-            let sites = [facts[.width]?.value.flatMap { facts[.width]?.sites[$0] }, facts[.height]?.value.flatMap { facts[.height]?.sites[$0] }]
-            guard let site = zip([width, height], sites).compactMap({ size, site in size.flatMap { value in site.map { (value, $0) } } })
-                .min(by: { $0.0 < $1.0 })?.1 ?? sites.compactMap({ $0 }).first else { continue }
+            // A side tied to the other takes its size; one both tied and constant is not settled.
+            let width = facts[.width]?.resolved(other: facts[.height]?.value)
+            let height = facts[.height]?.resolved(other: facts[.width]?.value)
+            // Reported at the constraint of the smaller side the file sets itself.
+            let measured = [facts[.width], facts[.height]].compactMap { $0 }
+            let given = measured.filter { !$0.sameAsOther }.compactMap { side in side.site.flatMap { site in side.value.map { ($0, site) } } }
+            guard width != nil || height != nil,
+                  let site = given.min(by: { $0.0 < $1.0 })?.1 ?? measured.lazy.compactMap(\.site).first else { continue }
             if let owner = subject.ownerType, context.widensHitTesting(owner) { continue }
             let operated = [subject.name, subject.written].contains { targets.contains($0 + "@target") } || subject.madeWithAction
             regions.append(UIKitHitRegion(button: subject.name, constraint: site, width: width, height: height,
@@ -320,7 +325,7 @@ struct UIKitHitRegion {
                 // `lazy var close = { let button = UIButton(type: .system) … return button }()`.
                 if call.arguments.isEmpty, let closure = call.calledExpression.as(ClosureExprSyntax.self),
                    let first = closure.statements.first?.item.as(VariableDeclSyntax.self)?.bindings.first {
-                    return binding.typeAnnotation.map { _ in type(of: first) ?? binding.writtenTypeName } ?? type(of: first)
+                    return type(of: first) ?? (binding.typeAnnotation == nil ? nil : binding.writtenTypeName)
                 }
                 if call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "systemButton" { return "UIButton" }
             }
